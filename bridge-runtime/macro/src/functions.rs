@@ -1,0 +1,299 @@
+//! `#[bridge]` on an impl block (constructors, methods, statics, getters, setters) and on
+//! free functions: validates signatures, emits a thunk per export and the record.
+
+use crate::attrs::{self, MemberRole};
+use crate::class::doc_of;
+use crate::record;
+use crate::thunk::{self, Receiver, ThunkSpec};
+use crate::types::{self, Position};
+use bridge_schema::{Function, FunctionKind, Param, Ty};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{FnArg, Pat, ReturnType, Signature, Type};
+
+pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<TokenStream> {
+    if !attr.is_empty() {
+        return Err(syn::Error::new_spanned(
+            attr,
+            "#[bridge] on an impl block takes no arguments (put identity_mode on the struct)",
+        ));
+    }
+    if item.trait_.is_some() || !item.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &item.self_ty,
+            "#[bridge] goes on an inherent, non-generic impl block of an exported class",
+        ));
+    }
+    let self_ty = (*item.self_ty).clone();
+    let class = match &self_ty {
+        Type::Path(p) => p.path.segments.last().expect("a segment").ident.to_string(),
+        other => {
+            return Err(syn::Error::new_spanned(
+                other,
+                "#[bridge] impl of a non-path type",
+            ));
+        }
+    };
+    let mut members = Vec::new();
+    let mut thunks = Vec::new();
+    let mut has_constructor = false;
+    for impl_item in &mut item.items {
+        let syn::ImplItem::Fn(f) = impl_item else {
+            continue;
+        };
+        let args = attrs::take_member_args(&mut f.attrs)?;
+        let exported = matches!(f.vis, syn::Visibility::Public(_)) && !args.skip;
+        if !exported {
+            if args.role != MemberRole::Plain || args.js_name.is_some() {
+                return Err(syn::Error::new_spanned(
+                    &f.sig.ident,
+                    format!(
+                        "`{class}::{}` has #[bridge(...)] but is not `pub`: make it `pub` to export it",
+                        f.sig.ident
+                    ),
+                ));
+            }
+            continue;
+        }
+        if args.role == MemberRole::Constructor {
+            if has_constructor {
+                return Err(syn::Error::new_spanned(
+                    &f.sig.ident,
+                    format!(
+                        "class `{class}` has two #[bridge(constructor)]s; JS classes have one constructor: make the other a static"
+                    ),
+                ));
+            }
+            has_constructor = true;
+        }
+        let (function, thunk) = member(&class, &self_ty, &f.sig, &args, doc_of(&f.attrs))?;
+        members.push(function);
+        thunks.push(thunk);
+    }
+    let record = record::emit(bridge_schema::Item::Impl(bridge_schema::Impl {
+        class,
+        members,
+    }));
+    Ok(quote! {
+        #item
+        const _: () = {
+            #(#thunks)*
+            #record
+        };
+    })
+}
+
+pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<TokenStream> {
+    let mut attrs_vec = vec![syn::parse_quote!(#[bridge(#attr)])];
+    let args = attrs::take_member_args(&mut attrs_vec)?;
+    if args.role != MemberRole::Plain {
+        return Err(syn::Error::new_spanned(
+            &item.sig.ident,
+            "constructor/getter/setter only apply to members of a #[bridge] impl block",
+        ));
+    }
+    check_plain_signature(&item.sig)?;
+    let rust_name = item.sig.ident.to_string();
+    let (params, infos) = params_of(&item.sig, None, 0)?;
+    let ret = return_of(&item.sig, None)?;
+    let ident = &item.sig.ident;
+    let symbol = format_ident!("bridge_fn_{}", rust_name);
+    let thunk = thunk::generate(&ThunkSpec {
+        symbol: symbol.clone(),
+        callee: quote! { #ident },
+        class: None,
+        member: rust_name.clone(),
+        receiver: Receiver::None,
+        params: infos,
+        ret: ret.clone(),
+    });
+    let function = Function {
+        kind: FunctionKind::Free,
+        js_name: args
+            .js_name
+            .unwrap_or_else(|| attrs::camel_case(&rust_name)),
+        rust_name,
+        symbol: symbol.to_string(),
+        receiver: bridge_schema::Receiver::None,
+        params,
+        ret: ret.ty,
+        doc: doc_of(&item.attrs),
+    };
+    let record = record::emit(bridge_schema::Item::Function(function));
+    item.attrs.retain(|a| !a.path().is_ident("bridge"));
+    Ok(quote! {
+        #item
+        const _: () = {
+            #thunk
+            #record
+        };
+    })
+}
+
+fn member(
+    class: &str,
+    self_ty: &Type,
+    sig: &Signature,
+    args: &attrs::MemberArgs,
+    doc: String,
+) -> syn::Result<(Function, TokenStream)> {
+    check_plain_signature(sig)?;
+    let rust_name = sig.ident.to_string();
+    let receiver = receiver_of(sig, self_ty)?;
+    let skip = usize::from(receiver != Receiver::None);
+    let (params, infos) = params_of(sig, Some(self_ty), skip)?;
+    let ret = return_of(sig, Some(self_ty))?;
+    let err = |msg: String| Err(syn::Error::new_spanned(&sig.ident, msg));
+    let kind = match args.role {
+        MemberRole::Constructor => {
+            if receiver != Receiver::None || ret.ty != Ty::Class(class.to_string()) {
+                return err(format!(
+                    "#[bridge(constructor)] `{class}::{rust_name}` must take no `self` and return `{class}`, `Self` or `Handle<Self>`"
+                ));
+            }
+            FunctionKind::Constructor
+        }
+        MemberRole::Getter => {
+            if receiver == Receiver::None || !params.is_empty() || ret.ty == Ty::Unit {
+                return err(format!(
+                    "#[bridge(getter)] `{class}::{rust_name}` must take `&self` (or `&mut self`) only and return a value"
+                ));
+            }
+            FunctionKind::Getter
+        }
+        MemberRole::Setter => {
+            if receiver == Receiver::None || params.len() != 1 || ret.ty != Ty::Unit {
+                return err(format!(
+                    "#[bridge(setter)] `{class}::{rust_name}` must take `&mut self` (or `&self`) and one value, and return nothing"
+                ));
+            }
+            FunctionKind::Setter
+        }
+        MemberRole::Plain if receiver == Receiver::None => FunctionKind::Static,
+        MemberRole::Plain => FunctionKind::Method,
+    };
+    let js_name = match (&args.js_name, kind) {
+        (Some(n), _) => n.clone(),
+        (None, FunctionKind::Constructor) => "constructor".to_string(),
+        (None, FunctionKind::Setter) => {
+            attrs::camel_case(rust_name.strip_prefix("set_").unwrap_or(&rust_name))
+        }
+        (None, _) => attrs::camel_case(&rust_name),
+    };
+    let symbol = format_ident!("bridge_{}_{}", class, rust_name);
+    let ident = &sig.ident;
+    let thunk = thunk::generate(&ThunkSpec {
+        symbol: symbol.clone(),
+        callee: quote! { <#self_ty>::#ident },
+        class: Some((self_ty, class.to_string())),
+        member: rust_name.clone(),
+        receiver,
+        params: infos,
+        ret: ret.clone(),
+    });
+    let schema_receiver = match receiver {
+        Receiver::None => bridge_schema::Receiver::None,
+        Receiver::Ref | Receiver::Handle => bridge_schema::Receiver::Shared,
+        Receiver::Mut => bridge_schema::Receiver::Exclusive,
+    };
+    let function = Function {
+        kind,
+        js_name,
+        rust_name,
+        symbol: symbol.to_string(),
+        receiver: schema_receiver,
+        params,
+        ret: ret.ty,
+        doc,
+    };
+    Ok((function, thunk))
+}
+
+fn check_plain_signature(sig: &Signature) -> syn::Result<()> {
+    if !sig.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &sig.generics,
+            "exported functions cannot be generic",
+        ));
+    }
+    if sig.asyncness.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig.asyncness,
+            "exported functions cannot be async",
+        ));
+    }
+    Ok(())
+}
+
+/// `&self`, `&mut self`, or a first parameter `this: &Handle<Self>`.
+fn receiver_of(sig: &Signature, self_ty: &Type) -> syn::Result<Receiver> {
+    match sig.inputs.first() {
+        Some(FnArg::Receiver(r)) => {
+            if r.reference.is_none() {
+                return Err(syn::Error::new_spanned(
+                    r,
+                    "exported methods take `&self` or `&mut self` (or `this: &Handle<Self>`), not `self` by value",
+                ));
+            }
+            Ok(if r.mutability.is_some() {
+                Receiver::Mut
+            } else {
+                Receiver::Ref
+            })
+        }
+        Some(FnArg::Typed(t)) if is_handle_this(&t.ty, self_ty) => Ok(Receiver::Handle),
+        _ => Ok(Receiver::None),
+    }
+}
+
+fn is_handle_this(ty: &Type, self_ty: &Type) -> bool {
+    let Type::Reference(r) = ty else { return false };
+    if r.mutability.is_some() {
+        return false;
+    }
+    types::classify(&r.elem, Some(self_ty), Position::Return)
+        .map(|info| !info.by_value && info.ty.class_name() == types_last(self_ty).as_deref())
+        .unwrap_or(false)
+}
+
+fn types_last(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    }
+}
+
+type ParamList = (Vec<Param>, Vec<(proc_macro2::Ident, types::TyInfo)>);
+
+fn params_of(sig: &Signature, self_ty: Option<&Type>, skip: usize) -> syn::Result<ParamList> {
+    let mut params = Vec::new();
+    let mut infos = Vec::new();
+    for arg in sig.inputs.iter().skip(skip) {
+        let FnArg::Typed(t) = arg else { continue };
+        let Pat::Ident(pat) = &*t.pat else {
+            return Err(syn::Error::new_spanned(
+                &t.pat,
+                "exported parameters must be plain names",
+            ));
+        };
+        let info = types::classify(&t.ty, self_ty, Position::Param)?;
+        let name = pat.ident.to_string();
+        params.push(Param {
+            name: attrs::camel_case(name.trim_start_matches('_')),
+            ty: info.ty.clone(),
+        });
+        infos.push((format_ident!("{}", name.trim_start_matches("r#")), info));
+    }
+    Ok((params, infos))
+}
+
+fn return_of(sig: &Signature, self_ty: Option<&Type>) -> syn::Result<types::TyInfo> {
+    match &sig.output {
+        ReturnType::Default => Ok(types::TyInfo {
+            ty: Ty::Unit,
+            class: None,
+            by_value: false,
+        }),
+        ReturnType::Type(_, ty) => types::classify(ty, self_ty, Position::Return),
+    }
+}

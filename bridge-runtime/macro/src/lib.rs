@@ -1,0 +1,30 @@
+//! `#[bridge]`: exports classes, their members and free functions to JS.
+//!
+//! Each expansion emits the item unchanged (minus helper attributes), `extern "C"` export
+//! thunks that convert between the wasm ABI and Rust types (see `bridge_runtime::abi`),
+//! and a record describing the exports in the `__bridge_exports` custom section.
+
+mod attrs;
+mod class;
+mod functions;
+mod record;
+mod thunk;
+mod types;
+
+use proc_macro::TokenStream;
+
+#[proc_macro_attribute]
+pub fn bridge(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let attr = proc_macro2::TokenStream::from(attr);
+    let expanded = match syn::parse::<syn::Item>(item) {
+        Ok(syn::Item::Struct(s)) => class::expand(attr, s),
+        Ok(syn::Item::Impl(i)) => functions::expand_impl(attr, i),
+        Ok(syn::Item::Fn(f)) => functions::expand_free_fn(attr, f),
+        Ok(other) => Err(syn::Error::new_spanned(
+            other,
+            "#[bridge] goes on a struct (a class), its impl block, or a free function",
+        )),
+        Err(e) => Err(e),
+    };
+    expanded.unwrap_or_else(|e| e.to_compile_error()).into()
+}

@@ -1,0 +1,284 @@
+//! The `extern "C"` export thunk of one function: wasm parameters in, Rust call, wasm
+//! result out. Borrow guards live inside a closure so that every guard is dropped before
+//! an error is thrown to JS or the result is lowered.
+
+use crate::types::TyInfo;
+use bridge_schema::Ty;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// How the thunk reaches the object a method is called on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Receiver {
+    None,
+    /// `&self`
+    Ref,
+    /// `&mut self`
+    Mut,
+    /// `this: &Handle<Self>`
+    Handle,
+}
+
+pub struct ThunkSpec<'a> {
+    pub symbol: Ident,
+    /// `Counter::inc` or `add`: the path to call.
+    pub callee: TokenStream,
+    /// The class (for receivers and error messages); `None` for free functions.
+    pub class: Option<(&'a syn::Type, String)>,
+    pub member: String,
+    pub receiver: Receiver,
+    pub params: Vec<(Ident, TyInfo)>,
+    pub ret: TyInfo,
+}
+
+pub fn generate(spec: &ThunkSpec) -> TokenStream {
+    let mut wasm_params = Vec::new();
+    let mut preludes = Vec::new();
+    let mut args = Vec::new();
+    let class_name = spec.class.as_ref().map(|c| c.1.as_str()).unwrap_or("");
+    let member = &spec.member;
+    let site = |param: &str| {
+        quote! { &::bridge_runtime::abi::ArgSite { class: #class_name, member: #member, param: #param } }
+    };
+
+    if let Some((class_ty, _)) = &spec.class {
+        let addr = format_ident!("__self_addr");
+        let site = site("self");
+        match spec.receiver {
+            Receiver::None => {}
+            Receiver::Ref => {
+                wasm_params.push(quote! { #addr: u32 });
+                preludes.push(quote! {
+                    let __self = unsafe { ::bridge_runtime::abi::borrow_arg::<#class_ty>(#addr, #site) }?;
+                });
+                args.push(quote! { &*__self });
+            }
+            Receiver::Mut => {
+                wasm_params.push(quote! { #addr: u32 });
+                preludes.push(quote! {
+                    let mut __self = unsafe { ::bridge_runtime::abi::borrow_mut_arg::<#class_ty>(#addr, #site) }?;
+                });
+                args.push(quote! { &mut *__self });
+            }
+            Receiver::Handle => {
+                wasm_params.push(quote! { #addr: u32 });
+                preludes.push(quote! {
+                    let __self = unsafe { ::bridge_runtime::abi::handle_arg::<#class_ty>(#addr) };
+                });
+                args.push(quote! { &__self });
+            }
+        }
+    }
+
+    for (name, info) in &spec.params {
+        let p = lift_param(name, info, &site(&name.to_string()));
+        wasm_params.extend(p.wasm_params);
+        preludes.push(p.prelude);
+        args.push(p.arg);
+    }
+
+    let (ret_sig, lower) = lower_return(&spec.ret);
+    let symbol = &spec.symbol;
+    let callee = &spec.callee;
+    quote! {
+        #[unsafe(no_mangle)]
+        #[allow(non_snake_case, unused_mut, clippy::all)]
+        pub unsafe extern "C" fn #symbol(#(#wasm_params),*) #ret_sig {
+            let __result = (|| {
+                #(#preludes)*
+                ::core::result::Result::Ok::<_, ::bridge_runtime::abi::BridgeError>(#callee(#(#args),*))
+            })();
+            let __value = ::bridge_runtime::abi::or_throw(__result);
+            #lower
+        }
+    }
+}
+
+struct Lifted {
+    wasm_params: Vec<TokenStream>,
+    prelude: TokenStream,
+    arg: TokenStream,
+}
+
+/// The wasm type a scalar travels as, and its Rust type.
+fn scalar(ty: &Ty) -> Option<(TokenStream, TokenStream)> {
+    Some(match ty {
+        Ty::Bool => (quote!(u32), quote!(bool)),
+        Ty::I8 => (quote!(i32), quote!(i8)),
+        Ty::I16 => (quote!(i32), quote!(i16)),
+        Ty::I32 => (quote!(i32), quote!(i32)),
+        Ty::U8 => (quote!(u32), quote!(u8)),
+        Ty::U16 => (quote!(u32), quote!(u16)),
+        Ty::U32 => (quote!(u32), quote!(u32)),
+        Ty::F32 => (quote!(f32), quote!(f32)),
+        Ty::F64 => (quote!(f64), quote!(f64)),
+        Ty::I64 => (quote!(i64), quote!(i64)),
+        Ty::U64 => (quote!(u64), quote!(u64)),
+        _ => return None,
+    })
+}
+
+/// Convert a wasm scalar to its Rust type (`bool` from 0/1, narrowing casts wrap).
+fn from_abi(ty: &Ty, value: TokenStream) -> TokenStream {
+    match ty {
+        Ty::Bool => quote! { (#value != 0) },
+        _ => {
+            let (_, rust) = scalar(ty).expect("scalar");
+            quote! { (#value as #rust) }
+        }
+    }
+}
+
+fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
+    let len = format_ident!("{}_len", name);
+    let cap = format_ident!("{}_cap", name);
+    let some = format_ident!("{}_is_some", name);
+    let class = &info.class;
+    let rt = quote!(::bridge_runtime::abi);
+    match &info.ty {
+        t if scalar(t).is_some() => {
+            let (abi, _) = scalar(t).unwrap();
+            let conv = from_abi(t, quote!(#name));
+            Lifted {
+                wasm_params: vec![quote! { #name: #abi }],
+                prelude: quote! { let #name = #conv; },
+                arg: quote! { #name },
+            }
+        }
+        Ty::String | Ty::Str => Lifted {
+            wasm_params: vec![
+                quote! { #name: u32 },
+                quote! { #len: u32 },
+                quote! { #cap: u32 },
+            ],
+            prelude: quote! { let #name = unsafe { #rt::lift_string(#name, #len, #cap) }; },
+            arg: if info.ty == Ty::Str {
+                quote! { &#name }
+            } else {
+                quote! { #name }
+            },
+        },
+        Ty::ClassRef(_) => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: quote! { let #name = unsafe { #rt::borrow_arg::<#class>(#name, #site) }?; },
+            arg: quote! { &*#name },
+        },
+        Ty::ClassMut(_) => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: quote! { let mut #name = unsafe { #rt::borrow_mut_arg::<#class>(#name, #site) }?; },
+            arg: quote! { &mut *#name },
+        },
+        Ty::Class(_) => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: quote! { let #name = unsafe { #rt::handle_arg::<#class>(#name) }; },
+            arg: quote! { #name },
+        },
+        Ty::Option(inner) => match &**inner {
+            t if scalar(t).is_some() => {
+                let (abi, _) = scalar(t).unwrap();
+                let conv = from_abi(t, quote!(#name));
+                Lifted {
+                    wasm_params: vec![quote! { #some: u32 }, quote! { #name: #abi }],
+                    prelude: quote! { let #name = #rt::lift_option(#some, #conv); },
+                    arg: quote! { #name },
+                }
+            }
+            Ty::String | Ty::Str => Lifted {
+                wasm_params: vec![
+                    quote! { #name: u32 },
+                    quote! { #len: u32 },
+                    quote! { #cap: u32 },
+                ],
+                prelude: quote! { let #name = unsafe { #rt::lift_opt_string(#name, #len, #cap) }; },
+                arg: if **inner == Ty::Str {
+                    quote! { #name.as_deref() }
+                } else {
+                    quote! { #name }
+                },
+            },
+            Ty::ClassRef(_) => Lifted {
+                wasm_params: vec![quote! { #name: u32 }],
+                prelude: quote! {
+                    let #name = if #name == 0 {
+                        None
+                    } else {
+                        Some(unsafe { #rt::borrow_arg::<#class>(#name, #site) }?)
+                    };
+                },
+                arg: quote! { #name.as_deref() },
+            },
+            _ => Lifted {
+                wasm_params: vec![quote! { #name: u32 }],
+                prelude: quote! { let #name = unsafe { #rt::opt_handle_arg::<#class>(#name) }; },
+                arg: quote! { #name },
+            },
+        },
+        Ty::Vec(inner) => {
+            let prelude = if matches!(**inner, Ty::Class(_)) {
+                quote! { let #name = unsafe { #rt::lift_handle_vec::<#class>(#name, #len) }; }
+            } else {
+                let (_, rust) = scalar(inner).expect("Vec of numbers");
+                quote! { let #name = unsafe { #rt::lift_vec::<#rust>(#name, #len) }; }
+            };
+            Lifted {
+                wasm_params: vec![quote! { #name: u32 }, quote! { #len: u32 }],
+                prelude,
+                arg: quote! { #name },
+            }
+        }
+        other => unreachable!("parameter type {other:?} was rejected by classify"),
+    }
+}
+
+/// The thunk's return signature and the statements lowering `__value`.
+fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
+    let rt = quote!(::bridge_runtime::abi);
+    let handle = if info.by_value {
+        quote! { .map(::bridge_runtime::Handle::new) }
+    } else {
+        quote! {}
+    };
+    match &info.ty {
+        Ty::Unit => (quote! {}, quote! { let () = __value; }),
+        t if scalar(t).is_some() => {
+            let (abi, _) = scalar(t).unwrap();
+            (quote! { -> #abi }, quote! { __value as #abi })
+        }
+        Ty::String => (quote! {}, quote! { #rt::ret_string(__value) }),
+        Ty::Class(_) => {
+            let value = if info.by_value {
+                quote! { ::bridge_runtime::Handle::new(__value) }
+            } else {
+                quote! { __value }
+            };
+            (quote! { -> u32 }, quote! { #rt::lower_class(#value) })
+        }
+        Ty::Option(inner) => match &**inner {
+            t if scalar(t).is_some() => {
+                let (abi, _) = scalar(t).unwrap();
+                (
+                    quote! { -> #abi },
+                    quote! { #rt::ret_option(__value) as #abi },
+                )
+            }
+            Ty::String => (quote! {}, quote! { #rt::ret_opt_string(__value) }),
+            _ => (
+                quote! { -> u32 },
+                quote! { #rt::lower_opt_class(__value #handle) },
+            ),
+        },
+        Ty::Vec(inner) => {
+            if matches!(**inner, Ty::Class(_)) {
+                let value = if info.by_value {
+                    quote! { __value.into_iter().map(::bridge_runtime::Handle::new).collect() }
+                } else {
+                    quote! { __value }
+                };
+                (quote! {}, quote! { #rt::ret_class_vec(#value) })
+            } else {
+                (quote! {}, quote! { #rt::ret_vec(__value) })
+            }
+        }
+        other => unreachable!("return type {other:?} was rejected by classify"),
+    }
+}

@@ -1,0 +1,224 @@
+//! Classification of Rust types that cross the boundary into schema [`Ty`]s.
+
+use bridge_schema::Ty;
+use syn::{GenericArgument, PathArguments, Type};
+
+/// A classified type, with what the thunk generator needs beyond the schema type.
+#[derive(Clone)]
+pub struct TyInfo {
+    pub ty: Ty,
+    /// The class's Rust type (with `Self` resolved), for class-carrying types.
+    pub class: Option<Type>,
+    /// The class is passed as a value (`C`) rather than as `Handle<C>`.
+    pub by_value: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    Param,
+    Return,
+}
+
+const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, String, \
+&str, Option<T>, exported classes (C, Handle<C>, &C, &mut C) and Vec of numbers or classes";
+
+pub fn classify(ty: &Type, self_ty: Option<&Type>, pos: Position) -> syn::Result<TyInfo> {
+    let info = classify_any(ty, self_ty)?;
+    check_position(&info, ty, pos)?;
+    Ok(info)
+}
+
+fn plain(ty: Ty) -> TyInfo {
+    TyInfo {
+        ty,
+        class: None,
+        by_value: false,
+    }
+}
+
+fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
+    match ty {
+        Type::Tuple(t) if t.elems.is_empty() => Ok(plain(Ty::Unit)),
+        Type::Paren(p) => classify_any(&p.elem, self_ty),
+        Type::Group(g) => classify_any(&g.elem, self_ty),
+        Type::Reference(r) => {
+            if is_ident(&r.elem, "str") && r.mutability.is_none() {
+                return Ok(plain(Ty::Str));
+            }
+            let inner = class_info(&r.elem, self_ty, true)?;
+            let name = class_name(&inner);
+            Ok(TyInfo {
+                ty: if r.mutability.is_some() {
+                    Ty::ClassMut(name)
+                } else {
+                    Ty::ClassRef(name)
+                },
+                ..inner
+            })
+        }
+        Type::Path(p) if p.qself.is_none() => {
+            let seg = p.path.segments.last().expect("paths have a segment");
+            let prim = match seg.ident.to_string().as_str() {
+                "bool" => Some(Ty::Bool),
+                "i8" => Some(Ty::I8),
+                "i16" => Some(Ty::I16),
+                "i32" => Some(Ty::I32),
+                "u8" => Some(Ty::U8),
+                "u16" => Some(Ty::U16),
+                "u32" => Some(Ty::U32),
+                "f32" => Some(Ty::F32),
+                "f64" => Some(Ty::F64),
+                "i64" => Some(Ty::I64),
+                "u64" => Some(Ty::U64),
+                "String" => Some(Ty::String),
+                _ => None,
+            };
+            if let Some(prim) = prim {
+                return Ok(plain(prim));
+            }
+            match seg.ident.to_string().as_str() {
+                "Option" => {
+                    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty)?;
+                    if matches!(inner.ty, Ty::Option(_) | Ty::Vec(_) | Ty::Unit) {
+                        return Err(unsupported(
+                            ty,
+                            "Option of Option, Vec or () is not supported",
+                        ));
+                    }
+                    Ok(TyInfo {
+                        ty: Ty::Option(Box::new(inner.ty.clone())),
+                        ..inner
+                    })
+                }
+                "Vec" => {
+                    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty)?;
+                    let ok = matches!(
+                        inner.ty,
+                        Ty::I8
+                            | Ty::I16
+                            | Ty::I32
+                            | Ty::U8
+                            | Ty::U16
+                            | Ty::U32
+                            | Ty::F32
+                            | Ty::F64
+                            | Ty::I64
+                            | Ty::U64
+                            | Ty::Class(_)
+                    );
+                    if !ok {
+                        return Err(unsupported(ty, "Vec holds numbers or classes"));
+                    }
+                    Ok(TyInfo {
+                        ty: Ty::Vec(Box::new(inner.ty.clone())),
+                        ..inner
+                    })
+                }
+                _ => class_info(ty, self_ty, false),
+            }
+        }
+        _ => Err(unsupported(ty, "")),
+    }
+}
+
+/// `C`, `Self` or `Handle<C>` (or, behind a reference, just `C`/`Self`).
+fn class_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Result<TyInfo> {
+    let Type::Path(p) = ty else {
+        return Err(unsupported(ty, ""));
+    };
+    let seg = p.path.segments.last().expect("paths have a segment");
+    if seg.ident == "Handle" && !behind_ref {
+        let inner = class_info(single_arg(ty, &seg.arguments)?, self_ty, true)?;
+        return Ok(TyInfo {
+            by_value: false,
+            ..inner
+        });
+    }
+    if !matches!(seg.arguments, PathArguments::None) {
+        return Err(unsupported(ty, "exported classes are not generic"));
+    }
+    let resolved = if seg.ident == "Self" {
+        self_ty
+            .cloned()
+            .ok_or_else(|| syn::Error::new_spanned(ty, "`Self` outside an impl block"))?
+    } else {
+        ty.clone()
+    };
+    let name = last_ident(&resolved);
+    Ok(TyInfo {
+        ty: Ty::Class(name),
+        class: Some(resolved),
+        by_value: true,
+    })
+}
+
+fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
+    let param_only = |t: &Ty| matches!(t, Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_));
+    match (&info.ty, pos) {
+        (t, Position::Return) if param_only(t) => Err(unsupported(
+            ty,
+            "references cannot be returned: return an owned String, C or Handle<C>",
+        )),
+        (Ty::Option(t), Position::Return) if param_only(t) => Err(unsupported(
+            ty,
+            "references cannot be returned: return an owned String, C or Handle<C>",
+        )),
+        (Ty::Option(t), Position::Param) if matches!(**t, Ty::ClassMut(_)) => Err(unsupported(
+            ty,
+            "Option<&mut C> is not supported: take Option<&C>",
+        )),
+        (Ty::Class(_), Position::Param) if info.by_value => Err(unsupported(
+            ty,
+            "a class is not taken by value: take &C, &mut C or Handle<C>",
+        )),
+        (Ty::Option(t) | Ty::Vec(t), Position::Param)
+            if matches!(**t, Ty::Class(_)) && info.by_value =>
+        {
+            Err(unsupported(
+                ty,
+                "a class is not taken by value: use Handle<C> inside Option or Vec",
+            ))
+        }
+        (Ty::Unit, Position::Param) => Err(unsupported(ty, "() is not a parameter type")),
+        _ => Ok(()),
+    }
+}
+
+fn single_arg<'a>(ty: &Type, args: &'a PathArguments) -> syn::Result<&'a Type> {
+    if let PathArguments::AngleBracketed(a) = args {
+        if let Some(GenericArgument::Type(t)) = a.args.first() {
+            if a.args.len() == 1 {
+                return Ok(t);
+            }
+        }
+    }
+    Err(unsupported(ty, "expected one type argument"))
+}
+
+fn is_ident(ty: &Type, name: &str) -> bool {
+    matches!(ty, Type::Path(p) if p.path.is_ident(name))
+}
+
+fn last_ident(ty: &Type) -> String {
+    match ty {
+        Type::Path(p) => p.path.segments.last().expect("a segment").ident.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn class_name(info: &TyInfo) -> String {
+    info.ty.class_name().unwrap_or_default().to_string()
+}
+
+fn unsupported(ty: &Type, why: &str) -> syn::Error {
+    let shown = quote::ToTokens::to_token_stream(ty).to_string();
+    let why = if why.is_empty() {
+        String::new()
+    } else {
+        format!(": {why}")
+    };
+    syn::Error::new_spanned(
+        ty,
+        format!("type `{shown}` cannot cross the JS boundary{why}; {SUPPORTED}"),
+    )
+}

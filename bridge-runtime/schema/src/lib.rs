@@ -1,0 +1,282 @@
+//! The export description that `#[bridge]` writes into a wasm custom section and
+//! `cargo bridge` reads back. Shared by both sides so they cannot drift apart.
+//!
+//! Framing: every `#[bridge]` item contributes one record to the custom section
+//! [`SECTION_NAME`]; the linker concatenates the records of all crates. A record is
+//! `u32 LE length of the rest` + `u32 LE schema version` + JSON of [`Record`].
+//! The version sits outside the JSON so a reader can reject a record it cannot parse.
+
+use serde::{Deserialize, Serialize};
+
+/// Bump when the record format or the wasm ABI changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Name of the custom section holding the records.
+pub const SECTION_NAME: &str = "__bridge_exports";
+
+/// Import module of the per-class lowering hooks that `cargo bridge` replaces.
+pub const IDENTITY_IMPORT_MODULE: &str = "__bridge_identity";
+
+/// Layout of the reference-counted box header every exported object lives in.
+pub mod header {
+    /// `u32` strong count (Rust handles + JS references).
+    pub const STRONG_OFFSET: u32 = 0;
+    /// `i32` borrow flag: 0 free, >0 shared borrows, -1 exclusive.
+    pub const BORROW_OFFSET: u32 = 4;
+    /// `i32` identity slot: 0 = no JS cache entry, -1 = handed to JS, slot not yet
+    /// assigned, >0 = index of the object's wrapper in the class's JS cache.
+    pub const SLOT_OFFSET: u32 = 8;
+    pub const SLOT_PENDING: i32 = -1;
+}
+
+/// The identity modes a class can have.
+pub const IDENTITY_MODES: [&str; 3] = ["none", "pointer", "rust"];
+
+/// One exported item.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// Cargo package name of the crate whose macro wrote the record.
+    pub crate_name: String,
+    pub item: Item,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "item", rename_all = "snake_case")]
+pub enum Item {
+    Class(Class),
+    Impl(Impl),
+    Function(Function),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Class {
+    pub name: String,
+    /// Identity mode from the class attribute, already validated by the macro.
+    pub identity_mode: Option<String>,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Impl {
+    pub class: String,
+    pub members: Vec<Function>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FunctionKind {
+    /// Free function (outside any impl).
+    Free,
+    Constructor,
+    Method,
+    Static,
+    Getter,
+    Setter,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Receiver {
+    None,
+    /// `&self`, or `this: &Handle<Self>`.
+    Shared,
+    /// `&mut self`.
+    Exclusive,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Function {
+    pub kind: FunctionKind,
+    /// Name in JS (camelCase; for getters/setters the property name).
+    pub js_name: String,
+    /// Rust name, for error messages.
+    pub rust_name: String,
+    /// Name of the wasm export implementing it.
+    pub symbol: String,
+    pub receiver: Receiver,
+    pub params: Vec<Param>,
+    pub ret: Ty,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    pub name: String,
+    pub ty: Ty,
+}
+
+/// A type that crosses the boundary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "ty", content = "of", rename_all = "snake_case")]
+pub enum Ty {
+    Unit,
+    Bool,
+    I8,
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    F32,
+    F64,
+    I64,
+    U64,
+    String,
+    /// `&str` (parameters only).
+    Str,
+    Option(Box<Ty>),
+    Vec(Box<Ty>),
+    /// An owned class value or `Handle<Class>`.
+    Class(String),
+    /// `&Class` (parameters only).
+    ClassRef(String),
+    /// `&mut Class` (parameters only).
+    ClassMut(String),
+}
+
+impl Ty {
+    /// The class this type carries, at any depth.
+    pub fn class_name(&self) -> Option<&str> {
+        match self {
+            Ty::Class(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
+            Ty::Option(inner) | Ty::Vec(inner) => inner.class_name(),
+            _ => None,
+        }
+    }
+}
+
+/// Encode one record with its framing.
+pub fn encode_record(record: &Record) -> Vec<u8> {
+    let json = serde_json::to_vec(record).expect("records always serialize");
+    let mut out = Vec::with_capacity(json.len() + 8);
+    out.extend_from_slice(&((json.len() + 4) as u32).to_le_bytes());
+    out.extend_from_slice(&SCHEMA_VERSION.to_le_bytes());
+    out.extend_from_slice(&json);
+    out
+}
+
+/// Why a section could not be decoded.
+#[derive(Debug, PartialEq)]
+pub enum DecodeError {
+    Truncated {
+        offset: usize,
+    },
+    VersionMismatch {
+        found: u32,
+        crate_hint: Option<String>,
+    },
+    Json {
+        offset: usize,
+        message: String,
+    },
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::Truncated { offset } => {
+                write!(f, "export section is truncated at byte {offset}")
+            }
+            DecodeError::VersionMismatch { found, crate_hint } => {
+                let who = crate_hint
+                    .as_deref()
+                    .map(|c| format!(" (crate `{c}`)"))
+                    .unwrap_or_default();
+                write!(
+                    f,
+                    "the wasm was built with bridge-runtime export schema {found}{who}, but this \
+                     cargo-bridge reads schema {SCHEMA_VERSION}; align the versions: use the \
+                     bridge-runtime that matches cargo-bridge {} (or install the cargo-bridge that \
+                     matches your bridge-runtime)",
+                    env!("CARGO_PKG_VERSION")
+                )
+            }
+            DecodeError::Json { offset, message } => {
+                write!(f, "export record at byte {offset} is malformed: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Decode all records of a concatenated section.
+pub fn decode_section(mut bytes: &[u8]) -> Result<Vec<Record>, DecodeError> {
+    let mut records = Vec::new();
+    let mut offset = 0;
+    while !bytes.is_empty() {
+        if bytes.len() < 8 {
+            return Err(DecodeError::Truncated { offset });
+        }
+        let len = u32::from_le_bytes(bytes[0..4].try_into().unwrap()) as usize;
+        let version = u32::from_le_bytes(bytes[4..8].try_into().unwrap());
+        if len < 4 || bytes.len() < 4 + len {
+            return Err(DecodeError::Truncated { offset });
+        }
+        let json = &bytes[8..4 + len];
+        if version != SCHEMA_VERSION {
+            // Best effort: name the crate if the JSON still has that field.
+            let crate_hint = serde_json::from_slice::<serde_json::Value>(json)
+                .ok()
+                .and_then(|v| v.get("crate_name")?.as_str().map(str::to_owned));
+            return Err(DecodeError::VersionMismatch {
+                found: version,
+                crate_hint,
+            });
+        }
+        let record = serde_json::from_slice(json).map_err(|e| DecodeError::Json {
+            offset,
+            message: e.to_string(),
+        })?;
+        records.push(record);
+        bytes = &bytes[4 + len..];
+        offset += 4 + len;
+    }
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Record {
+        Record {
+            crate_name: "demo".into(),
+            item: Item::Class(Class {
+                name: "Counter".into(),
+                identity_mode: Some("rust".into()),
+                doc: String::new(),
+            }),
+        }
+    }
+
+    #[test]
+    fn records_roundtrip_through_concatenation() {
+        let mut bytes = encode_record(&sample());
+        bytes.extend(encode_record(&sample()));
+        assert_eq!(decode_section(&bytes).unwrap(), vec![sample(), sample()]);
+    }
+
+    #[test]
+    fn version_mismatch_names_versions_and_crate() {
+        let mut bytes = encode_record(&sample());
+        bytes[4..8].copy_from_slice(&99u32.to_le_bytes());
+        let err = decode_section(&bytes).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("schema 99"), "{msg}");
+        assert!(
+            msg.contains(&format!("reads schema {SCHEMA_VERSION}")),
+            "{msg}"
+        );
+        assert!(msg.contains("crate `demo`"), "{msg}");
+    }
+
+    #[test]
+    fn truncated_section_is_an_error() {
+        let bytes = encode_record(&sample());
+        assert!(matches!(
+            decode_section(&bytes[..bytes.len() - 1]),
+            Err(DecodeError::Truncated { .. })
+        ));
+    }
+}

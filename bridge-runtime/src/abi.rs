@@ -1,0 +1,302 @@
+//! ABI helpers called by the code `#[bridge]` generates. Not a stable API.
+//!
+//! Conventions (mirrored by `templates/`):
+//! - classes cross as the address of their box; a returned class carries one strong
+//!   reference, routed through the class's identity hook;
+//! - strings and vectors from JS arrive in buffers JS allocated with [`__bridge_alloc`]
+//!   and are taken over by Rust;
+//! - strings, vectors and `Option` flags going to JS are described in the return area
+//!   ([`__bridge_ret_area`]): `[ptr, len, cap, is_some]`.
+
+use crate::handle::BorrowConflict;
+use crate::{BridgeClass, Handle, HandleRef, HandleRefMut};
+use std::alloc::Layout;
+use std::cell::{Cell, RefCell};
+
+/// An error the generated code turns into a thrown JS `Error`.
+#[derive(Debug)]
+pub struct BridgeError(pub String);
+
+pub type Result<T> = std::result::Result<T, BridgeError>;
+
+struct RetArea([Cell<u32>; 4]);
+// SAFETY: wasm32-unknown-unknown is single-threaded; the host build never shares it.
+unsafe impl Sync for RetArea {}
+static RET: RetArea = RetArea([Cell::new(0), Cell::new(0), Cell::new(0), Cell::new(0)]);
+
+const RET_PTR: usize = 0;
+const RET_LEN: usize = 1;
+const RET_CAP: usize = 2;
+const RET_IS_SOME: usize = 3;
+
+/// Address of the return area, read once by the glue.
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_ret_area() -> u32 {
+    RET.0.as_ptr() as usize as u32
+}
+
+/// Allocate a buffer for JS to fill. `size` 0 gives a dangling, aligned address.
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_alloc(size: u32, align: u32) -> u32 {
+    let layout = Layout::from_size_align(size as usize, align as usize).expect("valid layout");
+    if size == 0 {
+        return align;
+    }
+    // SAFETY: non-zero size.
+    let ptr = unsafe { std::alloc::alloc(layout) };
+    if ptr.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
+    ptr as usize as u32
+}
+
+/// Free a buffer from [`__bridge_alloc`] or one the return area described.
+///
+/// # Safety
+/// `ptr`, `size` and `align` must describe a live allocation.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __bridge_free(ptr: u32, size: u32, align: u32) {
+    if size == 0 {
+        return;
+    }
+    let layout = Layout::from_size_align(size as usize, align as usize).expect("valid layout");
+    // SAFETY: forwarded contract.
+    unsafe { std::alloc::dealloc(ptr as usize as *mut u8, layout) }
+}
+
+/// Installs the panic hook that hands panic messages to JS. Called once by the glue.
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_init() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = format!("Rust panic: {info}");
+        host::panic_message(&message);
+    }));
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Throw `error` as a JS `Error`. Call only when no borrow guards are live.
+pub fn throw(error: BridgeError) -> ! {
+    LAST_ERROR.with(|slot| {
+        // The message lives until the next error; JS copies it before throwing.
+        *slot.borrow_mut() = error.0;
+        let message = slot.borrow();
+        host::throw(&message)
+    })
+}
+
+/// Unwrap the result of a generated export body, throwing on error.
+pub fn or_throw<T>(result: Result<T>) -> T {
+    match result {
+        Ok(v) => v,
+        Err(e) => throw(e),
+    }
+}
+
+mod host {
+    #[cfg(target_arch = "wasm32")]
+    #[link(wasm_import_module = "__bridge")]
+    unsafe extern "C" {
+        #[link_name = "throw"]
+        fn bridge_throw(ptr: u32, len: u32) -> !;
+        #[link_name = "panic_message"]
+        fn bridge_panic_message(ptr: u32, len: u32);
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn throw(message: &str) -> ! {
+        // SAFETY: JS reads the message synchronously, before throwing.
+        unsafe { bridge_throw(message.as_ptr() as u32, message.len() as u32) }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn panic_message(message: &str) {
+        // SAFETY: JS copies the message synchronously.
+        unsafe { bridge_panic_message(message.as_ptr() as u32, message.len() as u32) }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn throw(message: &str) -> ! {
+        panic!("{message}")
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn panic_message(_message: &str) {}
+}
+
+// ---- parameters (JS -> Rust) ----
+
+/// Take over a UTF-8 buffer JS allocated (`cap` bytes, `len` used).
+///
+/// # Safety
+/// The buffer must come from [`__bridge_alloc`]`(cap, 1)` and hold valid UTF-8.
+pub unsafe fn lift_string(ptr: u32, len: u32, cap: u32) -> String {
+    if cap == 0 {
+        return String::new();
+    }
+    // SAFETY: forwarded contract; the glue encodes with TextEncoder (valid UTF-8).
+    unsafe { String::from_raw_parts(ptr as usize as *mut u8, len as usize, cap as usize) }
+}
+
+/// As [`lift_string`]; address 0 means `None`.
+///
+/// # Safety
+/// As [`lift_string`].
+pub unsafe fn lift_opt_string(ptr: u32, len: u32, cap: u32) -> Option<String> {
+    // SAFETY: forwarded contract.
+    (ptr != 0).then(|| unsafe { lift_string(ptr, len, cap) })
+}
+
+/// Take over a buffer of `len` numbers JS allocated with their size and alignment.
+///
+/// # Safety
+/// The buffer must come from [`__bridge_alloc`]`(len * size_of::<T>(), align_of::<T>())`.
+pub unsafe fn lift_vec<T: Copy>(ptr: u32, len: u32) -> Vec<T> {
+    if len == 0 || std::mem::size_of::<T>() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: forwarded contract.
+    unsafe { Vec::from_raw_parts(ptr as usize as *mut T, len as usize, len as usize) }
+}
+
+/// New handles to the objects whose addresses JS wrote into a `u32` buffer; frees it.
+///
+/// # Safety
+/// As [`lift_vec`]; every address must be a live `Handle<C>` box.
+pub unsafe fn lift_handle_vec<C: BridgeClass>(ptr: u32, len: u32) -> Vec<Handle<C>> {
+    // SAFETY: forwarded contract.
+    let addrs: Vec<u32> = unsafe { lift_vec(ptr, len) };
+    addrs
+        .into_iter()
+        // SAFETY: JS holds a reference to each for the duration of the call.
+        .map(|a| unsafe { Handle::clone_from_raw(a) })
+        .collect()
+}
+
+pub fn lift_option<T>(is_some: u32, value: T) -> Option<T> {
+    (is_some != 0).then_some(value)
+}
+
+/// Where a borrow of an argument happens, for the error message.
+pub struct ArgSite {
+    pub class: &'static str,
+    pub member: &'static str,
+    pub param: &'static str,
+}
+
+fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
+    let state = match c {
+        BorrowConflict::MutablyBorrowed => "is already mutably borrowed",
+        BorrowConflict::Borrowed => "is already borrowed",
+    };
+    let callee = if site.class.is_empty() {
+        site.member.to_string()
+    } else {
+        format!("{}.{}", site.class, site.member)
+    };
+    BridgeError(format!(
+        "{arg_class} {state}: `{callee}` cannot borrow `{}` while another borrow of the same \
+         {arg_class} is live (the same object passed twice, or as both `this` and an argument)",
+        site.param
+    ))
+}
+
+/// Shared borrow of a class argument.
+///
+/// # Safety
+/// `addr` must be a live `Handle<C>` box that JS keeps alive during the call.
+pub unsafe fn borrow_arg<'a, C: BridgeClass>(
+    addr: u32,
+    site: &ArgSite,
+) -> Result<HandleRef<'a, C>> {
+    // SAFETY: forwarded contract.
+    unsafe { Handle::<C>::try_borrow_raw(addr) }.map_err(|c| conflict(site, C::NAME, c))
+}
+
+/// Exclusive borrow of a class argument.
+///
+/// # Safety
+/// As [`borrow_arg`].
+pub unsafe fn borrow_mut_arg<'a, C: BridgeClass>(
+    addr: u32,
+    site: &ArgSite,
+) -> Result<HandleRefMut<'a, C>> {
+    // SAFETY: forwarded contract.
+    unsafe { Handle::<C>::try_borrow_mut_raw(addr) }.map_err(|c| conflict(site, C::NAME, c))
+}
+
+/// A new handle to a class argument.
+///
+/// # Safety
+/// As [`borrow_arg`].
+pub unsafe fn handle_arg<C: BridgeClass>(addr: u32) -> Handle<C> {
+    // SAFETY: forwarded contract.
+    unsafe { Handle::clone_from_raw(addr) }
+}
+
+/// As [`handle_arg`]; address 0 means `None`.
+///
+/// # Safety
+/// As [`borrow_arg`].
+pub unsafe fn opt_handle_arg<C: BridgeClass>(addr: u32) -> Option<Handle<C>> {
+    // SAFETY: forwarded contract.
+    (addr != 0).then(|| unsafe { handle_arg(addr) })
+}
+
+// ---- returns (Rust -> JS) ----
+
+fn set_ret(ptr: u32, len: u32, cap: u32) {
+    RET.0[RET_PTR].set(ptr);
+    RET.0[RET_LEN].set(len);
+    RET.0[RET_CAP].set(cap);
+}
+
+/// Pass one reference to a class object to JS, through its identity hook.
+pub fn lower_class<C: BridgeClass>(handle: Handle<C>) -> u32 {
+    C::lower_identity(handle.into_raw())
+}
+
+/// As [`lower_class`]; `None` is address 0.
+pub fn lower_opt_class<C: BridgeClass>(handle: Option<Handle<C>>) -> u32 {
+    handle.map_or(0, lower_class)
+}
+
+/// Describe a string in the return area; JS decodes it and frees the buffer.
+pub fn ret_string(s: String) {
+    let mut bytes = std::mem::ManuallyDrop::new(s.into_bytes());
+    set_ret(
+        bytes.as_mut_ptr() as usize as u32,
+        bytes.len() as u32,
+        bytes.capacity() as u32,
+    );
+}
+
+pub fn ret_opt_string(s: Option<String>) {
+    match s {
+        Some(s) => ret_string(s),
+        None => set_ret(0, 0, 0),
+    }
+}
+
+/// Describe a vector of numbers in the return area; JS copies it out and frees it.
+pub fn ret_vec<T: Copy>(v: Vec<T>) {
+    let mut v = std::mem::ManuallyDrop::new(v);
+    set_ret(
+        v.as_mut_ptr() as usize as u32,
+        v.len() as u32,
+        v.capacity() as u32,
+    );
+}
+
+/// Lower every element through the class's identity hook, then describe the addresses.
+pub fn ret_class_vec<C: BridgeClass>(v: Vec<Handle<C>>) {
+    ret_vec(v.into_iter().map(lower_class).collect::<Vec<u32>>());
+}
+
+/// Return an optional number: the value (or its default) plus the flag in the return area.
+pub fn ret_option<T: Default>(v: Option<T>) -> T {
+    RET.0[RET_IS_SOME].set(v.is_some() as u32);
+    v.unwrap_or_default()
+}

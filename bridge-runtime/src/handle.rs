@@ -1,0 +1,306 @@
+//! The reference-counted box exported objects live in, and the handle Rust code holds.
+//!
+//! The box header layout is shared with `cargo bridge` (it emits wasm that reads it):
+//! see `bridge_schema::header`. Counts are plain cells: wasm32 is single-threaded.
+
+use std::cell::{Cell, UnsafeCell};
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
+
+#[repr(C)]
+pub(crate) struct ObjectBox<T> {
+    strong: Cell<u32>,
+    /// 0 free, >0 shared borrows, -1 exclusive.
+    borrow: Cell<i32>,
+    /// Identity slot, owned by the JS glue and the identity hook. 0 when new.
+    slot: Cell<i32>,
+    value: UnsafeCell<T>,
+}
+
+const _: () = {
+    // The wasm code `cargo bridge` injects relies on these offsets.
+    assert!(std::mem::offset_of!(ObjectBox<u8>, strong) == 0);
+    assert!(std::mem::offset_of!(ObjectBox<u8>, borrow) == 4);
+    assert!(std::mem::offset_of!(ObjectBox<u8>, slot) == 8);
+};
+
+/// A strong, clonable handle to an exported object (like `Rc<RefCell<T>>`, in one box).
+pub struct Handle<T> {
+    ptr: NonNull<ObjectBox<T>>,
+    _owns: PhantomData<ObjectBox<T>>,
+}
+
+/// Why a borrow was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BorrowConflict {
+    /// A `&mut` borrow is live.
+    MutablyBorrowed,
+    /// Shared borrows are live (an exclusive borrow was asked for).
+    Borrowed,
+}
+
+impl<T> Handle<T> {
+    /// Box a value. The handle holds the only reference.
+    pub fn new(value: T) -> Self {
+        let boxed = Box::new(ObjectBox {
+            strong: Cell::new(1),
+            borrow: Cell::new(0),
+            slot: Cell::new(0),
+            value: UnsafeCell::new(value),
+        });
+        Handle {
+            ptr: NonNull::from(Box::leak(boxed)),
+            _owns: PhantomData,
+        }
+    }
+
+    fn inner(&self) -> &ObjectBox<T> {
+        // SAFETY: a live handle keeps the box allocated.
+        unsafe { self.ptr.as_ref() }
+    }
+
+    /// Number of strong references (Rust handles plus JS references).
+    pub fn strong_count(&self) -> u32 {
+        self.inner().strong.get()
+    }
+
+    /// Whether two handles point at the same object.
+    pub fn ptr_eq(a: &Self, b: &Self) -> bool {
+        a.ptr == b.ptr
+    }
+
+    /// Shared access; panics if the object is mutably borrowed.
+    pub fn borrow(&self) -> HandleRef<'_, T> {
+        self.try_borrow()
+            .unwrap_or_else(|_| panic!("object is already mutably borrowed"))
+    }
+
+    /// Exclusive access; panics if the object is borrowed.
+    pub fn borrow_mut(&self) -> HandleRefMut<'_, T> {
+        self.try_borrow_mut()
+            .unwrap_or_else(|_| panic!("object is already borrowed"))
+    }
+
+    pub fn try_borrow(&self) -> Result<HandleRef<'_, T>, BorrowConflict> {
+        let flag = &self.inner().borrow;
+        let b = flag.get();
+        if b < 0 {
+            return Err(BorrowConflict::MutablyBorrowed);
+        }
+        flag.set(b + 1);
+        Ok(HandleRef {
+            object: self.inner(),
+        })
+    }
+
+    pub fn try_borrow_mut(&self) -> Result<HandleRefMut<'_, T>, BorrowConflict> {
+        let flag = &self.inner().borrow;
+        match flag.get() {
+            0 => {
+                flag.set(-1);
+                Ok(HandleRefMut {
+                    object: self.inner(),
+                })
+            }
+            b if b < 0 => Err(BorrowConflict::MutablyBorrowed),
+            _ => Err(BorrowConflict::Borrowed),
+        }
+    }
+
+    /// Give up this handle's reference as a raw address (for the ABI).
+    pub fn into_raw(self) -> u32 {
+        let addr = self.ptr.as_ptr() as usize as u32;
+        std::mem::forget(self);
+        addr
+    }
+
+    /// Take over one reference from a raw address.
+    ///
+    /// # Safety
+    /// `addr` must come from [`Handle::into_raw`] of a `Handle<T>` (or be a box whose
+    /// reference the caller owns).
+    pub unsafe fn from_raw(addr: u32) -> Self {
+        Handle {
+            // SAFETY: non-null by the caller's contract.
+            ptr: unsafe { NonNull::new_unchecked(addr as usize as *mut ObjectBox<T>) },
+            _owns: PhantomData,
+        }
+    }
+
+    /// A new reference to the object at `addr`, leaving the caller's reference in place.
+    ///
+    /// # Safety
+    /// `addr` must be a live `Handle<T>` box.
+    pub unsafe fn clone_from_raw(addr: u32) -> Self {
+        // SAFETY: forwarded contract; `ManuallyDrop` keeps the caller's reference.
+        let borrowed = std::mem::ManuallyDrop::new(unsafe { Self::from_raw(addr) });
+        (*borrowed).clone()
+    }
+
+    /// Address of the box (identity of the object).
+    pub fn as_raw(&self) -> u32 {
+        self.ptr.as_ptr() as usize as u32
+    }
+}
+
+impl<T> Clone for Handle<T> {
+    fn clone(&self) -> Self {
+        let strong = &self.inner().strong;
+        strong.set(strong.get() + 1);
+        Handle {
+            ptr: self.ptr,
+            _owns: PhantomData,
+        }
+    }
+}
+
+impl<T> Drop for Handle<T> {
+    fn drop(&mut self) {
+        let strong = &self.inner().strong;
+        let n = strong.get() - 1;
+        strong.set(n);
+        if n == 0 {
+            // SAFETY: last reference; the box came from `Box::leak` in `new`.
+            drop(unsafe { Box::from_raw(self.ptr.as_ptr()) });
+        }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Handle<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.try_borrow() {
+            Ok(v) => f.debug_tuple("Handle").field(&*v).finish(),
+            Err(_) => f.write_str("Handle(<mutably borrowed>)"),
+        }
+    }
+}
+
+/// Shared borrow of a handle's object.
+pub struct HandleRef<'a, T> {
+    object: &'a ObjectBox<T>,
+}
+
+impl<T> Deref for HandleRef<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the borrow flag guarantees no `&mut` exists.
+        unsafe { &*self.object.value.get() }
+    }
+}
+
+impl<T> Drop for HandleRef<'_, T> {
+    fn drop(&mut self) {
+        self.object.borrow.set(self.object.borrow.get() - 1);
+    }
+}
+
+/// Exclusive borrow of a handle's object.
+pub struct HandleRefMut<'a, T> {
+    object: &'a ObjectBox<T>,
+}
+
+impl<T> Deref for HandleRefMut<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the borrow flag guarantees exclusivity.
+        unsafe { &*self.object.value.get() }
+    }
+}
+
+impl<T> DerefMut for HandleRefMut<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: the borrow flag guarantees exclusivity.
+        unsafe { &mut *self.object.value.get() }
+    }
+}
+
+impl<T> Drop for HandleRefMut<'_, T> {
+    fn drop(&mut self) {
+        self.object.borrow.set(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::rc::Rc;
+
+    struct CountsDrops(Rc<Cell<u32>>);
+    impl Drop for CountsDrops {
+        fn drop(&mut self) {
+            self.0.set(self.0.get() + 1);
+        }
+    }
+
+    #[test]
+    fn drop_runs_once_after_last_reference() {
+        let drops = Rc::new(Cell::new(0));
+        let a = Handle::new(CountsDrops(drops.clone()));
+        let b = a.clone();
+        let raw = b.clone().into_raw();
+        assert_eq!(a.strong_count(), 3);
+        drop(a);
+        drop(b);
+        assert_eq!(drops.get(), 0);
+        drop(unsafe { Handle::<CountsDrops>::from_raw(raw) });
+        assert_eq!(drops.get(), 1);
+    }
+
+    #[test]
+    fn borrows_conflict_like_refcell() {
+        let h = Handle::new(5);
+        let r = h.borrow();
+        assert_eq!(h.try_borrow_mut().err(), Some(BorrowConflict::Borrowed));
+        assert!(h.try_borrow().is_ok());
+        drop(r);
+        let mut w = h.borrow_mut();
+        *w += 1;
+        assert_eq!(h.try_borrow().err(), Some(BorrowConflict::MutablyBorrowed));
+        drop(w);
+        assert_eq!(*h.borrow(), 6);
+    }
+
+    #[test]
+    fn clone_from_raw_keeps_callers_reference() {
+        let h = Handle::new(1);
+        let raw = h.as_raw();
+        let c = unsafe { Handle::<i32>::clone_from_raw(raw) };
+        assert_eq!(h.strong_count(), 2);
+        assert!(Handle::ptr_eq(&h, &c));
+    }
+}
+
+/// Borrows of objects that JS passes by address (the ABI side of [`Handle`]).
+impl<T> Handle<T> {
+    /// # Safety
+    /// `addr` must be a live `Handle<T>` box that outlives `'a`.
+    pub(crate) unsafe fn try_borrow_raw<'a>(addr: u32) -> Result<HandleRef<'a, T>, BorrowConflict> {
+        // SAFETY: forwarded contract.
+        let object = unsafe { &*(addr as usize as *const ObjectBox<T>) };
+        let b = object.borrow.get();
+        if b < 0 {
+            return Err(BorrowConflict::MutablyBorrowed);
+        }
+        object.borrow.set(b + 1);
+        Ok(HandleRef { object })
+    }
+
+    /// # Safety
+    /// `addr` must be a live `Handle<T>` box that outlives `'a`.
+    pub(crate) unsafe fn try_borrow_mut_raw<'a>(
+        addr: u32,
+    ) -> Result<HandleRefMut<'a, T>, BorrowConflict> {
+        // SAFETY: forwarded contract.
+        let object = unsafe { &*(addr as usize as *const ObjectBox<T>) };
+        match object.borrow.get() {
+            0 => {
+                object.borrow.set(-1);
+                Ok(HandleRefMut { object })
+            }
+            b if b < 0 => Err(BorrowConflict::MutablyBorrowed),
+            _ => Err(BorrowConflict::Borrowed),
+        }
+    }
+}

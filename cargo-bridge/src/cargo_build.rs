@@ -1,0 +1,116 @@
+//! Running `cargo build --target wasm32-unknown-unknown` (installing the target with rustup
+//! when it is missing) and finding the `.wasm` each crate produced.
+
+use crate::progress::Step;
+use crate::workspace::{BridgeCrate, Workspace};
+use anyhow::{Context, Result, bail};
+use cargo_metadata::Message;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// Make sure the standard library for wasm32 is installed.
+pub fn ensure_wasm_target(quiet: bool) -> Result<()> {
+    if target_installed()? {
+        return Ok(());
+    }
+    if !quiet {
+        eprintln!(
+            "  Installing the {WASM_TARGET} target with `rustup target add {WASM_TARGET}` (one-time)"
+        );
+    }
+    let status = Command::new("rustup")
+        .args(["target", "add", WASM_TARGET])
+        .status()
+        .with_context(|| {
+            format!(
+                "the {WASM_TARGET} target is missing and `rustup` could not be run; install the \
+                 target for your toolchain (with rustup: `rustup target add {WASM_TARGET}`)"
+            )
+        })?;
+    if !status.success() {
+        bail!("`rustup target add {WASM_TARGET}` failed ({status}); run it by hand to see why");
+    }
+    Ok(())
+}
+
+fn target_installed() -> Result<bool> {
+    let out = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
+        .args(["--print", "sysroot"])
+        .output()
+        .context("running `rustc --print sysroot`")?;
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    Ok(sysroot
+        .join("lib/rustlib")
+        .join(WASM_TARGET)
+        .join("lib")
+        .is_dir())
+}
+
+/// Build `krate` for wasm32 and return the path of its `.wasm`.
+pub fn build(ws: &Workspace, krate: &BridgeCrate, release: bool, quiet: bool) -> Result<PathBuf> {
+    let step = Step::start(
+        "Compiling",
+        &format!("{} ({WASM_TARGET})", krate.name),
+        quiet,
+    );
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(["build", "--lib", "--target", WASM_TARGET])
+        .arg("--manifest-path")
+        .arg(&ws.manifest_path)
+        .args(["--package", &krate.name])
+        .arg("--message-format=json-render-diagnostics")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    if release {
+        cmd.arg("--release");
+    }
+    let mut child = cmd.spawn().context("running `cargo build`")?;
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut wasm = None;
+    for message in Message::parse_stream(BufReader::new(stdout)) {
+        match message.context("reading cargo's build messages")? {
+            Message::CompilerArtifact(artifact) => {
+                step.message(format!("{} ({})", krate.name, artifact.target.name));
+                if artifact.package_id.repr.contains(&krate.name)
+                    && artifact.target.name.replace('-', "_") == krate.lib_name
+                {
+                    wasm = artifact
+                        .filenames
+                        .iter()
+                        .find(|f| f.extension() == Some("wasm"))
+                        .map(|f| f.clone().into_std_path_buf());
+                }
+            }
+            Message::BuildFinished(_) => {}
+            _ => {}
+        }
+    }
+    let status = child.wait().context("waiting for `cargo build`")?;
+    if !status.success() {
+        bail!(
+            "`cargo build` of `{}` for {WASM_TARGET} failed; see the compiler errors above",
+            krate.name
+        );
+    }
+    let wasm = wasm.unwrap_or_else(|| default_wasm_path(&ws.target_dir, &krate.lib_name, release));
+    if !wasm.is_file() {
+        bail!(
+            "cargo built `{}` but produced no {}; is its lib crate-type \"cdylib\"?",
+            krate.name,
+            wasm.display()
+        );
+    }
+    step.done("Compiled", &format!("{} ({WASM_TARGET})", krate.name));
+    Ok(wasm)
+}
+
+fn default_wasm_path(target_dir: &Path, lib_name: &str, release: bool) -> PathBuf {
+    target_dir
+        .join(WASM_TARGET)
+        .join(if release { "release" } else { "debug" })
+        .join(format!("{lib_name}.wasm"))
+}

@@ -1,0 +1,79 @@
+//! Rendering of the JS module and its TypeScript declarations from `templates/`.
+//! The templates are compiled into the binary, so an installed `cargo bridge` needs no
+//! files beside it.
+
+mod model;
+mod types;
+
+pub use model::{ClassPlan, GlueModel};
+
+use anyhow::{Context, Result};
+use minijinja::Environment;
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("glue.js.j2", include_str!("../../../templates/glue.js.j2")),
+    (
+        "glue.d.ts.j2",
+        include_str!("../../../templates/glue.d.ts.j2"),
+    ),
+    (
+        "runtime.js.j2",
+        include_str!("../../../templates/runtime.js.j2"),
+    ),
+    (
+        "load_nodejs.js.j2",
+        include_str!("../../../templates/load_nodejs.js.j2"),
+    ),
+    (
+        "load_web.js.j2",
+        include_str!("../../../templates/load_web.js.j2"),
+    ),
+    ("abi.js.j2", include_str!("../../../templates/abi.js.j2")),
+    (
+        "class.js.j2",
+        include_str!("../../../templates/class.js.j2"),
+    ),
+    (
+        "identity/none.js.j2",
+        include_str!("../../../templates/identity/none.js.j2"),
+    ),
+    (
+        "identity/pointer.js.j2",
+        include_str!("../../../templates/identity/pointer.js.j2"),
+    ),
+    (
+        "identity/rust.js.j2",
+        include_str!("../../../templates/identity/rust.js.j2"),
+    ),
+];
+
+/// The rendered glue of one package.
+pub struct Glue {
+    pub js: String,
+    pub dts: String,
+}
+
+fn environment() -> Result<Environment<'static>> {
+    let mut env = Environment::new();
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    env.set_keep_trailing_newline(true);
+    for (name, source) in TEMPLATES {
+        env.add_template(name, source)
+            .with_context(|| format!("template {name} does not parse"))?;
+    }
+    Ok(env)
+}
+
+pub fn render(model: &GlueModel) -> Result<Glue> {
+    let env = environment()?;
+    let js = env
+        .get_template("glue.js.j2")?
+        .render(model)
+        .context("rendering the JS glue")?;
+    let dts = env
+        .get_template("glue.d.ts.j2")?
+        .render(model)
+        .context("rendering the TypeScript declarations")?;
+    Ok(Glue { js, dts })
+}

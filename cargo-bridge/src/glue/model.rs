@@ -1,0 +1,166 @@
+//! The data the templates render: the module's exports, grouped the way a JS class is
+//! written (constructor, methods, statics, properties), with each class's resolved mode.
+
+use super::types::{self, TyView};
+use crate::config::IdentityMode;
+use crate::exports::ClassExport;
+use bridge_schema::{Function, FunctionKind, Receiver};
+use serde::Serialize;
+
+/// A class and the identity mode it was resolved to.
+pub struct ClassPlan<'a> {
+    pub export: &'a ClassExport,
+    pub mode: IdentityMode,
+}
+
+#[derive(Serialize)]
+pub struct GlueModel {
+    pub generator: String,
+    pub crate_name: String,
+    pub lib_name: String,
+    pub wasm_file: String,
+    /// "nodejs" or "web".
+    pub target: &'static str,
+    pub classes: Vec<ClassView>,
+    pub functions: Vec<FnView>,
+}
+
+#[derive(Serialize)]
+pub struct ClassView {
+    pub name: String,
+    pub mode: &'static str,
+    pub crate_name: String,
+    pub doc: Vec<String>,
+    pub constructor: Option<FnView>,
+    pub methods: Vec<FnView>,
+    pub statics: Vec<FnView>,
+    pub properties: Vec<PropertyView>,
+}
+
+#[derive(Serialize)]
+pub struct PropertyView {
+    pub name: String,
+    pub getter: Option<FnView>,
+    pub setter: Option<FnView>,
+}
+
+#[derive(Serialize, Clone)]
+pub struct FnView {
+    pub js_name: String,
+    pub symbol: String,
+    /// `Class.member` or `function`, for error messages.
+    pub label: String,
+    pub has_self: bool,
+    pub params: Vec<ParamView>,
+    pub ret: TyView,
+    pub doc: Vec<String>,
+}
+
+#[derive(Serialize, Clone)]
+pub struct ParamView {
+    pub name: String,
+    pub ty: TyView,
+    pub ts: String,
+}
+
+impl GlueModel {
+    pub fn new(
+        crate_name: &str,
+        lib_name: &str,
+        target: &'static str,
+        classes: &[ClassPlan],
+        functions: &[Function],
+    ) -> Self {
+        GlueModel {
+            generator: format!("cargo-bridge {}", env!("CARGO_PKG_VERSION")),
+            crate_name: crate_name.to_string(),
+            lib_name: lib_name.to_string(),
+            wasm_file: format!("{lib_name}_bg.wasm"),
+            target,
+            classes: classes.iter().map(class_view).collect(),
+            functions: functions.iter().map(|f| fn_view(f, None)).collect(),
+        }
+    }
+}
+
+fn doc_lines(doc: &str) -> Vec<String> {
+    if doc.is_empty() {
+        Vec::new()
+    } else {
+        doc.lines().map(str::to_string).collect()
+    }
+}
+
+fn fn_view(f: &Function, class: Option<&str>) -> FnView {
+    let label = match (class, f.kind) {
+        (Some(c), FunctionKind::Constructor) => format!("new {c}"),
+        (Some(c), _) => format!("{c}.{}", f.js_name),
+        (None, _) => f.js_name.clone(),
+    };
+    FnView {
+        js_name: f.js_name.clone(),
+        symbol: f.symbol.clone(),
+        label,
+        has_self: f.receiver != Receiver::None,
+        params: f
+            .params
+            .iter()
+            .map(|p| ParamView {
+                name: p.name.clone(),
+                ty: types::view(&p.ty),
+                ts: types::param_ts(&p.ty),
+            })
+            .collect(),
+        ret: types::view(&f.ret),
+        doc: doc_lines(&f.doc),
+    }
+}
+
+fn class_view(plan: &ClassPlan) -> ClassView {
+    let class = plan.export;
+    let of_kind = |kind: FunctionKind| -> Vec<FnView> {
+        class
+            .members
+            .iter()
+            .filter(|m| m.kind == kind)
+            .map(|m| fn_view(m, Some(&class.name)))
+            .collect()
+    };
+    let mut properties: Vec<PropertyView> = Vec::new();
+    for member in &class.members {
+        let (is_getter, is_setter) = (
+            member.kind == FunctionKind::Getter,
+            member.kind == FunctionKind::Setter,
+        );
+        if !is_getter && !is_setter {
+            continue;
+        }
+        let view = fn_view(member, Some(&class.name));
+        let prop = match properties.iter_mut().find(|p| p.name == member.js_name) {
+            Some(p) => p,
+            None => {
+                properties.push(PropertyView {
+                    name: member.js_name.clone(),
+                    getter: None,
+                    setter: None,
+                });
+                properties.last_mut().expect("just pushed")
+            }
+        };
+        if is_getter {
+            prop.getter = Some(view);
+        } else {
+            prop.setter = Some(view);
+        }
+    }
+    ClassView {
+        name: class.name.clone(),
+        mode: plan.mode.as_str(),
+        crate_name: class.crate_name.clone(),
+        doc: doc_lines(&class.doc),
+        constructor: of_kind(FunctionKind::Constructor).into_iter().next(),
+        methods: of_kind(FunctionKind::Method),
+        statics: of_kind(FunctionKind::Static),
+        properties,
+    }
+}

@@ -1,0 +1,134 @@
+//! How each boundary type is marshalled in JS: a `kind` the templates switch on, plus
+//! its TypeScript spelling and, for vectors, the typed array that holds it.
+
+use bridge_schema::Ty;
+use serde::Serialize;
+
+#[derive(Serialize, Debug, Clone)]
+pub struct TyView {
+    /// Marshalling kind, see `templates/abi.js.j2`.
+    pub kind: &'static str,
+    /// The class carried, for class kinds.
+    pub class: Option<String>,
+    /// Typed array constructor for number vectors.
+    pub array: Option<&'static str>,
+    /// TypeScript type.
+    pub ts: String,
+}
+
+fn number_kind(ty: &Ty) -> Option<(&'static str, &'static str)> {
+    // (scalar kind, typed array)
+    Some(match ty {
+        Ty::I8 => ("number", "Int8Array"),
+        Ty::I16 => ("number", "Int16Array"),
+        Ty::I32 => ("number", "Int32Array"),
+        Ty::U8 => ("number", "Uint8Array"),
+        Ty::U16 => ("number", "Uint16Array"),
+        Ty::U32 => ("u32", "Uint32Array"),
+        Ty::F32 => ("number", "Float32Array"),
+        Ty::F64 => ("number", "Float64Array"),
+        Ty::I64 => ("bigint", "BigInt64Array"),
+        Ty::U64 => ("u64", "BigUint64Array"),
+        _ => return None,
+    })
+}
+
+fn scalar_ts(kind: &str) -> &'static str {
+    match kind {
+        "bool" => "boolean",
+        "bigint" | "u64" => "bigint",
+        "string" => "string",
+        _ => "number",
+    }
+}
+
+pub fn view(ty: &Ty) -> TyView {
+    let simple = |kind: &'static str| TyView {
+        kind,
+        class: None,
+        array: None,
+        ts: scalar_ts(kind).to_string(),
+    };
+    match ty {
+        Ty::Unit => TyView {
+            ts: "void".into(),
+            ..simple("unit")
+        },
+        Ty::Bool => simple("bool"),
+        Ty::String | Ty::Str => simple("string"),
+        Ty::Class(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => TyView {
+            kind: "class",
+            class: Some(c.clone()),
+            array: None,
+            ts: c.clone(),
+        },
+        Ty::Option(inner) => {
+            let inner = view(inner);
+            TyView {
+                kind: match inner.kind {
+                    "bool" => "opt_bool",
+                    "number" => "opt_number",
+                    "u32" => "opt_u32",
+                    "bigint" => "opt_bigint",
+                    "u64" => "opt_u64",
+                    "string" => "opt_string",
+                    _ => "opt_class",
+                },
+                ts: format!("{} | null", inner.ts),
+                ..inner
+            }
+        }
+        Ty::Vec(inner) => {
+            if let Some((_, array)) = number_kind(inner) {
+                TyView {
+                    kind: "num_vec",
+                    class: None,
+                    array: Some(array),
+                    ts: array.to_string(),
+                }
+            } else {
+                let inner = view(inner);
+                TyView {
+                    kind: "class_vec",
+                    ts: format!("{}[]", inner.ts),
+                    ..inner
+                }
+            }
+        }
+        other => {
+            let (kind, _) = number_kind(other).expect("all scalars are numbers here");
+            simple(kind)
+        }
+    }
+}
+
+/// TypeScript type of a parameter: number vectors accept any array of numbers.
+pub fn param_ts(ty: &Ty) -> String {
+    let v = view(ty);
+    match v.kind {
+        "num_vec" if v.array.is_some_and(|a| a.starts_with("Big")) => {
+            format!("{} | bigint[]", v.ts)
+        }
+        "num_vec" => format!("{} | number[]", v.ts),
+        _ => v.ts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_and_ts_types() {
+        assert_eq!(view(&Ty::U32).kind, "u32");
+        assert_eq!(view(&Ty::Option(Box::new(Ty::U64))).kind, "opt_u64");
+        let v = view(&Ty::Vec(Box::new(Ty::Class("Item".into()))));
+        assert_eq!((v.kind, v.ts.as_str()), ("class_vec", "Item[]"));
+        let v = view(&Ty::Option(Box::new(Ty::Class("Item".into()))));
+        assert_eq!((v.kind, v.ts.as_str()), ("opt_class", "Item | null"));
+        assert_eq!(
+            param_ts(&Ty::Vec(Box::new(Ty::F64))),
+            "Float64Array | number[]"
+        );
+    }
+}

@@ -1,0 +1,109 @@
+//! `cargo bridge build`, top to bottom: read the workspace → cargo build → decode the
+//! export section → wasm transforms → render glue → write the package.
+
+use crate::config::IdentityMode;
+use crate::glue::{self, ClassPlan, GlueModel};
+use crate::progress::Step;
+use crate::transforms::{self, identity::ClassMode};
+use crate::workspace::{self, BridgeCrate, Workspace};
+use crate::{BuildArgs, Target, cargo_build, modes, package};
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+
+pub fn build(args: &BuildArgs) -> Result<()> {
+    // Reading the workspace validates every identity-mode setting: nothing is built
+    // from a bad config.
+    let ws = workspace::load(args.manifest_path.as_deref(), args.package.as_deref())?;
+    cargo_build::ensure_wasm_target(args.quiet)?;
+    for krate in &ws.crates {
+        let wasm_path = cargo_build::build(&ws, krate, args.release, args.quiet)?;
+        let out_dir = out_dir(args, &ws, krate);
+        package_crate(&ws, krate, &wasm_path, &out_dir, args)
+            .with_context(|| format!("packaging `{}`", krate.name))?;
+    }
+    Ok(())
+}
+
+fn out_dir(args: &BuildArgs, ws: &Workspace, krate: &BridgeCrate) -> PathBuf {
+    match &args.out_dir {
+        Some(dir) if ws.crates.len() > 1 => dir.join(&krate.name),
+        Some(dir) => dir.clone(),
+        None => krate.dir.join("pkg"),
+    }
+}
+
+fn package_crate(
+    ws: &Workspace,
+    krate: &BridgeCrate,
+    wasm_path: &std::path::Path,
+    out_dir: &std::path::Path,
+    args: &BuildArgs,
+) -> Result<()> {
+    let step = Step::start("Processing", &wasm_path.display().to_string(), args.quiet);
+    let wasm_name = wasm_path.display().to_string();
+    let mut module =
+        walrus::Module::from_file(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
+
+    let exports = transforms::exports_section::run(&mut module, &wasm_name)?;
+
+    let mut plans = Vec::with_capacity(exports.classes.len());
+    for class in &exports.classes {
+        let (mode, _source) = modes::resolve(class, ws)?;
+        plans.push(ClassPlan {
+            export: class,
+            mode,
+        });
+    }
+    let class_modes: Vec<ClassMode> = plans
+        .iter()
+        .map(|p| ClassMode {
+            class: &p.export.name,
+            mode: p.mode,
+        })
+        .collect();
+    transforms::identity::run(&mut module, &class_modes)?;
+    walrus::passes::gc::run(&mut module);
+    let wasm = module.emit_wasm();
+
+    let target = match args.target {
+        Target::Nodejs => "nodejs",
+        Target::Web => "web",
+    };
+    let model = GlueModel::new(
+        &krate.name,
+        &krate.lib_name,
+        target,
+        &plans,
+        &exports.functions,
+    );
+    let glue = glue::render(&model)?;
+
+    package::write(out_dir, krate, &glue, &wasm)?;
+    step.done(
+        "Packaged",
+        &format!(
+            "{} → {} ({})",
+            krate.name,
+            out_dir.display(),
+            mode_summary(&plans)
+        ),
+    );
+    Ok(())
+}
+
+fn mode_summary(plans: &[ClassPlan]) -> String {
+    if plans.is_empty() {
+        return "no classes".into();
+    }
+    let count = |m: IdentityMode| plans.iter().filter(|p| p.mode == m).count();
+    [
+        IdentityMode::None,
+        IdentityMode::Pointer,
+        IdentityMode::Rust,
+    ]
+    .into_iter()
+    .filter(|m| count(*m) > 0)
+    .map(|m| format!("{} {m}", count(m)))
+    .collect::<Vec<_>>()
+    .join(", ")
+}

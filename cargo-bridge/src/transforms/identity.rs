@@ -1,0 +1,171 @@
+//! Installs each class's identity mode: replaces the `__bridge_identity.<Class>` import
+//! (called on every class value handed to JS) with the mode's lowering, and for `rust`
+//! mode adds the identity-table size global `<Class>_identity_table_len` and the
+//! `<Class>_release_wrapper` export.
+//!
+//! The lowering reads the box header (`bridge_schema::header`): its identity slot is 0
+//! until JS caches a wrapper for the object.
+//! - `none`: hand the reference to JS unchanged.
+//! - `pointer`/`rust`: if the slot is set, JS already holds a wrapper that owns a
+//!   reference, so drop the extra one here (no call back from JS on a hit); else mark the
+//!   slot pending (JS assigns it) and hand the reference over. In `rust` mode that
+//!   reference becomes the identity table's, counted in the table-size global.
+
+use crate::config::IdentityMode;
+use anyhow::{Context, Result, bail};
+use bridge_schema::header;
+use walrus::ir::{BinaryOp, LoadKind, MemArg, StoreKind, UnaryOp};
+use walrus::{
+    ConstExpr, FunctionBuilder, FunctionId, GlobalId, InstrSeqBuilder, LocalId, MemoryId, Module,
+    ValType, ir::Value,
+};
+
+pub struct ClassMode<'a> {
+    pub class: &'a str,
+    pub mode: IdentityMode,
+}
+
+pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
+    let memory = main_memory(module)?;
+    for ClassMode { class, mode } in classes {
+        let hook = module
+            .imports
+            .get_func(bridge_schema::IDENTITY_IMPORT_MODULE, class)
+            .ok();
+        let table_len = (*mode == IdentityMode::Rust).then(|| add_table_len_global(module, class));
+        if let Some(hook) = hook {
+            install_lowering(module, hook, memory, *mode, table_len)?;
+        }
+        if let Some(table_len) = table_len {
+            add_release_wrapper(module, class, memory, table_len)?;
+        }
+    }
+    if let Some(stray) = module
+        .imports
+        .iter()
+        .find(|i| i.module == bridge_schema::IDENTITY_IMPORT_MODULE)
+    {
+        bail!(
+            "the module imports an identity hook for `{}`, which no #[bridge] struct declares; \
+             rebuild with matching bridge-runtime and cargo-bridge versions",
+            stray.name
+        );
+    }
+    Ok(())
+}
+
+fn main_memory(module: &Module) -> Result<MemoryId> {
+    module
+        .memories
+        .iter()
+        .next()
+        .map(|m| m.id())
+        .context("the module has no linear memory")
+}
+
+fn i32_at(offset: u32) -> MemArg {
+    MemArg {
+        align: 4,
+        offset: offset.into(),
+    }
+}
+
+fn load(body: &mut InstrSeqBuilder, memory: MemoryId, addr: LocalId, offset: u32) {
+    body.local_get(addr)
+        .load(memory, LoadKind::I32 { atomic: false }, i32_at(offset));
+}
+
+fn add_table_len_global(module: &mut Module, class: &str) -> GlobalId {
+    let global =
+        module
+            .globals
+            .add_local(ValType::I32, true, false, ConstExpr::Value(Value::I32(0)));
+    module
+        .exports
+        .add(&format!("{class}_identity_table_len"), global);
+    global
+}
+
+fn add_to_global(body: &mut InstrSeqBuilder, global: GlobalId, delta: i32) {
+    body.global_get(global)
+        .i32_const(delta)
+        .binop(BinaryOp::I32Add)
+        .global_set(global);
+}
+
+fn install_lowering(
+    module: &mut Module,
+    hook: FunctionId,
+    memory: MemoryId,
+    mode: IdentityMode,
+    table_len: Option<GlobalId>,
+) -> Result<()> {
+    module.replace_imported_func(hook, |(body, args)| {
+        let addr = args[0];
+        if mode != IdentityMode::None {
+            load(body, memory, addr, header::SLOT_OFFSET);
+            body.if_else(
+                None,
+                |cached| {
+                    // strong -= 1: JS's wrapper already owns a reference.
+                    cached.local_get(addr);
+                    load(cached, memory, addr, header::STRONG_OFFSET);
+                    cached.i32_const(1).binop(BinaryOp::I32Sub).store(
+                        memory,
+                        StoreKind::I32 { atomic: false },
+                        i32_at(header::STRONG_OFFSET),
+                    );
+                },
+                |fresh| {
+                    fresh.local_get(addr).i32_const(header::SLOT_PENDING).store(
+                        memory,
+                        StoreKind::I32 { atomic: false },
+                        i32_at(header::SLOT_OFFSET),
+                    );
+                    if let Some(global) = table_len {
+                        add_to_global(fresh, global, 1);
+                    }
+                },
+            );
+        }
+        body.local_get(addr);
+    })?;
+    Ok(())
+}
+
+fn add_release_wrapper(
+    module: &mut Module,
+    class: &str,
+    memory: MemoryId,
+    table_len: GlobalId,
+) -> Result<()> {
+    let drop_ref_name = format!("bridge_{class}_drop_ref");
+    let drop_ref = module
+        .exports
+        .get_func(&drop_ref_name)
+        .with_context(|| format!("the module does not export `{drop_ref_name}`"))?;
+    let addr = module.locals.add(ValType::I32);
+    let mut builder = FunctionBuilder::new(&mut module.types, &[ValType::I32], &[]);
+    let mut body = builder.func_body();
+    // Not in the table (never handed out, or already released): nothing to do.
+    load(&mut body, memory, addr, header::SLOT_OFFSET);
+    body.unop(UnaryOp::I32Eqz).if_else(
+        None,
+        |gone| {
+            gone.return_();
+        },
+        |_| {},
+    );
+    body.local_get(addr).i32_const(0).store(
+        memory,
+        StoreKind::I32 { atomic: false },
+        i32_at(header::SLOT_OFFSET),
+    );
+    add_to_global(&mut body, table_len, -1);
+    body.local_get(addr).call(drop_ref);
+    let func = builder.finish(vec![addr], &mut module.funcs);
+    module
+        .exports
+        .add(&format!("{class}_release_wrapper"), func);
+    Ok(())
+}

@@ -1,0 +1,4 @@
+//! Post-processing passes over the linked wasm module, one per file, in pipeline order.
+
+pub mod exports_section;
+pub mod identity;

@@ -1,0 +1,164 @@
+//! The Cargo workspace as `cargo bridge` sees it: which crates to build, where their
+//! packages go, and every crate's identity-mode configuration (validated up front).
+
+use crate::config::{self, IdentityMode};
+use anyhow::{Context, Result, bail};
+use cargo_metadata::{CrateType, Metadata, MetadataCommand, Package, TargetKind};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const RUNTIME_CRATE: &str = "bridge-runtime";
+
+pub struct Workspace {
+    pub manifest_path: PathBuf,
+    pub target_dir: PathBuf,
+    /// `[workspace.metadata.bridge] identity-mode`.
+    pub default_mode: Option<IdentityMode>,
+    /// `[package.metadata.bridge] identity-mode` of every package that sets it, by name.
+    pub crate_modes: BTreeMap<String, IdentityMode>,
+    /// The crates to build.
+    pub crates: Vec<BridgeCrate>,
+}
+
+pub struct BridgeCrate {
+    /// Cargo package name (`my-crate`).
+    pub name: String,
+    /// Library target name (`my_crate`): the `.wasm` file and the glue files are named after it.
+    pub lib_name: String,
+    pub dir: PathBuf,
+    pub version: String,
+    pub description: Option<String>,
+}
+
+pub fn load(manifest_path: Option<&Path>, package: Option<&str>) -> Result<Workspace> {
+    let mut cmd = MetadataCommand::new();
+    if let Some(path) = manifest_path {
+        if !path.is_file() {
+            bail!(
+                "manifest `{}` does not exist; pass --manifest-path with the path of a Cargo.toml",
+                path.display()
+            );
+        }
+        cmd.manifest_path(path);
+    }
+    let metadata = cmd
+        .exec()
+        .context("reading the workspace with `cargo metadata`")?;
+    let manifest_path = metadata
+        .workspace_root
+        .join("Cargo.toml")
+        .into_std_path_buf();
+    let default_mode = config::read_identity_mode(
+        &metadata.workspace_metadata,
+        &manifest_path,
+        "workspace.metadata.bridge",
+    )?;
+    let mut crate_modes = BTreeMap::new();
+    for pkg in &metadata.packages {
+        let mode = config::read_identity_mode(
+            &pkg.metadata,
+            pkg.manifest_path.as_std_path(),
+            "package.metadata.bridge",
+        )?;
+        if let Some(mode) = mode {
+            crate_modes.insert(pkg.name.to_string(), mode);
+        }
+    }
+    let crates = select_crates(&metadata, manifest_path.as_path(), package)?;
+    Ok(Workspace {
+        manifest_path,
+        target_dir: metadata.target_directory.clone().into_std_path_buf(),
+        default_mode,
+        crate_modes,
+        crates,
+    })
+}
+
+fn depends_on_runtime(pkg: &Package) -> bool {
+    pkg.dependencies.iter().any(|d| d.name == RUNTIME_CRATE)
+}
+
+fn lib_target(pkg: &Package) -> Option<&cargo_metadata::Target> {
+    pkg.targets.iter().find(|t| {
+        t.kind
+            .iter()
+            .any(|k| matches!(k, TargetKind::Lib | TargetKind::CDyLib | TargetKind::RLib))
+    })
+}
+
+fn is_cdylib(pkg: &Package) -> bool {
+    lib_target(pkg).is_some_and(|t| t.crate_types.contains(&CrateType::CDyLib))
+}
+
+fn select_crates(
+    metadata: &Metadata,
+    workspace_manifest: &Path,
+    package: Option<&str>,
+) -> Result<Vec<BridgeCrate>> {
+    let members = metadata.workspace_packages();
+    let chosen: Vec<&Package> = if let Some(name) = package {
+        let Some(pkg) = members.iter().find(|p| p.name.as_str() == name) else {
+            let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
+            bail!(
+                "package `{name}` is not a member of the workspace at {}; members: {}",
+                workspace_manifest.display(),
+                names.join(", ")
+            );
+        };
+        vec![*pkg]
+    } else if let Some(root) = metadata.root_package() {
+        vec![root]
+    } else {
+        let bridge: Vec<&Package> = members
+            .iter()
+            .copied()
+            .filter(|p| depends_on_runtime(p) && is_cdylib(p))
+            .collect();
+        if bridge.is_empty() {
+            bail!(
+                "no bridge crates in the workspace at {}: a bridge crate depends on `{RUNTIME_CRATE}` \
+                 and has `[lib] crate-type = [\"cdylib\"]`",
+                workspace_manifest.display()
+            );
+        }
+        bridge
+    };
+    chosen.into_iter().map(check_bridge_crate).collect()
+}
+
+fn check_bridge_crate(pkg: &Package) -> Result<BridgeCrate> {
+    let manifest = pkg.manifest_path.as_std_path();
+    if !depends_on_runtime(pkg) {
+        bail!(
+            "crate `{}` ({}) does not depend on `{RUNTIME_CRATE}`: add `{RUNTIME_CRATE}` to its \
+             [dependencies] and export items with #[bridge]",
+            pkg.name,
+            manifest.display()
+        );
+    }
+    let Some(lib) = lib_target(pkg) else {
+        bail!(
+            "crate `{}` ({}) has no library target: add src/lib.rs and `[lib] crate-type = [\"cdylib\"]`",
+            pkg.name,
+            manifest.display()
+        );
+    };
+    if !is_cdylib(pkg) {
+        bail!(
+            "crate `{}` is not a cdylib, so it cannot become a wasm module: add `[lib] crate-type = \
+             [\"cdylib\"]` (keep \"rlib\" too if other crates depend on it) to {}",
+            pkg.name,
+            manifest.display()
+        );
+    }
+    Ok(BridgeCrate {
+        name: pkg.name.to_string(),
+        lib_name: lib.name.replace('-', "_"),
+        dir: manifest
+            .parent()
+            .expect("a manifest has a directory")
+            .to_path_buf(),
+        version: pkg.version.to_string(),
+        description: pkg.description.clone(),
+    })
+}
