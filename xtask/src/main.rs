@@ -1,1 +1,39 @@
-fn main() {}
+//! Project tasks: `cargo xtask <task>`. See `cargo xtask --help`.
+
+mod fixtures;
+mod tasks;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "cargo-bridge project tasks")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Every test: cargo test, clippy, fmt check, then test-node
+    Test,
+    /// Build the fixtures with the real `cargo bridge` and run their node:test suites
+    TestNode {
+        /// Only fixtures whose name contains this
+        #[arg(long)]
+        filter: Option<String>,
+    },
+    /// Build the bundled example with `cargo bridge build --release` and run it in Node
+    Example,
+}
+
+fn main() -> Result<()> {
+    let cli = Cli::parse();
+    let sh = xshell::Shell::new()?;
+    sh.change_dir(fixtures::project_root());
+    match cli.task {
+        Task::Test => tasks::test_all(&sh),
+        Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
+        Task::Example => tasks::example(&sh),
+    }
+}

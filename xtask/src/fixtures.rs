@@ -1,0 +1,38 @@
+//! Where things are, and building fixture packages with the real `cargo bridge` binary.
+
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+use xshell::{Shell, cmd};
+
+pub fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the project root")
+        .to_path_buf()
+}
+
+/// Build `cargo-bridge` and return a PATH that puts it first, so `cargo bridge` runs it.
+pub fn install_cargo_bridge(sh: &Shell) -> Result<String> {
+    cmd!(sh, "cargo build --quiet --package cargo-bridge").run()?;
+    let bin_dir = project_root().join("target/debug");
+    let path = std::env::var("PATH").unwrap_or_default();
+    Ok(format!("{}:{path}", bin_dir.display()))
+}
+
+/// `cargo bridge build` one fixture of `fixtures/` (or of its own workspace `dir`).
+pub fn build_fixture(sh: &Shell, path: &str, manifest: &Path, package: Option<&str>, release: bool) -> Result<()> {
+    let mut args = vec!["bridge".to_string(), "build".into(), "--quiet".into()];
+    args.push("--manifest-path".into());
+    args.push(manifest.display().to_string());
+    if let Some(p) = package {
+        args.push("--package".into());
+        args.push(p.into());
+    }
+    if release {
+        args.push("--release".into());
+    }
+    cmd!(sh, "cargo {args...}")
+        .env("PATH", path)
+        .run()
+        .with_context(|| format!("cargo bridge build of {}", package.unwrap_or("fixtures")))
+}
