@@ -1,5 +1,6 @@
 //! Project tasks: `cargo xtask <task>`. See `cargo xtask --help`.
 
+mod bench;
 mod fixtures;
 mod tasks;
 
@@ -23,6 +24,8 @@ enum Task {
         #[arg(long)]
         filter: Option<String>,
     },
+    /// Identity benchmarks: every scenario × mode against a floor (see docs/benchmarks.md)
+    Bench(bench::BenchArgs),
     /// Build the bundled example with `cargo bridge build --release` and run it in Node
     Example,
 }
@@ -35,5 +38,6 @@ fn main() -> Result<()> {
         Task::Test => tasks::test_all(&sh),
         Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
         Task::Example => tasks::example(&sh),
+        Task::Bench(args) => bench::run(&sh, &args),
     }
 }
