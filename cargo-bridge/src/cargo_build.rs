@@ -68,6 +68,9 @@ pub fn build(ws: &Workspace, krate: &BridgeCrate, release: bool, quiet: bool) ->
     if release {
         cmd.arg("--release");
     }
+    if quiet {
+        cmd.arg("--quiet");
+    }
     let mut child = cmd.spawn().context("running `cargo build`")?;
     let stdout = child.stdout.take().expect("piped stdout");
     let mut wasm = None;
