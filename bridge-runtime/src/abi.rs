@@ -247,6 +247,11 @@ pub unsafe fn opt_handle_arg<C: BridgeClass>(addr: u32) -> Option<Handle<C>> {
 
 // ---- returns (Rust -> JS) ----
 
+/// Describe a buffer JS only reads (and does not free) in the return area.
+pub(crate) fn describe_ret(ptr: u32, len: u32) {
+    set_ret(ptr, len, 0);
+}
+
 fn set_ret(ptr: u32, len: u32, cap: u32) {
     RET.0[RET_PTR].set(ptr);
     RET.0[RET_LEN].set(len);

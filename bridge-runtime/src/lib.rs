@@ -8,6 +8,7 @@
 
 pub mod abi;
 mod handle;
+mod pool;
 
 pub use bridge_macro::bridge;
 pub use handle::{Handle, HandleRef, HandleRefMut};

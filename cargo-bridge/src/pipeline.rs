@@ -62,6 +62,7 @@ fn package_crate(
         })
         .collect();
     transforms::identity::run(&mut module, &class_modes)?;
+    transforms::pool_dispatch::run(&mut module, &class_modes)?;
     walrus::passes::gc::run(&mut module);
     let wasm = module.emit_wasm();
 

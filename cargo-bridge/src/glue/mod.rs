@@ -28,6 +28,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "load_web.js.j2",
         include_str!("../../../templates/load_web.js.j2"),
     ),
+    (
+        "pools.js.j2",
+        include_str!("../../../templates/pools.js.j2"),
+    ),
     ("abi.js.j2", include_str!("../../../templates/abi.js.j2")),
     (
         "class.js.j2",

@@ -9,7 +9,8 @@
 //! - `pointer`/`rust`: if the slot is set, JS already holds a wrapper that owns a
 //!   reference, so drop the extra one here (no call back from JS on a hit); else mark the
 //!   slot pending (JS assigns it) and hand the reference over. In `rust` mode that
-//!   reference becomes the identity table's, counted in the table-size global.
+//!   reference becomes the identity table's, counted in the table-size global, and the
+//!   object is noted for the fast release pool (`__bridge_pool_note(class index, addr)`).
 
 use crate::config::IdentityMode;
 use anyhow::{Context, Result, bail};
@@ -25,16 +26,19 @@ pub struct ClassMode<'a> {
     pub mode: IdentityMode,
 }
 
+/// `classes` in glue order: a class's index is its position (the fast pool's class id).
 pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
     let memory = main_memory(module)?;
-    for ClassMode { class, mode } in classes {
+    let pool_note = module.exports.get_func("__bridge_pool_note").ok();
+    for (index, ClassMode { class, mode }) in classes.iter().enumerate() {
         let hook = module
             .imports
             .get_func(bridge_schema::IDENTITY_IMPORT_MODULE, class)
             .ok();
         let table_len = (*mode == IdentityMode::Rust).then(|| add_table_len_global(module, class));
         if let Some(hook) = hook {
-            install_lowering(module, hook, memory, *mode, table_len)?;
+            let note = table_len.and(pool_note).map(|f| (f, index as i32));
+            install_lowering(module, hook, memory, *mode, table_len, note)?;
         }
         if let Some(table_len) = table_len {
             add_release_wrapper(module, class, memory, table_len)?;
@@ -43,7 +47,7 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
     if let Some(stray) = module
         .imports
         .iter()
-        .find(|i| i.module == bridge_schema::IDENTITY_IMPORT_MODULE)
+        .find(|i| i.module == bridge_schema::IDENTITY_IMPORT_MODULE && !i.name.starts_with("__"))
     {
         bail!(
             "the module imports an identity hook for `{}`, which no #[bridge] struct declares; \
@@ -99,6 +103,7 @@ fn install_lowering(
     memory: MemoryId,
     mode: IdentityMode,
     table_len: Option<GlobalId>,
+    pool_note: Option<(FunctionId, i32)>,
 ) -> Result<()> {
     module.replace_imported_func(hook, |(body, args)| {
         let addr = args[0];
@@ -124,6 +129,9 @@ fn install_lowering(
                     );
                     if let Some(global) = table_len {
                         add_to_global(fresh, global, 1);
+                    }
+                    if let Some((note, class_index)) = pool_note {
+                        fresh.i32_const(class_index).local_get(addr).call(note);
                     }
                 },
             );

@@ -2,3 +2,4 @@
 
 pub mod exports_section;
 pub mod identity;
+pub mod pool_dispatch;

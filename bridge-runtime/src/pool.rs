@@ -1,0 +1,128 @@
+//! The fast release pool: entries for `rust`-mode objects handed to JS while a pool is
+//! active live here, in linear memory, and a whole pool drains in one call.
+//!
+//! The identity hook `cargo bridge` installs for `rust` mode calls [`__bridge_pool_note`]
+//! for every object JS receives for the first time. While the innermost JS pool uses this
+//! implementation (JS keeps the flag in step), the entry takes one strong reference of its
+//! own, so the object cannot be freed, and its address reused, before the pool drains.
+//! Draining releases the object's JS wrapper through the class's identity table (if JS
+//! has not released it by hand meanwhile) and then drops the entry's reference.
+
+use std::cell::{Cell, RefCell};
+
+#[derive(Clone, Copy)]
+struct Entry {
+    class: u32,
+    addr: u32,
+}
+
+thread_local! {
+    static ACTIVE: Cell<bool> = const { Cell::new(false) };
+    static ENTRIES: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+    /// `(class, slot)` of every wrapper the last drain released, for JS to invalidate.
+    static RELEASED: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
+#[cfg(target_arch = "wasm32")]
+#[link(wasm_import_module = "__bridge_identity")]
+unsafe extern "C" {
+    /// Replaced by `cargo bridge` with a dispatch over the module's `rust`-mode classes:
+    /// if `release_wrapper` is 1, release the class's JS wrapper of `addr`; then drop one
+    /// reference of `addr`.
+    #[link_name = "__pool_release"]
+    fn pool_release(class: u32, addr: u32, release_wrapper: u32);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+unsafe fn pool_release(_class: u32, _addr: u32, _release_wrapper: u32) {}
+
+const STRONG_OFFSET: usize = 0;
+const SLOT_OFFSET: usize = 8;
+
+/// Identity slot of the object at `addr` (see `bridge_schema::header`).
+fn slot_of(addr: u32) -> i32 {
+    // SAFETY: entries hold a reference, so `addr` is a live box.
+    unsafe { *((addr as usize + SLOT_OFFSET) as *const i32) }
+}
+
+fn retain(addr: u32) {
+    // SAFETY: `addr` is a live box (the identity hook was just handed it).
+    unsafe {
+        let strong = (addr as usize + STRONG_OFFSET) as *mut u32;
+        *strong += 1;
+    }
+}
+
+/// Called by the `rust`-mode identity hook for each object JS receives for the first time.
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_pool_note(class: u32, addr: u32) {
+    if ACTIVE.with(Cell::get) {
+        retain(addr);
+        ENTRIES.with(|e| e.borrow_mut().push(Entry { class, addr }));
+    }
+}
+
+/// Start a pool: returns its mark (where its entries begin) and activates recording.
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_pool_begin() -> u32 {
+    ACTIVE.with(|a| a.set(true));
+    ENTRIES.with(|e| e.borrow().len() as u32)
+}
+
+/// Turn recording on or off (on while the innermost JS pool uses this implementation).
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_pool_set_active(active: u32) {
+    ACTIVE.with(|a| a.set(active != 0));
+}
+
+/// Release every entry above `mark`, newest first, including entries added while
+/// draining; then set recording to `active_after`. Returns the number of `(class, slot)`
+/// pairs JS must invalidate, described in the return area.
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
+    RELEASED.with(|r| r.borrow_mut().clear());
+    loop {
+        // One entry at a time, no borrow held across the release: a Drop may add entries.
+        let Some(entry) = ENTRIES.with(|e| {
+            let mut e = e.borrow_mut();
+            (e.len() > mark as usize).then(|| e.pop()).flatten()
+        }) else {
+            break;
+        };
+        let slot = slot_of(entry.addr);
+        if slot > 0 {
+            RELEASED.with(|r| r.borrow_mut().extend([entry.class, slot as u32]));
+        }
+        // SAFETY: the entry owns one reference to `addr`; the dispatch drops it.
+        unsafe { pool_release(entry.class, entry.addr, 1) };
+    }
+    ACTIVE.with(|a| a.set(active_after != 0));
+    __bridge_pool_released()
+}
+
+/// The `(class, slot)` pairs of the last drain (also after a drain that trapped).
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_pool_released() -> u32 {
+    RELEASED.with(|r| {
+        let r = r.borrow();
+        crate::abi::describe_ret(r.as_ptr() as usize as u32, r.len() as u32);
+        (r.len() / 2) as u32
+    })
+}
+
+/// `keep`: forget every entry for `addr` (dropping their references); the object
+/// survives the drain. Returns how many entries were removed.
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_pool_keep(addr: u32) -> u32 {
+    let removed: Vec<Entry> = ENTRIES.with(|e| {
+        let mut e = e.borrow_mut();
+        let removed = e.iter().filter(|x| x.addr == addr).copied().collect();
+        e.retain(|x| x.addr != addr);
+        removed
+    });
+    for entry in &removed {
+        // SAFETY: each removed entry owned one reference.
+        unsafe { pool_release(entry.class, entry.addr, 0) };
+    }
+    removed.len() as u32
+}

@@ -1,0 +1,77 @@
+//! Replaces the runtime's `__bridge_identity.__pool_release(class, addr, release_wrapper)`
+//! import with a dispatch over the module's `rust`-mode classes (by class index, the
+//! order the glue uses): optionally `<Class>_release_wrapper(addr)`, then
+//! `bridge_<Class>_drop_ref(addr)` for the pool entry's own reference.
+//!
+//! A module without `rust`-mode classes has nothing to record, so its fast-pool exports
+//! are removed: its glue then uses the JS pool implementation.
+
+use crate::config::IdentityMode;
+use crate::transforms::identity::ClassMode;
+use anyhow::{Context, Result};
+use walrus::Module;
+use walrus::ir::BinaryOp;
+
+pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
+    let Ok(import) = module
+        .imports
+        .get_func(bridge_schema::IDENTITY_IMPORT_MODULE, "__pool_release")
+    else {
+        return Ok(());
+    };
+    let mut targets = Vec::new();
+    for (index, c) in classes.iter().enumerate() {
+        if c.mode != IdentityMode::Rust {
+            continue;
+        }
+        let release = export(module, &format!("{}_release_wrapper", c.class))?;
+        let drop_ref = export(module, &format!("bridge_{}_drop_ref", c.class))?;
+        targets.push((index as i32, release, drop_ref));
+    }
+    let has_fast_path = !targets.is_empty();
+    module.replace_imported_func(import, |(body, args)| {
+        let (class, addr, release_wrapper) = (args[0], args[1], args[2]);
+        for (index, release, drop_ref) in targets {
+            body.local_get(class)
+                .i32_const(index)
+                .binop(BinaryOp::I32Eq)
+                .if_else(
+                    None,
+                    |hit| {
+                        hit.local_get(release_wrapper).if_else(
+                            None,
+                            |yes| {
+                                yes.local_get(addr).call(release);
+                            },
+                            |_| {},
+                        );
+                        hit.local_get(addr).call(drop_ref).return_();
+                    },
+                    |_| {},
+                );
+        }
+    })?;
+    if !has_fast_path {
+        remove_pool_exports(module);
+    }
+    Ok(())
+}
+
+fn remove_pool_exports(module: &mut Module) {
+    let pool_exports: Vec<_> = module
+        .exports
+        .iter()
+        .filter(|e| e.name.starts_with("__bridge_pool_"))
+        .map(|e| e.id())
+        .collect();
+    for id in pool_exports {
+        module.exports.delete(id);
+    }
+}
+
+fn export(module: &Module, name: &str) -> Result<walrus::FunctionId> {
+    module
+        .exports
+        .get_func(name)
+        .with_context(|| format!("the module does not export `{name}`"))
+}
