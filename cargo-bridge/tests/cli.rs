@@ -1,0 +1,535 @@
+//! End-to-end tests of `cargo bridge build`: the real binary on throwaway workspaces.
+//!
+//! Crate names are unique per test (see `support`): tests run in parallel and share one
+//! target directory.
+
+mod support;
+
+use std::path::Path;
+use support::{Project, class_banner, read};
+
+/// `"none", "pointer" or "rust"` as every identity-mode config error lists them.
+const VALID_VALUES: &str = r#"valid values are "none", "pointer" or "rust""#;
+
+/// A small library with two classes and a few functions.
+const LIB_WITH_CLASSES: &str = r#"
+use bridge_runtime::bridge;
+
+/// A thing with a value.
+#[bridge]
+pub struct Zebra {
+    stripes: u32,
+}
+
+#[bridge]
+impl Zebra {
+    #[bridge(constructor)]
+    pub fn new(stripes: u32) -> Zebra {
+        Zebra { stripes }
+    }
+
+    #[bridge(getter)]
+    pub fn stripes(&self) -> u32 {
+        self.stripes
+    }
+}
+
+#[bridge]
+pub struct Aardvark {
+    name: String,
+}
+
+#[bridge]
+impl Aardvark {
+    #[bridge(constructor)]
+    pub fn new(name: &str) -> Aardvark {
+        Aardvark { name: name.to_string() }
+    }
+
+    pub fn greet(&self, other: &str) -> String {
+        format!("{} greets {other}", self.name)
+    }
+}
+
+#[bridge]
+pub fn twice(x: i32) -> i32 {
+    x * 2
+}
+
+#[bridge]
+pub fn add_all(a: f64, b: f64) -> f64 {
+    a + b
+}
+"#;
+
+fn one_class_lib(class: &str, attr: &str) -> String {
+    format!(
+        r#"
+use bridge_runtime::bridge;
+
+#[bridge{attr}]
+pub struct {class} {{
+    value: i32,
+}}
+
+#[bridge]
+impl {class} {{
+    #[bridge(constructor)]
+    pub fn new(value: i32) -> {class} {{
+        {class} {{ value }}
+    }}
+
+    pub fn value(&self) -> i32 {{
+        self.value
+    }}
+}}
+"#
+    )
+}
+
+/// Names of the exports of a wasm file.
+fn wasm_exports(path: &Path) -> Vec<String> {
+    let module = walrus::Module::from_file(path)
+        .unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
+    module.exports.iter().map(|e| e.name.clone()).collect()
+}
+
+// ---- help ----
+
+#[test]
+fn build_help_lists_the_options() {
+    let run = support::run_in(Path::new(env!("CARGO_MANIFEST_DIR")), &["build", "--help"]);
+    run.ok();
+    for option in [
+        "--release",
+        "-p, --package",
+        "--manifest-path",
+        "--out-dir",
+        "--target",
+    ] {
+        assert!(
+            run.stdout.contains(option),
+            "`build --help` lacks {option:?}:\n{}",
+            run.stdout
+        );
+    }
+    assert!(run.stdout.contains("nodejs"), "{}", run.stdout);
+    assert!(run.stdout.contains("web"), "{}", run.stdout);
+}
+
+// ---- 1. bad identity-mode configuration: an error before anything is built ----
+
+/// A workspace with one member `cfg/` whose manifest ends with `package_extra`.
+fn config_project(name: &str, workspace_extra: &str, package_extra: &str) -> Project {
+    let project = Project::workspace(&["cfg"], workspace_extra);
+    project.bridge_crate(
+        "cfg",
+        name,
+        "\"cdylib\"",
+        package_extra,
+        &one_class_lib("Thing", ""),
+    );
+    project
+}
+
+#[track_caller]
+fn assert_config_error(project: &Project, expected: &[&str]) {
+    let run = project.build(&[]);
+    run.fails().stderr_has(expected).compiled_nothing();
+    assert!(
+        !project.path("cfg/pkg").exists(),
+        "a package was written despite the bad config"
+    );
+}
+
+#[test]
+fn bad_package_identity_mode_string() {
+    let project = config_project(
+        "cfg-string",
+        "",
+        "[package.metadata.bridge]\nidentity-mode = \"swfit\"",
+    );
+    let manifest = project.path("cfg/Cargo.toml");
+    assert_config_error(
+        &project,
+        &[
+            &format!(
+                "error: {}: invalid [package.metadata.bridge] identity-mode = \"swfit\"",
+                manifest.display()
+            ),
+            VALID_VALUES,
+        ],
+    );
+}
+
+#[test]
+fn bad_package_identity_mode_number() {
+    let project = config_project(
+        "cfg-number",
+        "",
+        "[package.metadata.bridge]\nidentity-mode = 3",
+    );
+    let manifest = project.path("cfg/Cargo.toml");
+    assert_config_error(
+        &project,
+        &[
+            &format!(
+                "error: {}: invalid [package.metadata.bridge] identity-mode = 3;",
+                manifest.display()
+            ),
+            VALID_VALUES,
+        ],
+    );
+}
+
+#[test]
+fn bad_package_identity_mode_table() {
+    let project = config_project(
+        "cfg-table",
+        "",
+        "[package.metadata.bridge]\nidentity-mode = { a = 1 }",
+    );
+    let manifest = project.path("cfg/Cargo.toml");
+    assert_config_error(
+        &project,
+        &[
+            &format!(
+                "error: {}: invalid [package.metadata.bridge] identity-mode = a table ({{\"a\":1}})",
+                manifest.display()
+            ),
+            VALID_VALUES,
+        ],
+    );
+}
+
+#[test]
+fn bad_workspace_identity_mode_string() {
+    let project = config_project(
+        "cfg-workspace",
+        "[workspace.metadata.bridge]\nidentity-mode = \"swfit\"",
+        "",
+    );
+    let manifest = project.path("Cargo.toml");
+    assert_config_error(
+        &project,
+        &[
+            &format!(
+                "error: {}: invalid [workspace.metadata.bridge] identity-mode = \"swfit\"",
+                manifest.display()
+            ),
+            VALID_VALUES,
+        ],
+    );
+}
+
+#[test]
+fn misspelled_identity_mode_key() {
+    let project = config_project(
+        "cfg-key",
+        "",
+        "[package.metadata.bridge]\nidentity_mode = \"rust\"",
+    );
+    let manifest = project.path("cfg/Cargo.toml");
+    assert_config_error(
+        &project,
+        &[
+            &format!(
+                "error: {}: unknown key `identity_mode` in [package.metadata.bridge]",
+                manifest.display()
+            ),
+            "the valid key is `identity-mode`",
+        ],
+    );
+}
+
+// ---- 3. crate selection errors ----
+
+#[test]
+fn package_that_is_not_a_cdylib() {
+    let project = Project::workspace(&["plain"], "");
+    project.bridge_crate("plain", "sel-rlib", "\"rlib\"", "", "pub fn f() {}\n");
+    let manifest = project.path("plain/Cargo.toml");
+    project
+        .build(&["-p", "sel-rlib"])
+        .fails()
+        .stderr_has(&[
+            "error: crate `sel-rlib` is not a cdylib",
+            "crate-type = [\"cdylib\"]",
+            &manifest.display().to_string(),
+        ])
+        .compiled_nothing();
+    assert!(!project.path("plain/pkg").exists());
+}
+
+#[test]
+fn missing_package_lists_the_members() {
+    let project = Project::workspace(&["one", "two"], "");
+    project
+        .bridge_crate("one", "sel-one", "\"cdylib\"", "", "")
+        .bridge_crate("two", "sel-two", "\"cdylib\"", "", "");
+    let run = project.build(&["-p", "nope"]);
+    run.fails()
+        .stderr_has(&[
+            &format!(
+                "error: package `nope` is not a member of the workspace at {}; members: ",
+                project.path("Cargo.toml").display()
+            ),
+            "sel-one",
+            "sel-two",
+        ])
+        .compiled_nothing();
+}
+
+#[test]
+fn manifest_path_that_does_not_exist() {
+    let project = Project::empty();
+    let missing = project.path("nowhere/Cargo.toml");
+    project
+        .build(&["--manifest-path", missing.to_str().unwrap()])
+        .fails()
+        .stderr_has(&[&format!(
+            "error: manifest `{}` does not exist",
+            missing.display()
+        )])
+        .compiled_nothing();
+}
+
+// ---- 4. a cdylib that exports nothing ----
+
+#[test]
+fn crate_without_bridge_exports() {
+    let project = Project::workspace(&["empty"], "");
+    project.bridge_crate(
+        "empty",
+        "no-exports",
+        "\"cdylib\"",
+        "",
+        "#[unsafe(no_mangle)]\npub extern \"C\" fn plain() -> u32 {\n    1\n}\n",
+    );
+    project.build(&[]).fails().stderr_has(&[
+        "no_exports.wasm has no `__bridge_exports` section",
+        "exports nothing with #[bridge]",
+    ]);
+    assert!(!project.path("empty/pkg").exists());
+}
+
+// ---- 5. determinism and package layout ----
+
+#[test]
+fn packages_are_deterministic() {
+    let project = Project::workspace(&["det"], "");
+    project.bridge_crate("det", "det-crate", "\"cdylib\"", "", LIB_WITH_CLASSES);
+    let first = project.path("out-1");
+    let second = project.path("out-2");
+    project
+        .build(&["--out-dir", first.to_str().unwrap()])
+        .ok()
+        .stderr_has(&[&format!("Packaged det-crate → {}", first.display())]);
+    project
+        .build(&["--out-dir", second.to_str().unwrap()])
+        .ok()
+        .stderr_has(&[&format!("Packaged det-crate → {}", second.display())]);
+
+    let mut names: Vec<String> = std::fs::read_dir(&first)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "det_crate.d.ts",
+            "det_crate.js",
+            "det_crate_bg.wasm",
+            "package.json"
+        ]
+    );
+    for file in [
+        "det_crate.js",
+        "det_crate.d.ts",
+        "package.json",
+        "det_crate_bg.wasm",
+    ] {
+        let a = std::fs::read(first.join(file)).unwrap();
+        let b = std::fs::read(second.join(file)).unwrap();
+        assert!(a == b, "{file} differs between two builds");
+    }
+
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(&first.join("package.json"))).unwrap();
+    assert_eq!(manifest["type"], "module");
+    assert_eq!(manifest["name"], "det-crate");
+    assert_eq!(manifest["main"], "det_crate.js");
+    assert_eq!(manifest["types"], "det_crate.d.ts");
+
+    let js = read(&first.join("det_crate.js"));
+    assert!(js.contains("export class Aardvark"), "{js}");
+    assert!(js.contains("export class Zebra"), "{js}");
+    // Classes are emitted sorted by name, whatever the source order.
+    assert!(js.find("class Aardvark").unwrap() < js.find("class Zebra").unwrap());
+    assert!(
+        js.contains("det_crate_bg.wasm"),
+        "the glue loads its wasm file"
+    );
+}
+
+// ---- 6. targets ----
+
+#[test]
+fn web_and_nodejs_targets() {
+    let project = Project::workspace(&["tgt"], "");
+    project.bridge_crate("tgt", "target-crate", "\"cdylib\"", "", LIB_WITH_CLASSES);
+    let web = project.path("web");
+    let node = project.path("node");
+    let default = project.path("default");
+    project
+        .build(&["--target", "web", "--out-dir", web.to_str().unwrap()])
+        .ok();
+    project
+        .build(&["--target", "nodejs", "--out-dir", node.to_str().unwrap()])
+        .ok();
+    project
+        .build(&["--out-dir", default.to_str().unwrap()])
+        .ok();
+
+    let web_js = read(&web.join("target_crate.js"));
+    assert!(web_js.contains("export default function init("), "{web_js}");
+    assert!(web_js.contains("export function initSync("), "{web_js}");
+    assert!(
+        !web_js.contains("node:fs"),
+        "the web glue must not import node:fs"
+    );
+
+    let node_js = read(&node.join("target_crate.js"));
+    assert!(node_js.contains("new WebAssembly.Instance("), "{node_js}");
+    assert!(node_js.contains("readFileSync"), "{node_js}");
+    assert!(
+        !node_js.contains("export default function init"),
+        "{node_js}"
+    );
+    assert!(!node_js.contains("initSync"), "{node_js}");
+
+    assert_eq!(
+        read(&default.join("target_crate.js")),
+        node_js,
+        "nodejs is the default target"
+    );
+}
+
+// ---- 7. identity-mode resolution: class attribute > crate > workspace ----
+
+#[test]
+fn identity_mode_resolution_across_workspace_crate_and_class() {
+    let project = Project::workspace(
+        &["ws-only", "crate-set"],
+        "[workspace.metadata.bridge]\nidentity-mode = \"rust\"",
+    );
+    project
+        .bridge_crate(
+            "ws-only",
+            "res-ws",
+            "\"cdylib\"",
+            "",
+            &one_class_lib("Plain", ""),
+        )
+        .bridge_crate(
+            "crate-set",
+            "res-crate",
+            "\"cdylib\"",
+            "[package.metadata.bridge]\nidentity-mode = \"pointer\"",
+            &format!(
+                "{}\n{}",
+                one_class_lib("Gadget", ""),
+                one_class_lib("Opted", "(identity_mode = \"none\")")
+                    .replace("use bridge_runtime::bridge;", "")
+            ),
+        );
+    // No -p in a virtual workspace: every bridge crate is built, each into its own pkg/.
+    let run = project.build(&[]);
+    run.ok().stderr_has(&[
+        &format!(
+            "Packaged res-ws → {} (1 rust)",
+            project.path("ws-only/pkg").display()
+        ),
+        &format!(
+            "Packaged res-crate → {} (1 none, 1 pointer)",
+            project.path("crate-set/pkg").display()
+        ),
+    ]);
+
+    let ws_js = read(&project.path("ws-only/pkg/res_ws.js"));
+    assert!(
+        ws_js.contains(&class_banner("Plain", "res-ws", "rust")),
+        "{ws_js}"
+    );
+    let ws_exports = wasm_exports(&project.path("ws-only/pkg/res_ws_bg.wasm"));
+    for export in ["Plain_identity_table_len", "Plain_release_wrapper"] {
+        assert!(
+            ws_exports.iter().any(|e| e == export),
+            "rust mode exports {export}: {ws_exports:?}"
+        );
+    }
+
+    let crate_js = read(&project.path("crate-set/pkg/res_crate.js"));
+    assert!(
+        crate_js.contains(&class_banner("Gadget", "res-crate", "pointer")),
+        "{crate_js}"
+    );
+    assert!(
+        crate_js.contains(&class_banner("Opted", "res-crate", "none")),
+        "{crate_js}"
+    );
+    let crate_exports = wasm_exports(&project.path("crate-set/pkg/res_crate_bg.wasm"));
+    assert!(
+        !crate_exports
+            .iter()
+            .any(|e| e.contains("_identity_table_len")),
+        "no rust-mode class in res-crate: {crate_exports:?}"
+    );
+}
+
+// ---- 8. legacy boolean spellings ----
+
+#[test]
+fn legacy_boolean_identity_modes() {
+    let project = Project::workspace(
+        &["ws-true", "pkg-false"],
+        "[workspace.metadata.bridge]\nidentity-mode = true",
+    );
+    project
+        .bridge_crate(
+            "ws-true",
+            "legacy-ws",
+            "\"cdylib\"",
+            "",
+            &one_class_lib("Shared", ""),
+        )
+        .bridge_crate(
+            "pkg-false",
+            "legacy-pkg",
+            "\"cdylib\"",
+            "[package.metadata.bridge]\nidentity-mode = false",
+            &format!(
+                "{}\n{}",
+                one_class_lib("Off", ""),
+                one_class_lib("On", "(identity_mode = true)")
+                    .replace("use bridge_runtime::bridge;", "")
+            ),
+        );
+    project.build(&[]).ok();
+
+    let ws_js = read(&project.path("ws-true/pkg/legacy_ws.js"));
+    assert!(
+        ws_js.contains(&class_banner("Shared", "legacy-ws", "pointer")),
+        "workspace identity-mode = true means pointer:\n{ws_js}"
+    );
+    let pkg_js = read(&project.path("pkg-false/pkg/legacy_pkg.js"));
+    assert!(
+        pkg_js.contains(&class_banner("Off", "legacy-pkg", "none")),
+        "package identity-mode = false means none (and overrides the workspace):\n{pkg_js}"
+    );
+    assert!(
+        pkg_js.contains(&class_banner("On", "legacy-pkg", "pointer")),
+        "class identity_mode = true means pointer:\n{pkg_js}"
+    );
+}

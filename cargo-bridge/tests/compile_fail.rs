@@ -1,0 +1,75 @@
+//! Bad `#[bridge(...)]` class attributes: the build fails with the macro's compile error,
+//! which cargo prints and `cargo bridge` passes through, and no package is written.
+//!
+//! Crate names are unique per test (see `support`).
+
+mod support;
+
+use support::Project;
+
+const VALID_MODES: &str = r#"valid values are "none", "pointer", "rust""#;
+
+/// Build a one-crate workspace whose class `Widget` carries `#[bridge(<args>)]`, and
+/// return the run after checking it failed in the compiler without writing a package.
+#[track_caller]
+fn build_with_class_args(name: &str, args: &str) -> support::Run {
+    let project = Project::workspace(&["bad"], "");
+    project.bridge_crate(
+        "bad",
+        name,
+        "\"cdylib\"",
+        "",
+        &format!(
+            r#"use bridge_runtime::bridge;
+
+#[bridge({args})]
+pub struct Widget {{
+    value: i32,
+}}
+
+#[bridge]
+impl Widget {{
+    pub fn value(&self) -> i32 {{
+        self.value
+    }}
+}}
+"#
+        ),
+    );
+    let run = project.build(&[]);
+    run.fails().stderr_has(&[
+        "error: could not compile",
+        &format!("error: `cargo build` of `{name}` for wasm32-unknown-unknown failed; see the compiler errors above"),
+    ]);
+    assert!(
+        !project.path("bad/pkg").exists(),
+        "a package was written despite the compile error"
+    );
+    run
+}
+
+#[test]
+fn class_identity_mode_unknown_string() {
+    build_with_class_args("attr-string", r#"identity_mode = "swfit""#).stderr_has(&[
+        r#"error: invalid `identity_mode` value "swfit" on class `Widget`"#,
+        VALID_MODES,
+        // The error points at the value.
+        r#"#[bridge(identity_mode = "swfit")]"#,
+    ]);
+}
+
+#[test]
+fn class_identity_mode_number() {
+    build_with_class_args("attr-number", "identity_mode = 3").stderr_has(&[
+        "error: invalid `identity_mode` value `3` on class `Widget`",
+        VALID_MODES,
+    ]);
+}
+
+#[test]
+fn class_identity_mode_misspelled_argument() {
+    build_with_class_args("attr-key", r#"identity_mod = "rust""#).stderr_has(&[
+        "error: unknown #[bridge] argument on class `Widget`",
+        r#"`identity_mode = "none" | "pointer" | "rust"`"#,
+    ]);
+}
