@@ -222,6 +222,39 @@ impl<T> Drop for HandleRefMut<'_, T> {
     }
 }
 
+/// Borrows of objects that JS passes by address (the ABI side of [`Handle`]).
+impl<T> Handle<T> {
+    /// # Safety
+    /// `addr` must be a live `Handle<T>` box that outlives `'a`.
+    pub(crate) unsafe fn try_borrow_raw<'a>(addr: u32) -> Result<HandleRef<'a, T>, BorrowConflict> {
+        // SAFETY: forwarded contract.
+        let object = unsafe { &*(addr as usize as *const ObjectBox<T>) };
+        let b = object.borrow.get();
+        if b < 0 {
+            return Err(BorrowConflict::MutablyBorrowed);
+        }
+        object.borrow.set(b + 1);
+        Ok(HandleRef { object })
+    }
+
+    /// # Safety
+    /// `addr` must be a live `Handle<T>` box that outlives `'a`.
+    pub(crate) unsafe fn try_borrow_mut_raw<'a>(
+        addr: u32,
+    ) -> Result<HandleRefMut<'a, T>, BorrowConflict> {
+        // SAFETY: forwarded contract.
+        let object = unsafe { &*(addr as usize as *const ObjectBox<T>) };
+        match object.borrow.get() {
+            0 => {
+                object.borrow.set(-1);
+                Ok(HandleRefMut { object })
+            }
+            b if b < 0 => Err(BorrowConflict::MutablyBorrowed),
+            _ => Err(BorrowConflict::Borrowed),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,38 +302,5 @@ mod tests {
         let c = unsafe { Handle::<i32>::clone_from_raw(raw) };
         assert_eq!(h.strong_count(), 2);
         assert!(Handle::ptr_eq(&h, &c));
-    }
-}
-
-/// Borrows of objects that JS passes by address (the ABI side of [`Handle`]).
-impl<T> Handle<T> {
-    /// # Safety
-    /// `addr` must be a live `Handle<T>` box that outlives `'a`.
-    pub(crate) unsafe fn try_borrow_raw<'a>(addr: u32) -> Result<HandleRef<'a, T>, BorrowConflict> {
-        // SAFETY: forwarded contract.
-        let object = unsafe { &*(addr as usize as *const ObjectBox<T>) };
-        let b = object.borrow.get();
-        if b < 0 {
-            return Err(BorrowConflict::MutablyBorrowed);
-        }
-        object.borrow.set(b + 1);
-        Ok(HandleRef { object })
-    }
-
-    /// # Safety
-    /// `addr` must be a live `Handle<T>` box that outlives `'a`.
-    pub(crate) unsafe fn try_borrow_mut_raw<'a>(
-        addr: u32,
-    ) -> Result<HandleRefMut<'a, T>, BorrowConflict> {
-        // SAFETY: forwarded contract.
-        let object = unsafe { &*(addr as usize as *const ObjectBox<T>) };
-        match object.borrow.get() {
-            0 => {
-                object.borrow.set(-1);
-                Ok(HandleRefMut { object })
-            }
-            b if b < 0 => Err(BorrowConflict::MutablyBorrowed),
-            _ => Err(BorrowConflict::Borrowed),
-        }
     }
 }

@@ -81,14 +81,14 @@ pub extern "C" fn __bridge_pool_set_active(active: u32) {
 #[unsafe(no_mangle)]
 pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
     RELEASED.with(|r| r.borrow_mut().clear());
-    loop {
-        // One entry at a time, no borrow held across the release: a Drop may add entries.
-        let Some(entry) = ENTRIES.with(|e| {
+    // One entry at a time, no borrow held across the release: a Drop may add entries.
+    let next = || {
+        ENTRIES.with(|e| {
             let mut e = e.borrow_mut();
             (e.len() > mark as usize).then(|| e.pop()).flatten()
-        }) else {
-            break;
-        };
+        })
+    };
+    while let Some(entry) = next() {
         let slot = slot_of(entry.addr);
         if slot > 0 {
             RELEASED.with(|r| r.borrow_mut().extend([entry.class, slot as u32]));

@@ -185,12 +185,11 @@ fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
 }
 
 fn single_arg<'a>(ty: &Type, args: &'a PathArguments) -> syn::Result<&'a Type> {
-    if let PathArguments::AngleBracketed(a) = args {
-        if let Some(GenericArgument::Type(t)) = a.args.first() {
-            if a.args.len() == 1 {
-                return Ok(t);
-            }
-        }
+    if let PathArguments::AngleBracketed(a) = args
+        && let Some(GenericArgument::Type(t)) = a.args.first()
+        && a.args.len() == 1
+    {
+        return Ok(t);
     }
     Err(unsupported(ty, "expected one type argument"))
 }
