@@ -171,7 +171,7 @@ pub unsafe fn lift_handle_vec<C: BridgeClass>(ptr: u32, len: u32) -> Vec<Handle<
     addrs
         .into_iter()
         // SAFETY: JS holds a reference to each for the duration of the call.
-        .map(|a| unsafe { Handle::clone_from_raw(a) })
+        .map(|a| unsafe { Handle::clone_from_raw(a as usize) })
         .collect()
 }
 
@@ -212,7 +212,7 @@ pub unsafe fn borrow_arg<'a, C: BridgeClass>(
     site: &ArgSite,
 ) -> Result<HandleRef<'a, C>> {
     // SAFETY: forwarded contract.
-    unsafe { Handle::<C>::try_borrow_raw(addr) }.map_err(|c| conflict(site, C::NAME, c))
+    unsafe { Handle::<C>::try_borrow_raw(addr as usize) }.map_err(|c| conflict(site, C::NAME, c))
 }
 
 /// Exclusive borrow of a class argument.
@@ -224,7 +224,8 @@ pub unsafe fn borrow_mut_arg<'a, C: BridgeClass>(
     site: &ArgSite,
 ) -> Result<HandleRefMut<'a, C>> {
     // SAFETY: forwarded contract.
-    unsafe { Handle::<C>::try_borrow_mut_raw(addr) }.map_err(|c| conflict(site, C::NAME, c))
+    unsafe { Handle::<C>::try_borrow_mut_raw(addr as usize) }
+        .map_err(|c| conflict(site, C::NAME, c))
 }
 
 /// A new handle to a class argument.
@@ -233,7 +234,7 @@ pub unsafe fn borrow_mut_arg<'a, C: BridgeClass>(
 /// As [`borrow_arg`].
 pub unsafe fn handle_arg<C: BridgeClass>(addr: u32) -> Handle<C> {
     // SAFETY: forwarded contract.
-    unsafe { Handle::clone_from_raw(addr) }
+    unsafe { Handle::clone_from_raw(addr as usize) }
 }
 
 /// As [`handle_arg`]; address 0 means `None`.
@@ -260,7 +261,7 @@ fn set_ret(ptr: u32, len: u32, cap: u32) {
 
 /// Pass one reference to a class object to JS, through its identity hook.
 pub fn lower_class<C: BridgeClass>(handle: Handle<C>) -> u32 {
-    C::lower_identity(handle.into_raw())
+    C::lower_identity(handle.into_raw() as u32)
 }
 
 /// As [`lower_class`]; `None` is address 0.

@@ -110,8 +110,8 @@ impl<T> Handle<T> {
     }
 
     /// Give up this handle's reference as a raw address (for the ABI).
-    pub fn into_raw(self) -> u32 {
-        let addr = self.ptr.as_ptr() as usize as u32;
+    pub fn into_raw(self) -> usize {
+        let addr = self.ptr.as_ptr() as usize;
         std::mem::forget(self);
         addr
     }
@@ -121,10 +121,10 @@ impl<T> Handle<T> {
     /// # Safety
     /// `addr` must come from [`Handle::into_raw`] of a `Handle<T>` (or be a box whose
     /// reference the caller owns).
-    pub unsafe fn from_raw(addr: u32) -> Self {
+    pub unsafe fn from_raw(addr: usize) -> Self {
         Handle {
             // SAFETY: non-null by the caller's contract.
-            ptr: unsafe { NonNull::new_unchecked(addr as usize as *mut ObjectBox<T>) },
+            ptr: unsafe { NonNull::new_unchecked(addr as *mut ObjectBox<T>) },
             _owns: PhantomData,
         }
     }
@@ -133,15 +133,15 @@ impl<T> Handle<T> {
     ///
     /// # Safety
     /// `addr` must be a live `Handle<T>` box.
-    pub unsafe fn clone_from_raw(addr: u32) -> Self {
+    pub unsafe fn clone_from_raw(addr: usize) -> Self {
         // SAFETY: forwarded contract; `ManuallyDrop` keeps the caller's reference.
         let borrowed = std::mem::ManuallyDrop::new(unsafe { Self::from_raw(addr) });
         (*borrowed).clone()
     }
 
     /// Address of the box (identity of the object).
-    pub fn as_raw(&self) -> u32 {
-        self.ptr.as_ptr() as usize as u32
+    pub fn as_raw(&self) -> usize {
+        self.ptr.as_ptr() as usize
     }
 }
 
@@ -226,9 +226,11 @@ impl<T> Drop for HandleRefMut<'_, T> {
 impl<T> Handle<T> {
     /// # Safety
     /// `addr` must be a live `Handle<T>` box that outlives `'a`.
-    pub(crate) unsafe fn try_borrow_raw<'a>(addr: u32) -> Result<HandleRef<'a, T>, BorrowConflict> {
+    pub(crate) unsafe fn try_borrow_raw<'a>(
+        addr: usize,
+    ) -> Result<HandleRef<'a, T>, BorrowConflict> {
         // SAFETY: forwarded contract.
-        let object = unsafe { &*(addr as usize as *const ObjectBox<T>) };
+        let object = unsafe { &*(addr as *const ObjectBox<T>) };
         let b = object.borrow.get();
         if b < 0 {
             return Err(BorrowConflict::MutablyBorrowed);
@@ -240,10 +242,10 @@ impl<T> Handle<T> {
     /// # Safety
     /// `addr` must be a live `Handle<T>` box that outlives `'a`.
     pub(crate) unsafe fn try_borrow_mut_raw<'a>(
-        addr: u32,
+        addr: usize,
     ) -> Result<HandleRefMut<'a, T>, BorrowConflict> {
         // SAFETY: forwarded contract.
-        let object = unsafe { &*(addr as usize as *const ObjectBox<T>) };
+        let object = unsafe { &*(addr as *const ObjectBox<T>) };
         match object.borrow.get() {
             0 => {
                 object.borrow.set(-1);

@@ -56,7 +56,7 @@ pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStre
             #[allow(non_snake_case)]
             pub unsafe extern "C" fn #drop_ref(addr: u32) {
                 // SAFETY: JS passes an address whose reference it owns.
-                drop(unsafe { ::bridge_runtime::Handle::<#ident>::from_raw(addr) });
+                drop(unsafe { ::bridge_runtime::Handle::<#ident>::from_raw(addr as usize) });
             }
 
             /// Add one reference for a new JS wrapper of a live object.
@@ -64,7 +64,7 @@ pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStre
             #[allow(non_snake_case)]
             pub unsafe extern "C" fn #retain(addr: u32) {
                 // SAFETY: JS passes a live object; the new reference is JS's.
-                ::std::mem::forget(unsafe { ::bridge_runtime::Handle::<#ident>::clone_from_raw(addr) });
+                ::std::mem::forget(unsafe { ::bridge_runtime::Handle::<#ident>::clone_from_raw(addr as usize) });
             }
 
             #record
