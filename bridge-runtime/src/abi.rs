@@ -73,18 +73,32 @@ pub extern "C" fn __bridge_init() {
     }));
 }
 
+/// After a panic trapped out of a call, clear the borrow flag of an object that call had
+/// borrowed. Sound because the trap unwound every Rust frame: no borrow is live.
+///
+/// # Safety
+/// `addr` must be a live object box, and no Rust frame may be running.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __bridge_unborrow(addr: u32) {
+    // SAFETY: forwarded contract; the flag is the header's second word.
+    unsafe { *((addr as usize + 4) as *mut i32) = 0 };
+}
+
 thread_local! {
     static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 /// Throw `error` as a JS `Error`. Call only when no borrow guards are live.
 pub fn throw(error: BridgeError) -> ! {
-    LAST_ERROR.with(|slot| {
-        // The message lives until the next error; JS copies it before throwing.
-        *slot.borrow_mut() = error.0;
-        let message = slot.borrow();
-        host::throw(&message)
-    })
+    // The message lives in LAST_ERROR until the next error; JS copies it before throwing.
+    // No borrow may be held across `host::throw`: the JS exception skips destructors.
+    let (ptr, len) = LAST_ERROR.with(|slot| {
+        let mut message = slot.borrow_mut();
+        *message = error.0;
+        (message.as_ptr(), message.len())
+    });
+    // SAFETY: LAST_ERROR is not touched again before JS has copied the message.
+    host::throw(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(ptr, len)) })
 }
 
 /// Unwrap the result of a generated export body, throwing on error.

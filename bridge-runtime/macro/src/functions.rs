@@ -94,6 +94,10 @@ pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<T
     }
     check_plain_signature(&item.sig)?;
     let rust_name = item.sig.ident.to_string();
+    let js_name = args
+        .js_name
+        .clone()
+        .unwrap_or_else(|| attrs::camel_case(&rust_name));
     let (params, infos) = params_of(&item.sig, None, 0)?;
     let ret = return_of(&item.sig, None)?;
     let ident = &item.sig.ident;
@@ -102,7 +106,7 @@ pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<T
         symbol: symbol.clone(),
         callee: quote! { #ident },
         class: None,
-        member: rust_name.clone(),
+        member: js_name.clone(),
         receiver: Receiver::None,
         params: infos,
         ret: ret.clone(),
@@ -186,7 +190,7 @@ fn member(
         symbol: symbol.clone(),
         callee: quote! { <#self_ty>::#ident },
         class: Some((self_ty, class.to_string())),
-        member: rust_name.clone(),
+        member: js_name.clone(),
         receiver,
         params: infos,
         ret: ret.clone(),
