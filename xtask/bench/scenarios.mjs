@@ -1,0 +1,128 @@
+// The five identity scenarios (after the reference design's benchmark), each with its
+// floor: the same loop making the same number of boundary crossings against the bare
+// `floor` export (i32 in, i32 out, no wrapper).
+//
+// Every scenario is { iterations, crossings, setup(api), run(api, state, n),
+// floor(api, state, n), teardown(api, state) }. `run` must be callable in chunks (the
+// memory measure samples the heap between chunks), so loop state lives in `state`.
+// What each mode leaves behind (none-mode wrappers nobody released) is the GC's, as in
+// the reference; only rustCreatesObject releases explicitly, in every mode alike.
+
+export const SCENARIOS = {
+  // Rust returns an object, JS passes it back: obj = C.roundtrip(obj).
+  passBothWaysRoundtrip: {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: (api) => ({ obj: new api.C(1) }),
+    run(api, st, n) {
+      const C = api.C;
+      let obj = st.obj;
+      for (let i = 0; i < n; i++) obj = C.roundtrip(obj);
+      st.obj = obj;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = floor(x);
+      st.x = x;
+    },
+    teardown: (api, st) => api.release(st.obj),
+  },
+
+  // Rust returns the same 100 objects as a fresh Vec, again and again.
+  getPoolRepeated_100: {
+    iterations: 10_000,
+    crossings: 100,
+    setup(api) {
+      const pool = new api.Pool(100);
+      pool.all(); // warm the cache
+      return { pool, sink: 0 };
+    },
+    run(api, st, n) {
+      const pool = st.pool;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += pool.all().length;
+      st.sink += sink;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let sink = 0;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < 100; j++) sink += floor(j);
+      }
+      st.sink += sink;
+    },
+    teardown(api, st) {
+      for (const item of st.pool.all()) api.release(item);
+      api.release(st.pool);
+    },
+  },
+
+  // Create, roundtrip, release. `releaseSent(sent, got)` releases the object created:
+  // `sent.release()` here; wasm-bindgen's by-value roundtrip consumed `sent`, so its user
+  // frees `got`. A none-mode `got` (a second wrapper) is left to the GC, as in the reference.
+  churnObjects: {
+    iterations: 100_000,
+    crossings: 3,
+    setup: () => ({ seq: 0 }),
+    run(api, st, n) {
+      const C = api.C;
+      const releaseSent = api.releaseSent;
+      let seq = st.seq;
+      for (let i = 0; i < n; i++) {
+        const obj = new C(seq++);
+        releaseSent(obj, C.roundtrip(obj));
+      }
+      st.seq = seq;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = floor(floor(floor(x)));
+      st.x = x;
+    },
+    teardown() {},
+  },
+
+  // JS passes the same object to Rust, which only reads it.
+  rustConsumesSameObject: {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: (api) => ({ obj: new api.C(7), sink: 0 }),
+    run(api, st, n) {
+      const C = api.C;
+      const obj = st.obj;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += C.consume(obj);
+      st.sink += sink;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += floor(7);
+      st.sink += sink;
+    },
+    teardown: (api, st) => api.release(st.obj),
+  },
+
+  // A fresh object per call, released right away (in every mode, like for like).
+  rustCreatesObject: {
+    iterations: 1_000_000,
+    crossings: 2,
+    setup: () => ({ seq: 0 }),
+    run(api, st, n) {
+      const C = api.C;
+      const release = api.release;
+      let seq = st.seq;
+      for (let i = 0; i < n; i++) release(C.make(seq++));
+      st.seq = seq;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = floor(floor(x));
+      st.x = x;
+    },
+    teardown() {},
+  },
+};

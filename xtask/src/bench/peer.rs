@@ -1,0 +1,68 @@
+//! `--peer wasm-bindgen`: builds `fixtures/bench/peer` (the scenarios written for
+//! wasm-bindgen) with the installed `wasm-bindgen` CLI. Any missing piece is an `Err`
+//! that says what to do; the caller skips the peer rows with that message.
+
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use xshell::{Shell, cmd};
+
+/// Build the peer package; returns the path of its JS module.
+pub fn build(sh: &Shell, root: &Path, quiet: bool) -> Result<PathBuf> {
+    let dir = root.join("fixtures/bench/peer");
+    let want = crate_version(&dir.join("Cargo.toml"))?;
+    let output = Command::new("wasm-bindgen")
+        .arg("--version")
+        .output()
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "the `wasm-bindgen` CLI is not installed (install the version the peer crate pins: \
+                 `cargo install wasm-bindgen-cli --version {want}`)"
+            )
+        })?;
+    let version = String::from_utf8_lossy(&output.stdout);
+    let have = version.split_whitespace().nth(1).unwrap_or("").to_string();
+    if have != want {
+        bail!(
+            "the installed `wasm-bindgen` CLI is {have:?} but fixtures/bench/peer pins the crate at \
+             {want}; they must match (`cargo install wasm-bindgen-cli --version {want}`)"
+        );
+    }
+    eprintln!("bench: building the wasm-bindgen {want} peer (fixtures/bench/peer)");
+    let manifest = dir.join("Cargo.toml");
+    let quiet_flag: &[&str] = if quiet { &["--quiet"] } else { &[] };
+    cmd!(
+        sh,
+        "cargo build {quiet_flag...} --release --target wasm32-unknown-unknown --manifest-path {manifest}"
+    )
+    .run()
+    .context("building the peer crate")?;
+    let wasm = dir.join("target/wasm32-unknown-unknown/release/bench_peer.wasm");
+    let out = dir.join("pkg");
+    cmd!(sh, "wasm-bindgen --target nodejs --out-dir {out} {wasm}")
+        .run()
+        .context("running wasm-bindgen")?;
+    Ok(out.join("bench_peer.js"))
+}
+
+/// The exact version the peer's manifest pins (`wasm-bindgen = "=X"`).
+fn crate_version(manifest: &Path) -> Result<String> {
+    let text = std::fs::read_to_string(manifest)
+        .with_context(|| format!("reading {}", manifest.display()))?;
+    text.lines()
+        .find_map(|l| {
+            let rest = l.trim().strip_prefix("wasm-bindgen")?.trim_start();
+            let rest = rest.strip_prefix('=')?.trim();
+            Some(rest.trim_matches('"').trim_start_matches('=').to_string())
+        })
+        .with_context(|| format!("no `wasm-bindgen = \"=X\"` pin in {}", manifest.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reads_the_pinned_version() {
+        let manifest = crate::fixtures::project_root().join("fixtures/bench/peer/Cargo.toml");
+        assert_eq!(super::crate_version(&manifest).unwrap(), "0.2.130");
+    }
+}
