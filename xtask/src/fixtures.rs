@@ -20,7 +20,13 @@ pub fn install_cargo_bridge(sh: &Shell) -> Result<String> {
 }
 
 /// `cargo bridge build` one fixture of `fixtures/` (or of its own workspace `dir`).
-pub fn build_fixture(sh: &Shell, path: &str, manifest: &Path, package: Option<&str>, release: bool) -> Result<()> {
+pub fn build_fixture(
+    sh: &Shell,
+    path: &str,
+    manifest: &Path,
+    package: Option<&str>,
+    release: bool,
+) -> Result<()> {
     let mut args = vec!["bridge".to_string(), "build".into(), "--quiet".into()];
     args.push("--manifest-path".into());
     args.push(manifest.display().to_string());

@@ -4,40 +4,69 @@ use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
-/// Fixture packages the node suites import: (package, workspace manifest).
-const FIXTURES: &[(&str, &str)] = &[
-    ("kitchen-sink", "fixtures/Cargo.toml"),
-    ("identity", "fixtures/Cargo.toml"),
-    ("rust-default", "fixtures/Cargo.toml"),
-    ("linked-app", "fixtures/Cargo.toml"),
-    ("bench", "fixtures/Cargo.toml"),
-    ("ws-default", "fixtures/ws-default/Cargo.toml"),
+/// A fixture package the node suites import.
+struct Fixture {
+    package: &'static str,
+    /// Manifest of the workspace it belongs to.
+    manifest: &'static str,
+    /// Directory of the package (its `tests/` holds the suites).
+    dir: &'static str,
+}
+
+const FIXTURES: &[Fixture] = &[
+    in_fixtures("kitchen-sink", "fixtures/kitchen-sink"),
+    in_fixtures("identity", "fixtures/identity"),
+    in_fixtures("rust-default", "fixtures/rust-default"),
+    in_fixtures("linked-app", "fixtures/linked-app"),
+    in_fixtures("bench", "fixtures/bench"),
+    Fixture {
+        package: "ws-default",
+        manifest: "fixtures/ws-default/Cargo.toml",
+        dir: "fixtures/ws-default",
+    },
 ];
 
+/// A member of the `fixtures/` workspace.
+const fn in_fixtures(package: &'static str, dir: &'static str) -> Fixture {
+    Fixture {
+        package,
+        manifest: "fixtures/Cargo.toml",
+        dir,
+    }
+}
+
+/// Everything CI runs: format, lints, Rust tests, node suites, a benchmark smoke run.
 pub fn test_all(sh: &Shell) -> Result<()> {
     cmd!(sh, "cargo fmt --all -- --check").run()?;
-    cmd!(sh, "cargo clippy --workspace --all-targets --quiet -- -D warnings").run()?;
+    cmd!(
+        sh,
+        "cargo clippy --workspace --all-targets --quiet -- -D warnings"
+    )
+    .run()?;
     cmd!(sh, "cargo test --workspace --quiet").run()?;
-    test_node(sh, None)
+    test_node(sh, None)?;
+    // Smoke only: speed is never asserted by a timed test.
+    cmd!(sh, "cargo xtask bench --quick").run()?;
+    Ok(())
 }
 
 pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {
     let path = install_cargo_bridge(sh)?;
     let root = fixtures::project_root();
     let mut suites = Vec::new();
-    for (package, manifest) in FIXTURES {
-        if filter.is_some_and(|f| !package.contains(f)) {
+    for f in FIXTURES {
+        if filter.is_some_and(|filter| !f.package.contains(filter)) {
             continue;
         }
-        build_fixture(sh, &path, &root.join(manifest), Some(package), false)?;
-        let dir = root.join(manifest).parent().unwrap().join(if *manifest == "fixtures/Cargo.toml" { package } else { "" });
-        let tests = dir.join("tests");
-        if tests.is_dir() {
-            for entry in std::fs::read_dir(&tests)? {
-                let file = entry?.path();
-                if file.to_string_lossy().ends_with(".test.mjs") {
-                    suites.push(file.display().to_string());
-                }
+        build_fixture(sh, &path, &root.join(f.manifest), Some(f.package), false)?;
+        let tests = root.join(f.dir).join("tests");
+        if !tests.is_dir() {
+            continue;
+        }
+        for entry in std::fs::read_dir(&tests)? {
+            let file = entry?.path();
+            if file.to_string_lossy().ends_with(".test.mjs") {
+                suites.push(file.display().to_string());
             }
         }
     }
@@ -45,14 +74,17 @@ pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {
         bail!("no node test suites matched");
     }
     suites.sort();
-    cmd!(sh, "node --expose-gc --test {suites...}").env("PATH", &path).run()?;
+    cmd!(sh, "node --expose-gc --test {suites...}")
+        .env("PATH", &path)
+        .run()?;
     Ok(())
 }
 
 pub fn example(sh: &Shell) -> Result<()> {
     let path = install_cargo_bridge(sh)?;
     let root = fixtures::project_root();
-    build_fixture(sh, &path, &root.join("fixtures/Cargo.toml"), Some("example"), true)?;
+    let manifest = root.join("fixtures/Cargo.toml");
+    build_fixture(sh, &path, &manifest, Some("example"), true)?;
     cmd!(sh, "node fixtures/example/main.mjs").run()?;
     Ok(())
 }
