@@ -89,6 +89,9 @@ thread_local! {
 }
 
 /// Throw `error` as a JS `Error`. Call only when no borrow guards are live.
+/// Cold and out of line: keeps the error path out of every thunk's hot path.
+#[cold]
+#[inline(never)]
 pub fn throw(error: BridgeError) -> ! {
     // The message lives in LAST_ERROR until the next error; JS copies it before throwing.
     // No borrow may be held across `host::throw`: the JS exception skips destructors.
@@ -102,6 +105,7 @@ pub fn throw(error: BridgeError) -> ! {
 }
 
 /// Unwrap the result of a generated export body, throwing on error.
+#[inline(always)]
 pub fn or_throw<T>(result: Result<T>) -> T {
     match result {
         Ok(v) => v,
