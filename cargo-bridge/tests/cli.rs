@@ -414,6 +414,34 @@ fn web_and_nodejs_targets() {
         node_js,
         "nodejs is the default target"
     );
+
+    // Both glues really run: web after initSync(bytes), nodejs on import.
+    let script = project.path("run-targets.mjs");
+    std::fs::write(
+        &script,
+        format!(
+            r#"import {{ readFileSync }} from "node:fs";
+const web = await import({web:?});
+web.initSync(readFileSync({wasm:?}));
+const node = await import({node:?});
+console.log(new web.Zebra(3).stripes + new node.Zebra(4).stripes);
+"#,
+            web = web.join("target_crate.js").display().to_string(),
+            wasm = web.join("target_crate_bg.wasm").display().to_string(),
+            node = node.join("target_crate.js").display().to_string(),
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new("node")
+        .arg(&script)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "7");
 }
 
 // ---- 7. identity-mode resolution: class attribute > crate > workspace ----
