@@ -61,7 +61,8 @@ fn package_crate(
             mode: p.mode,
         })
         .collect();
-    transforms::identity::run(&mut module, &class_modes)?;
+    let hooks = transforms::identity::run(&mut module, &class_modes)?;
+    transforms::inline_identity::run(&mut module, &hooks)?;
     transforms::pool_dispatch::run(&mut module, &class_modes)?;
     walrus::passes::gc::run(&mut module);
     let wasm = module.emit_wasm();

@@ -11,6 +11,9 @@
 //!   slot pending (JS assigns it) and hand the reference over. In `rust` mode that
 //!   reference becomes the identity table's, counted in the table-size global, and the
 //!   object is noted for the fast release pool (`__bridge_pool_note(class index, addr)`).
+//!
+//! The installed hooks are returned: `inline_identity.rs` then inlines them at their
+//! call sites.
 
 use crate::config::IdentityMode;
 use anyhow::{Context, Result, bail};
@@ -26,10 +29,17 @@ pub struct ClassMode<'a> {
     pub mode: IdentityMode,
 }
 
+/// An installed identity hook: `(addr) -> addr`, now a local function.
+pub struct Hook {
+    pub func: FunctionId,
+    pub mode: IdentityMode,
+}
+
 /// `classes` in glue order: a class's index is its position (the fast pool's class id).
-pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
+pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
     let memory = main_memory(module)?;
     let pool_note = module.exports.get_func("__bridge_pool_note").ok();
+    let mut hooks = Vec::new();
     for (index, ClassMode { class, mode }) in classes.iter().enumerate() {
         let hook = module
             .imports
@@ -39,6 +49,10 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
         if let Some(hook) = hook {
             let note = table_len.and(pool_note).map(|f| (f, index as i32));
             install_lowering(module, hook, memory, *mode, table_len, note)?;
+            hooks.push(Hook {
+                func: hook,
+                mode: *mode,
+            });
         }
         if let Some(table_len) = table_len {
             add_release_wrapper(module, class, memory, table_len)?;
@@ -55,10 +69,10 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
             stray.name
         );
     }
-    Ok(())
+    Ok(hooks)
 }
 
-fn main_memory(module: &Module) -> Result<MemoryId> {
+pub(super) fn main_memory(module: &Module) -> Result<MemoryId> {
     module
         .memories
         .iter()
@@ -67,7 +81,7 @@ fn main_memory(module: &Module) -> Result<MemoryId> {
         .context("the module has no linear memory")
 }
 
-fn i32_at(offset: u32) -> MemArg {
+pub(super) fn i32_at(offset: u32) -> MemArg {
     MemArg {
         align: 4,
         offset: offset.into(),
@@ -111,16 +125,7 @@ fn install_lowering(
             load(body, memory, addr, header::SLOT_OFFSET);
             body.if_else(
                 None,
-                |cached| {
-                    // strong -= 1: JS's wrapper already owns a reference.
-                    cached.local_get(addr);
-                    load(cached, memory, addr, header::STRONG_OFFSET);
-                    cached.i32_const(1).binop(BinaryOp::I32Sub).store(
-                        memory,
-                        StoreKind::I32 { atomic: false },
-                        i32_at(header::STRONG_OFFSET),
-                    );
-                },
+                |cached| drop_extra_reference(cached, memory, addr),
                 |fresh| {
                     fresh.local_get(addr).i32_const(header::SLOT_PENDING).store(
                         memory,
@@ -139,6 +144,17 @@ fn install_lowering(
         body.local_get(addr);
     })?;
     Ok(())
+}
+
+/// The hit path: strong -= 1, since JS's wrapper already owns a reference.
+pub(super) fn drop_extra_reference(body: &mut InstrSeqBuilder, memory: MemoryId, addr: LocalId) {
+    body.local_get(addr);
+    load(body, memory, addr, header::STRONG_OFFSET);
+    body.i32_const(1).binop(BinaryOp::I32Sub).store(
+        memory,
+        StoreKind::I32 { atomic: false },
+        i32_at(header::STRONG_OFFSET),
+    );
 }
 
 fn add_release_wrapper(

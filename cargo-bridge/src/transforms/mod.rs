@@ -2,4 +2,5 @@
 
 pub mod exports_section;
 pub mod identity;
+pub mod inline_identity;
 pub mod pool_dispatch;
