@@ -44,10 +44,10 @@ pub fn test_all(sh: &Shell) -> Result<()> {
     )
     .run()?;
     cmd!(sh, "cargo test --workspace --quiet").run()?;
-    test_node(sh, None)?;
     // Smoke only: speed is never asserted by a timed test.
     cmd!(sh, "cargo xtask bench --quick").run()?;
-    Ok(())
+    // Last, so node's test summary closes the output.
+    test_node(sh, None)
 }
 
 pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {
