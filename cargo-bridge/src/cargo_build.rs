@@ -4,7 +4,7 @@
 use crate::progress::Step;
 use crate::workspace::{BridgeCrate, Workspace};
 use anyhow::{Context, Result, bail};
-use cargo_metadata::Message;
+use cargo_metadata::{CrateType, Message};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -78,8 +78,8 @@ pub fn build(ws: &Workspace, krate: &BridgeCrate, release: bool, quiet: bool) ->
         match message.context("reading cargo's build messages")? {
             Message::CompilerArtifact(artifact) => {
                 step.message(format!("{} ({})", krate.name, artifact.target.name));
-                if artifact.package_id.repr.contains(&krate.name)
-                    && artifact.target.name.replace('-', "_") == krate.lib_name
+                if artifact.target.name.replace('-', "_") == krate.lib_name
+                    && artifact.target.crate_types.contains(&CrateType::CDyLib)
                 {
                     wasm = artifact
                         .filenames

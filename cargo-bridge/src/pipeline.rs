@@ -48,7 +48,7 @@ fn package_crate(
 
     let mut plans = Vec::with_capacity(exports.classes.len());
     for class in &exports.classes {
-        let (mode, _source) = modes::resolve(class, ws)?;
+        let mode = modes::resolve(class, ws)?;
         plans.push(ClassPlan {
             export: class,
             mode,
