@@ -3,6 +3,8 @@
 //   node --expose-gc runner.mjs --pkg PATH --scenario NAME --mode MODE --kind KIND
 //        [--iterations N] [--min-runs 5] [--max-runs 15] [--target-cv 0.05] [--budget-ms MS]
 //        [--warmup-ms 1000]
+//   node --expose-gc runner.mjs --pkg PATH --scenario POOL_SCENARIO --variant NAME --kind time ...
+//        (a release-pool scenario of pools.mjs: variants instead of modes, time only)
 //
 // MODE: none | pointer | rust (the bench fixture's BenchNone/BenchPointer/BenchRust),
 //       floor (the same loop against the bare `floor` export, as many calls as the
@@ -17,6 +19,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
 import { SCENARIOS } from "./scenarios.mjs";
+import { POOL_SCENARIOS, measurePool } from "./pools.mjs";
 import { summarize } from "./stats.mjs";
 
 function parseArgs(argv) {
@@ -32,9 +35,10 @@ function parseArgs(argv) {
     const key = argv[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`missing value for ${argv[i]}`);
-    args[key] = ["pkg", "scenario", "mode", "kind"].includes(key) ? value : Number(value);
+    args[key] = ["pkg", "scenario", "mode", "kind", "variant"].includes(key) ? value : Number(value);
   }
-  for (const key of ["pkg", "scenario", "mode", "kind"]) {
+  const pool = args.scenario in POOL_SCENARIOS;
+  for (const key of ["pkg", "scenario", pool ? "variant" : "mode", "kind"]) {
     if (args[key] === undefined) throw new Error(`--${key} is required`);
   }
   return args;
@@ -42,190 +46,203 @@ function parseArgs(argv) {
 
 const args = parseArgs(process.argv.slice(2));
 if (typeof globalThis.gc !== "function") throw new Error("run with node --expose-gc");
-const scenario = SCENARIOS[args.scenario];
-if (!scenario) throw new Error(`unknown scenario ${args.scenario}: ${Object.keys(SCENARIOS).join(", ")}`);
-const iterations = args.iterations ?? scenario.iterations;
+const log = (msg) => process.stderr.write(`    [${args.scenario}/${args.mode ?? args.variant}/${args.kind}] ${msg}\n`);
+if (args.scenario in POOL_SCENARIOS) {
+  if (args.kind !== "time") throw new Error(`${args.scenario}: pool scenarios measure time only, not ${args.kind}`);
+  const result = await measurePool(args, log);
+  console.log(
+    "BENCH_JSON " +
+      JSON.stringify({ scenario: args.scenario, variant: args.variant, kind: args.kind, node: process.version, result }),
+  );
+} else {
+  await measureIdentity();
+}
 
-/** The scenario's view of a package: a class, its pool, release, floor, probes. */
-async function loadApi(pkg, mode) {
-  if (mode === "wasm-bindgen") {
-    const m = createRequire(import.meta.url)(pkg);
+async function measureIdentity() {
+  const scenario = SCENARIOS[args.scenario];
+  if (!scenario) throw new Error(`unknown scenario ${args.scenario}: ${[...Object.keys(SCENARIOS), ...Object.keys(POOL_SCENARIOS)].join(", ")}`);
+  const iterations = args.iterations ?? scenario.iterations;
+
+  /** The scenario's view of a package: a class, its pool, release, floor, probes. */
+  async function loadApi(pkg, mode) {
+    if (mode === "wasm-bindgen") {
+      const m = createRequire(import.meta.url)(pkg);
+      return {
+        C: m.PeerItem,
+        Pool: m.PeerPool,
+        release: (o) => o.free(),
+        releaseSent: (sent, got) => got.free(),
+        floor: m.floor,
+        probes: m,
+        stats: () => null,
+      };
+    }
+    const m = await import(pathToFileURL(pkg).href);
+    const suffix = { none: "None", pointer: "Pointer", rust: "Rust", floor: "Rust" }[mode];
+    if (!suffix) throw new Error(`unknown mode ${mode}`);
+    const C = m[`Bench${suffix}`];
     return {
-      C: m.PeerItem,
-      Pool: m.PeerPool,
-      release: (o) => o.free(),
-      releaseSent: (sent, got) => got.free(),
+      C,
+      Pool: m[`Pool${suffix}`],
+      release: (o) => o.release(),
+      releaseSent: (sent, got) => sent.release(),
       floor: m.floor,
       probes: m,
-      stats: () => null,
+      stats: () => m.__bridgeStats()[C.name],
     };
   }
-  const m = await import(pathToFileURL(pkg).href);
-  const suffix = { none: "None", pointer: "Pointer", rust: "Rust", floor: "Rust" }[mode];
-  if (!suffix) throw new Error(`unknown mode ${mode}`);
-  const C = m[`Bench${suffix}`];
-  return {
-    C,
-    Pool: m[`Pool${suffix}`],
-    release: (o) => o.release(),
-    releaseSent: (sent, got) => sent.release(),
-    floor: m.floor,
-    probes: m,
-    stats: () => m.__bridgeStats()[C.name],
-  };
-}
 
-const api = await loadApi(args.pkg, args.mode);
-const run = args.mode === "floor" ? scenario.floor : scenario.run;
-const state = args.mode === "floor" ? { x: 1, sink: 0 } : scenario.setup(api);
+  const api = await loadApi(args.pkg, args.mode);
+  const run = args.mode === "floor" ? scenario.floor : scenario.run;
+  const state = args.mode === "floor" ? { x: 1, sink: 0 } : scenario.setup(api);
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-// Modes whose wrappers are cleaned up by FinalizationRegistry callbacks.
-const finalizes = ["none", "pointer", "wasm-bindgen"].includes(args.mode);
-/**
- * Between runs, untimed. Every mode: a minor GC and a few event-loop turns. Modes with
- * finalizers also get full GCs first, so that their callbacks for the last run's
- * wrappers run now rather than inside the next timed run. (A forced full GC
- * deoptimizes the glue's optimized code, "reason: weak objects", and the next run pays
- * for re-optimizing it: modes that leave nothing to finalize are spared that.)
- */
-async function settle() {
-  if (finalizes) {
-    gc();
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  // Modes whose wrappers are cleaned up by FinalizationRegistry callbacks.
+  const finalizes = ["none", "pointer", "wasm-bindgen"].includes(args.mode);
+  /**
+   * Between runs, untimed. Every mode: a minor GC and a few event-loop turns. Modes with
+   * finalizers also get full GCs first, so that their callbacks for the last run's
+   * wrappers run now rather than inside the next timed run. (A forced full GC
+   * deoptimizes the glue's optimized code, "reason: weak objects", and the next run pays
+   * for re-optimizing it: modes that leave nothing to finalize are spared that.)
+   */
+  async function settle() {
+    if (finalizes) {
+      gc();
+      await tick();
+      await tick();
+      gc();
+    }
+    gc({ type: "minor" });
     await tick();
-    await tick();
-    gc();
   }
-  gc({ type: "minor" });
-  await tick();
-}
-function timed(n) {
-  const t0 = performance.now();
-  run(api, state, n);
-  return performance.now() - t0;
-}
-const heapUsed = () => v8.getHeapStatistics().used_heap_size;
-function probes() {
-  return {
-    liveObjects: api.probes.liveObjects(),
-    heapLiveBytes: api.probes.heapLiveBytes(),
-    wasmMemoryBytes: api.probes.wasmMemoryBytes(),
-  };
-}
-const log = (msg) => process.stderr.write(`    [${args.scenario}/${args.mode}/${args.kind}] ${msg}\n`);
-
-/**
- * Warm-up: whole runs until at least 3 and `warmupMs` have passed (JIT tiering of the JS
- * and of the wasm goes on for a while; short runs need many to settle), at most 50.
- */
-async function warmUp() {
-  const runs = [];
-  let spent = 0;
-  while (runs.length < 50 && (runs.length < 3 || spent < args.warmupMs)) {
-    const t = timed(iterations);
-    runs.push(t);
-    spent += t;
-    if (spent > args.budgetMs) break;
+  function timed(n) {
+    const t0 = performance.now();
+    run(api, state, n);
+    return performance.now() - t0;
   }
-  await settle();
-  return runs;
-}
+  const heapUsed = () => v8.getHeapStatistics().used_heap_size;
+  function probes() {
+    return {
+      liveObjects: api.probes.liveObjects(),
+      heapLiveBytes: api.probes.heapLiveBytes(),
+      wasmMemoryBytes: api.probes.wasmMemoryBytes(),
+    };
+  }
 
-async function measureTime() {
-  const warmup = await warmUp();
-  const raw = [];
-  let summary = null;
-  const started = performance.now();
-  while (raw.length < args.maxRuns) {
-    raw.push(timed(iterations));
+  /**
+   * Warm-up: whole runs until at least 3 and `warmupMs` have passed (JIT tiering of the JS
+   * and of the wasm goes on for a while; short runs need many to settle), at most 50.
+   */
+  async function warmUp() {
+    const runs = [];
+    let spent = 0;
+    while (runs.length < 50 && (runs.length < 3 || spent < args.warmupMs)) {
+      const t = timed(iterations);
+      runs.push(t);
+      spent += t;
+      if (spent > args.budgetMs) break;
+    }
     await settle();
-    if (raw.length >= args.minRuns) {
-      summary = summarize(raw);
-      if (summary.cv <= args.targetCv) break;
-      if (performance.now() - started > args.budgetMs) {
-        log(`time budget spent after ${raw.length} runs`);
-        break;
+    return runs;
+  }
+
+  async function measureTime() {
+    const warmup = await warmUp();
+    const raw = [];
+    let summary = null;
+    const started = performance.now();
+    while (raw.length < args.maxRuns) {
+      raw.push(timed(iterations));
+      await settle();
+      if (raw.length >= args.minRuns) {
+        summary = summarize(raw);
+        if (summary.cv <= args.targetCv) break;
+        if (performance.now() - started > args.budgetMs) {
+          log(`time budget spent after ${raw.length} runs`);
+          break;
+        }
       }
     }
+    summary ??= summarize(raw);
+    return { warmupRunsMs: warmup, targetCv: args.targetCv, converged: summary.cv <= args.targetCv, ...summary };
   }
-  summary ??= summarize(raw);
-  return { warmupRunsMs: warmup, targetCv: args.targetCv, converged: summary.cv <= args.targetCv, ...summary };
-}
 
-async function measureSustained() {
-  await warmUp();
-  const before = probes();
-  const runs = [];
-  let spent = 0;
-  // Back to back, synchronously: no await, so no finalizer can run in between.
-  for (let i = 0; i < args.sustainedRuns; i++) {
-    const t = timed(iterations);
-    runs.push(t);
-    spent += t;
-    if (spent > args.budgetMs && i + 1 < args.sustainedRuns) break;
+  async function measureSustained() {
+    await warmUp();
+    const before = probes();
+    const runs = [];
+    let spent = 0;
+    // Back to back, synchronously: no await, so no finalizer can run in between.
+    for (let i = 0; i < args.sustainedRuns; i++) {
+      const t = timed(iterations);
+      runs.push(t);
+      spent += t;
+      if (spent > args.budgetMs && i + 1 < args.sustainedRuns) break;
+    }
+    const after = probes();
+    await settle();
+    return {
+      runsMs: runs,
+      truncated: runs.length < args.sustainedRuns,
+      firstMs: runs[0],
+      lastMs: runs[runs.length - 1],
+      maxMs: Math.max(...runs),
+      lastOverFirst: runs[runs.length - 1] / runs[0],
+      liveObjectsGrowth: after.liveObjects - before.liveObjects,
+      heapLiveBytesGrowth: after.heapLiveBytes - before.heapLiveBytes,
+    };
   }
-  const after = probes();
-  await settle();
-  return {
-    runsMs: runs,
-    truncated: runs.length < args.sustainedRuns,
-    firstMs: runs[0],
-    lastMs: runs[runs.length - 1],
-    maxMs: Math.max(...runs),
-    lastOverFirst: runs[runs.length - 1] / runs[0],
-    liveObjectsGrowth: after.liveObjects - before.liveObjects,
-    heapLiveBytesGrowth: after.heapLiveBytes - before.heapLiveBytes,
-  };
-}
 
-async function measureMemory() {
-  await warmUp();
-  const before = probes();
-  const heapBefore = heapUsed();
-  const chunk = Math.max(1, Math.floor(iterations / 100));
-  let peak = heapBefore;
-  const t0 = performance.now();
-  for (let done = 0; done < iterations; done += chunk) {
-    run(api, state, Math.min(chunk, iterations - done));
-    const h = heapUsed();
-    if (h > peak) peak = h;
+  async function measureMemory() {
+    await warmUp();
+    const before = probes();
+    const heapBefore = heapUsed();
+    const chunk = Math.max(1, Math.floor(iterations / 100));
+    let peak = heapBefore;
+    const t0 = performance.now();
+    for (let done = 0; done < iterations; done += chunk) {
+      run(api, state, Math.min(chunk, iterations - done));
+      const h = heapUsed();
+      if (h > peak) peak = h;
+    }
+    const durationMs = performance.now() - t0;
+    const heapEnd = heapUsed();
+    const end = probes();
+    const cache = api.stats();
+    gc();
+    const heapAfterGc = heapUsed();
+    await settle();
+    const settled = probes();
+    return {
+      durationMs,
+      peakHeapDelta: Math.max(peak, heapEnd) - heapBefore,
+      retainedHeapDelta: heapEnd - heapBefore,
+      postGcHeapDelta: heapAfterGc - heapBefore,
+      wasmMemoryGrowth: end.wasmMemoryBytes - before.wasmMemoryBytes,
+      wasmMemoryBytes: end.wasmMemoryBytes,
+      rustHeapGrowth: end.heapLiveBytes - before.heapLiveBytes,
+      rustHeapGrowthAfterSettle: settled.heapLiveBytes - before.heapLiveBytes,
+      liveObjectsGrowth: end.liveObjects - before.liveObjects,
+      liveObjectsGrowthAfterSettle: settled.liveObjects - before.liveObjects,
+      cache,
+    };
   }
-  const durationMs = performance.now() - t0;
-  const heapEnd = heapUsed();
-  const end = probes();
-  const cache = api.stats();
-  gc();
-  const heapAfterGc = heapUsed();
-  await settle();
-  const settled = probes();
-  return {
-    durationMs,
-    peakHeapDelta: Math.max(peak, heapEnd) - heapBefore,
-    retainedHeapDelta: heapEnd - heapBefore,
-    postGcHeapDelta: heapAfterGc - heapBefore,
-    wasmMemoryGrowth: end.wasmMemoryBytes - before.wasmMemoryBytes,
-    wasmMemoryBytes: end.wasmMemoryBytes,
-    rustHeapGrowth: end.heapLiveBytes - before.heapLiveBytes,
-    rustHeapGrowthAfterSettle: settled.heapLiveBytes - before.heapLiveBytes,
-    liveObjectsGrowth: end.liveObjects - before.liveObjects,
-    liveObjectsGrowthAfterSettle: settled.liveObjects - before.liveObjects,
-    cache,
-  };
-}
 
-const measure = { time: measureTime, sustained: measureSustained, memory: measureMemory }[args.kind];
-if (!measure) throw new Error(`unknown kind ${args.kind}`);
-const result = await measure();
-if (args.mode !== "floor") scenario.teardown(api, state);
-console.log(
-  "BENCH_JSON " +
-    JSON.stringify({
-      scenario: args.scenario,
-      mode: args.mode,
-      kind: args.kind,
-      iterations,
-      crossings: scenario.crossings,
-      node: process.version,
-      result,
-    }),
-);
+  const measure = { time: measureTime, sustained: measureSustained, memory: measureMemory }[args.kind];
+  if (!measure) throw new Error(`unknown kind ${args.kind}`);
+  const result = await measure();
+  if (args.mode !== "floor") scenario.teardown(api, state);
+  console.log(
+    "BENCH_JSON " +
+      JSON.stringify({
+        scenario: args.scenario,
+        mode: args.mode,
+        kind: args.kind,
+        iterations,
+        crossings: scenario.crossings,
+        node: process.version,
+        result,
+      }),
+  );
+}

@@ -4,9 +4,12 @@
 //! `--peer wasm-bindgen`, the same scenarios with wasm-bindgen), then runs every
 //! (scenario, mode, measure) in a fresh `node --expose-gc xtask/bench/runner.mjs`
 //! process. The runner does the sampling; this side plans, collects, compares and
-//! writes the table (stdout), the JSON records and `docs/benchmarks.md`.
+//! writes the table (stdout), the JSON records and `docs/benchmarks.md`. The release-pool
+//! scenarios (issue 5) run after the identity ones, one process per (scenario, variant):
+//! see `pools.rs`.
 
 mod peer;
+mod pools;
 mod report;
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
@@ -20,13 +23,16 @@ use xshell::Shell;
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Only scenarios whose name contains one of these (comma-separated, case-insensitive)
+    /// Only scenarios whose name contains one of these (comma-separated, case-insensitive);
+    /// the release-pool scenarios are release100k and emptyPoolPushPop
     #[arg(long)]
     filter: Option<String>,
-    /// Only these rows (comma-separated); the floor row runs unless left out here
+    /// Only these rows (comma-separated); the floor row runs unless left out here. Pool
+    /// variants go by the mode of their objects (push/pop counts as rust, the bare call as floor)
     #[arg(long, value_enum, value_delimiter = ',')]
     mode: Vec<Mode>,
-    /// Iterations of every scenario (getPoolRepeated_100 makes N/100 calls of 100 objects)
+    /// Iterations of every scenario (getPoolRepeated_100 makes N/100 calls of 100 objects;
+    /// release100k: N objects; emptyPoolPushPop: N pairs)
     #[arg(long)]
     iterations: Option<u64>,
     /// Tiny counts: a smoke test of the whole pipeline (CI), never a measurement
@@ -50,7 +56,7 @@ pub struct BenchArgs {
     /// Warm-up: whole runs until at least 3 and this many ms have passed
     #[arg(long, default_value_t = 1000)]
     warmup_ms: u64,
-    /// Timing only: skip the sustained and memory measures
+    /// Timing only: skip the sustained and memory measures (pool scenarios are timed only)
     #[arg(long)]
     time_only: bool,
 }
@@ -193,6 +199,8 @@ impl Record {
 /// What one invocation measured, with how it was asked for.
 pub struct Run {
     pub records: Vec<Record>,
+    /// The release-pool scenarios.
+    pub pools: Vec<pools::PoolRecord>,
     pub quick: bool,
     pub canonical: bool,
     pub command: String,
@@ -210,11 +218,20 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         .iter()
         .filter(|s| matches_filter(s.name, args.filter.as_deref()))
         .collect();
-    if scenarios.is_empty() {
+    let pool_scenarios: Vec<&'static pools::PoolScenario> = pools::POOL_SCENARIOS
+        .iter()
+        .filter(|s| matches_filter(s.name, args.filter.as_deref()))
+        .collect();
+    if scenarios.is_empty() && pool_scenarios.is_empty() {
+        let names: Vec<&str> = SCENARIOS
+            .iter()
+            .map(|s| s.name)
+            .chain(pools::POOL_SCENARIOS.iter().map(|s| s.name))
+            .collect();
         bail!(
             "--filter {:?} matches no scenario: {}",
             args.filter.as_deref().unwrap_or(""),
-            SCENARIOS.map(|s| s.name).join(", ")
+            names.join(", ")
         );
     }
     if args.min_runs == 0 || args.min_runs > args.max_runs {
@@ -228,6 +245,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
             .filter(|m| args.mode.contains(m))
             .collect()
     };
+    let pool_plan = pools::plan(&pool_scenarios, &modes);
     if args.peer.is_some() && args.mode.is_empty() {
         modes.push(Mode::WasmBindgen);
     }
@@ -243,7 +261,10 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         Some("bench"),
         true,
     )?;
-    let bridge_pkg = root.join("fixtures/bench/pkg/bench.js");
+    // The runners load a snapshot: a concurrent build of fixtures/bench (test-node builds
+    // it in debug) must not change the package under a run.
+    let snapshot = Snapshot::of(&root.join("fixtures/bench/pkg"))?;
+    let bridge_pkg = snapshot.dir.join("bench.js");
 
     let mut peer_note = None;
     let mut peer_pkg = None;
@@ -265,6 +286,18 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         (args.min_runs, args.max_runs)
     };
     let runner = root.join("xtask/bench/runner.mjs");
+    let warmup_ms = if args.quick {
+        args.warmup_ms.min(20)
+    } else {
+        args.warmup_ms
+    };
+    let sampling = Sampling {
+        min_runs,
+        max_runs,
+        target_cv: args.target_cv / 100.0,
+        budget_ms: if args.quick { 10_000 } else { 120_000 },
+        warmup_ms,
+    };
     let mut records = Vec::new();
     for scenario in &scenarios {
         let iterations = match (args.quick, args.iterations) {
@@ -303,18 +336,10 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
                     runner: &runner,
                     pkg: &pkg,
                     scenario: scenario.name,
-                    mode,
+                    select: Select::Mode(mode),
                     kind,
                     iterations,
-                    min_runs,
-                    max_runs,
-                    target_cv: args.target_cv / 100.0,
-                    budget_ms: if args.quick { 10_000 } else { 120_000 },
-                    warmup_ms: if args.quick {
-                        args.warmup_ms.min(20)
-                    } else {
-                        args.warmup_ms
-                    },
+                    sampling,
                 };
                 match run_node(&spec) {
                     Ok(result) => match kind {
@@ -332,6 +357,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
             records.push(record);
         }
     }
+    let pool_records = pools::measure(&pool_plan, args, &runner, &bridge_pkg, sampling);
 
     let canonical = !args.quick
         && args.filter.is_none()
@@ -340,6 +366,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         && !args.time_only;
     let run = Run {
         records,
+        pools: pool_records,
         quick: args.quick,
         canonical,
         command: command_line(),
@@ -347,11 +374,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         min_runs,
         max_runs,
         target_cv: args.target_cv,
-        warmup_ms: if args.quick {
-            args.warmup_ms.min(20)
-        } else {
-            args.warmup_ms
-        },
+        warmup_ms,
     };
     println!("{}", report::text(&run, &machine));
 
@@ -379,11 +402,43 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         );
     }
     eprintln!("bench: done in {:.0} s", started.elapsed().as_secs_f64());
-    let failed: Vec<&String> = run.records.iter().flat_map(|r| &r.errors).collect();
+    let failed: Vec<&String> = run
+        .records
+        .iter()
+        .flat_map(|r| &r.errors)
+        .chain(run.pools.iter().flat_map(|r| &r.errors))
+        .collect();
     if !failed.is_empty() {
         bail!("{} benchmark process(es) failed", failed.len());
     }
     Ok(())
+}
+
+/// A private copy of a built package, removed when dropped.
+struct Snapshot {
+    dir: PathBuf,
+}
+
+impl Snapshot {
+    fn of(pkg: &Path) -> Result<Snapshot> {
+        let dir = std::env::temp_dir().join(format!("cargo-bridge-bench-{}", std::process::id()));
+        let snapshot = Snapshot { dir };
+        std::fs::create_dir_all(&snapshot.dir)?;
+        for entry in std::fs::read_dir(pkg).with_context(|| format!("reading {}", pkg.display()))? {
+            let entry = entry?;
+            if entry.file_type()?.is_file() {
+                std::fs::copy(entry.path(), snapshot.dir.join(entry.file_name()))
+                    .with_context(|| format!("copying {}", entry.path().display()))?;
+            }
+        }
+        Ok(snapshot)
+    }
+}
+
+impl Drop for Snapshot {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 fn matches_filter(name: &str, filter: Option<&str>) -> bool {
@@ -401,13 +456,15 @@ fn command_line() -> String {
     format!("cargo xtask {}", args.join(" "))
 }
 
-struct RunnerSpec<'a> {
-    runner: &'a Path,
-    pkg: &'a Path,
-    scenario: &'a str,
-    mode: Mode,
-    kind: Kind,
-    iterations: u64,
+/// A mode of an identity scenario, or a variant of a release-pool scenario.
+enum Select<'a> {
+    Mode(Mode),
+    Variant(&'a str),
+}
+
+/// How a runner process samples (`target_cv` as a fraction).
+#[derive(Clone, Copy)]
+struct Sampling {
     min_runs: u32,
     max_runs: u32,
     target_cv: f64,
@@ -415,24 +472,38 @@ struct RunnerSpec<'a> {
     warmup_ms: u64,
 }
 
+struct RunnerSpec<'a> {
+    runner: &'a Path,
+    pkg: &'a Path,
+    scenario: &'a str,
+    select: Select<'a>,
+    kind: Kind,
+    iterations: u64,
+    sampling: Sampling,
+}
+
 /// Hard limit for one runner process.
 const PROCESS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
 
 /// One fresh `node --expose-gc runner.mjs` process; returns its `result` object.
 fn run_node(spec: &RunnerSpec) -> Result<Value> {
+    let select = match spec.select {
+        Select::Mode(mode) => ["--mode", mode.name()],
+        Select::Variant(variant) => ["--variant", variant],
+    };
     let mut child = Command::new("node")
         .arg("--expose-gc")
         .arg(spec.runner)
         .args(["--pkg", &spec.pkg.display().to_string()])
         .args(["--scenario", spec.scenario])
-        .args(["--mode", spec.mode.name()])
+        .args(select)
         .args(["--kind", spec.kind.name()])
         .args(["--iterations", &spec.iterations.to_string()])
-        .args(["--min-runs", &spec.min_runs.to_string()])
-        .args(["--max-runs", &spec.max_runs.to_string()])
-        .args(["--target-cv", &spec.target_cv.to_string()])
-        .args(["--budget-ms", &spec.budget_ms.to_string()])
-        .args(["--warmup-ms", &spec.warmup_ms.to_string()])
+        .args(["--min-runs", &spec.sampling.min_runs.to_string()])
+        .args(["--max-runs", &spec.sampling.max_runs.to_string()])
+        .args(["--target-cv", &spec.sampling.target_cv.to_string()])
+        .args(["--budget-ms", &spec.sampling.budget_ms.to_string()])
+        .args(["--warmup-ms", &spec.sampling.warmup_ms.to_string()])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -295,7 +295,7 @@ pub fn targets(run: &Run) -> Vec<Target> {
 
 // ---- tables ----
 
-fn fmt_ms(ms: f64) -> String {
+pub(super) fn fmt_ms(ms: f64) -> String {
     if ms >= 100.0 {
         format!("{ms:.0}")
     } else if ms >= 10.0 {
@@ -316,7 +316,7 @@ fn fmt_bytes(b: f64) -> String {
     }
 }
 
-fn fmt_ratio(x: f64) -> String {
+pub(super) fn fmt_ratio(x: f64) -> String {
     if x >= 10.0 {
         format!("{x:.0}×")
     } else {
@@ -325,7 +325,7 @@ fn fmt_ratio(x: f64) -> String {
 }
 
 /// A Markdown table, columns padded so it also reads in a terminal.
-fn table(header: &[String], rows: &[Vec<String>], right_from: usize) -> String {
+pub(super) fn table(header: &[String], rows: &[Vec<String>], right_from: usize) -> String {
     let cols = header.len();
     let width = |c: usize| {
         rows.iter()
@@ -608,20 +608,9 @@ fn errors(run: &Run) -> String {
     out
 }
 
-/// The report on stdout.
-pub fn text(run: &Run, machine: &Machine) -> String {
+/// The identity scenarios' part of the report on stdout.
+fn identity_text(run: &Run) -> String {
     let mut out = String::new();
-    if run.quick {
-        out += "QUICK RUN: tiny counts, a smoke test; none of these figures is a measurement.\n\n";
-    }
-    let _ = writeln!(
-        out,
-        "{} · {} cores · {} · rustc {}\n",
-        machine.cpu,
-        machine.nproc,
-        machine.node,
-        machine.rustc.split_whitespace().nth(1).unwrap_or("?")
-    );
     out += "Median per run (± coefficient of variation of the kept samples):\n\n";
     out += &time_table(run);
     out += "\nns per crossing (median / (iterations × crossings)):\n\n";
@@ -638,6 +627,32 @@ pub fn text(run: &Run, machine: &Machine) -> String {
     }
     out += "\nTargets (issue 4):\n\n";
     out += &targets_table(run);
+    out
+}
+
+/// The report on stdout.
+pub fn text(run: &Run, machine: &Machine) -> String {
+    let mut out = String::new();
+    if run.quick {
+        out += "QUICK RUN: tiny counts, a smoke test; none of these figures is a measurement.\n\n";
+    }
+    let _ = writeln!(
+        out,
+        "{} · {} cores · {} · rustc {}\n",
+        machine.cpu,
+        machine.nproc,
+        machine.node,
+        machine.rustc.split_whitespace().nth(1).unwrap_or("?")
+    );
+    if !run.records.is_empty() {
+        out += &identity_text(run);
+    }
+    let pools = super::pools::text(&run.pools);
+    out += if run.records.is_empty() {
+        pools.trim_start_matches('\n')
+    } else {
+        &pools
+    };
     if let Some(note) = &run.peer_note {
         let _ = writeln!(out, "\n{note}");
     }
@@ -685,6 +700,7 @@ pub fn json(run: &Run, machine: &Machine) -> Value {
         },
         "peer": run.peer_note,
         "records": run.records.iter().map(|r| record_json(run, r)).collect::<Vec<_>>(),
+        "pools": super::pools::json(&run.pools),
         "targets": targets(run).into_iter().map(|t| json!({
             "group": t.group, "target": t.what, "want": t.want, "got": t.got, "pass": t.pass,
         })).collect::<Vec<_>>(),
@@ -775,6 +791,7 @@ fn generated(run: &Run, machine: &Machine) -> String {
         out += "\nFailures:\n\n";
         out += &errs;
     }
+    out += &super::pools::doc(&run.pools);
     out
 }
 

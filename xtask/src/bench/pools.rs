@@ -1,0 +1,556 @@
+//! The release-pool scenarios of issue 5 (`xtask/bench/pools.mjs`): what they are, which
+//! variants a run takes, and their part of the report (stdout, JSON, `docs/benchmarks.md`).
+//!
+//! Each scenario has variants instead of identity modes; each (scenario, variant) runs in
+//! its own runner process with the usual warm-up and adaptive sampling, converging on the
+//! variant's primary phase (`releaseMs`, `droppedMs` for the GC, `loopMs`), and reports
+//! every phase summarized over the same samples.
+
+use super::report::{fmt_ms, fmt_ratio, table};
+use super::{BenchArgs, Kind, Mode, RunnerSpec, Sampling, Select, run_node};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::path::Path;
+
+pub struct PoolVariant {
+    pub name: &'static str,
+    /// The mode of the objects involved (what `--mode` selects by).
+    pub mode: Mode,
+    pub what: &'static str,
+}
+
+pub struct PoolScenario {
+    pub name: &'static str,
+    /// Objects (`release100k`) or operations (`emptyPoolPushPop`) per run.
+    pub iterations: u64,
+    pub quick_iterations: u64,
+    /// What an iteration is.
+    pub unit: &'static str,
+    pub what: &'static str,
+    pub variants: &'static [PoolVariant],
+}
+
+pub const RELEASE: &str = "release100k";
+pub const PUSH_POP: &str = "emptyPoolPushPop";
+
+pub const POOL_SCENARIOS: [PoolScenario; 2] = [
+    PoolScenario {
+        name: RELEASE,
+        iterations: 100_000,
+        quick_iterations: 500,
+        unit: "objects",
+        what: "get N fresh objects (`C.make(i)`, kept in an array), then release them all",
+        variants: &[
+            PoolVariant {
+                name: "oneByOne",
+                mode: Mode::Rust,
+                what: "`obj.release()` for each, after the creation loop",
+            },
+            PoolVariant {
+                name: "poolDrain",
+                mode: Mode::Rust,
+                what: "created inside `pushPool()`, released by one `popPool()`: the fast pool \
+                       (entries in linear memory, one wasm call drains them)",
+            },
+            PoolVariant {
+                name: "nonePool",
+                mode: Mode::None,
+                what: "the same with `none`-mode objects: the JS pool (an array of wrappers, \
+                       `release()`d one by one by the drain)",
+            },
+            PoolVariant {
+                name: "gc",
+                mode: Mode::None,
+                what: "the array is dropped, nothing else: the FinalizationRegistry drops them \
+                       (timed until the live-objects probe is back, polling with `gc()` and an \
+                       event-loop turn)",
+            },
+        ],
+    },
+    PoolScenario {
+        name: PUSH_POP,
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        unit: "pairs",
+        what: "a pool with nothing in it, N times",
+        variants: &[
+            PoolVariant {
+                name: "pushPop",
+                mode: Mode::Rust,
+                what: "`popPool(pushPool())`",
+            },
+            PoolVariant {
+                name: "withPool",
+                mode: Mode::Rust,
+                what: "`withPool(fn)`, `fn = () => 0`",
+            },
+            PoolVariant {
+                name: "bareCall",
+                mode: Mode::Floor,
+                what: "`x = floor(x)`: a bare wasm call (`i32` in, `i32` out), the unit",
+            },
+        ],
+    },
+];
+
+/// The (scenario, variant) pairs a run takes: variants whose objects' mode is selected.
+pub fn plan(
+    scenarios: &[&'static PoolScenario],
+    modes: &[Mode],
+) -> Vec<(&'static PoolScenario, &'static PoolVariant)> {
+    scenarios
+        .iter()
+        .flat_map(|s| s.variants.iter().map(move |v| (*s, v)))
+        .filter(|(_, v)| modes.contains(&v.mode))
+        .collect()
+}
+
+/// Run the planned (scenario, variant) pairs, one runner process each (time only).
+pub fn measure(
+    plan: &[(&'static PoolScenario, &'static PoolVariant)],
+    args: &BenchArgs,
+    runner: &Path,
+    pkg: &Path,
+    sampling: Sampling,
+) -> Vec<PoolRecord> {
+    let mut records = Vec::new();
+    for &(scenario, variant) in plan {
+        let iterations = match (args.quick, args.iterations) {
+            (true, _) => scenario.quick_iterations,
+            (false, Some(n)) => n.max(1),
+            (false, None) => scenario.iterations,
+        };
+        eprintln!(
+            "bench: {:<24} {:<13} {:<10} ({} {})",
+            scenario.name,
+            variant.name,
+            Kind::Time.name(),
+            iterations,
+            scenario.unit
+        );
+        let spec = RunnerSpec {
+            runner,
+            pkg,
+            scenario: scenario.name,
+            select: Select::Variant(variant.name),
+            kind: Kind::Time,
+            iterations,
+            sampling,
+        };
+        let mut record = PoolRecord {
+            scenario,
+            variant,
+            iterations,
+            time: None,
+            errors: Vec::new(),
+        };
+        match run_node(&spec) {
+            Ok(result) => record.time = Some(result),
+            Err(e) => {
+                let msg = format!("time {}: {e:#}", variant.name);
+                eprintln!("bench: FAILED {}: {msg}", scenario.name);
+                record.errors.push(msg);
+            }
+        }
+        records.push(record);
+    }
+    records
+}
+
+/// What one (scenario, variant) measured.
+pub struct PoolRecord {
+    pub scenario: &'static PoolScenario,
+    pub variant: &'static PoolVariant,
+    pub iterations: u64,
+    /// The runner's result: the primary phase's summary at the top, `phases.<name>`.
+    pub time: Option<Value>,
+    pub errors: Vec<String>,
+}
+
+impl PoolRecord {
+    /// `key` (`medianMs`, `cv`, ...) of a phase's summary.
+    fn phase(&self, phase: &str, key: &str) -> Option<f64> {
+        self.time
+            .as_ref()?
+            .get("phases")?
+            .get(phase)?
+            .get(key)?
+            .as_f64()
+    }
+    fn median(&self, phase: &str) -> Option<f64> {
+        self.phase(phase, "medianMs")
+    }
+    fn primary(&self) -> Option<&str> {
+        self.time.as_ref()?.get("primary")?.as_str()
+    }
+}
+
+fn find<'a>(records: &'a [PoolRecord], scenario: &str, variant: &str) -> Option<&'a PoolRecord> {
+    records
+        .iter()
+        .find(|r| r.scenario.name == scenario && r.variant.name == variant)
+}
+
+fn median(records: &[PoolRecord], scenario: &str, variant: &str, phase: &str) -> Option<f64> {
+    find(records, scenario, variant)?.median(phase)
+}
+
+fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+        _ => None,
+    }
+}
+
+/// `median ±cv` of a phase, or why there is none.
+fn cell(r: &PoolRecord, phase: &str) -> String {
+    if r.time.is_none() {
+        return if r.errors.is_empty() { "—" } else { "failed" }.into();
+    }
+    match (r.median(phase), r.phase(phase, "cv")) {
+        (Some(m), Some(cv)) => format!("{} ±{:.0}%", fmt_ms(m), cv * 100.0),
+        _ => "—".into(),
+    }
+}
+
+fn opt(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    x.map_or_else(|| "—".into(), f)
+}
+
+fn release_table(records: &[PoolRecord]) -> Option<String> {
+    let rows: Vec<&PoolRecord> = records
+        .iter()
+        .filter(|r| r.scenario.name == RELEASE)
+        .collect();
+    let first = rows.first()?;
+    let n = first.iterations;
+    let base = median(records, RELEASE, "oneByOne", "droppedMs");
+    let header: Vec<String> = [
+        "variant",
+        "mode",
+        "create ms",
+        "release ms (sync)",
+        "until all Drops ran ms",
+        "ns/object (Drops)",
+        "Drops / oneByOne",
+        "create + Drops ms",
+        "gc() calls",
+    ]
+    .map(String::from)
+    .to_vec();
+    let body = rows
+        .iter()
+        .map(|r| {
+            let dropped = r.median("droppedMs");
+            let total = match (r.median("createMs"), dropped) {
+                (Some(c), Some(d)) => Some(c + d),
+                _ => None,
+            };
+            vec![
+                r.variant.name.to_string(),
+                r.variant.mode.name().to_string(),
+                cell(r, "createMs"),
+                cell(r, "releaseMs"),
+                cell(r, "droppedMs"),
+                opt(dropped, |d| format!("{:.1}", d * 1e6 / r.iterations as f64)),
+                opt(ratio(dropped, base), fmt_ratio),
+                opt(total, fmt_ms),
+                opt(r.median("gcCalls"), |g| format!("{g:.0}")),
+            ]
+        })
+        .collect::<Vec<_>>();
+    Some(format!(
+        "{RELEASE}: {n} objects per run; median ms ± CV:\n\n{}",
+        table(&header, &body, 2)
+    ))
+}
+
+fn push_pop_table(records: &[PoolRecord]) -> Option<String> {
+    let rows: Vec<&PoolRecord> = records
+        .iter()
+        .filter(|r| r.scenario.name == PUSH_POP)
+        .collect();
+    let first = rows.first()?;
+    let n = first.iterations;
+    let bare = median(records, PUSH_POP, "bareCall", "loopMs");
+    let header: Vec<String> = ["variant", "loop", "ms per run", "ns per op", "× bare call"]
+        .map(String::from)
+        .to_vec();
+    let body = rows
+        .iter()
+        .map(|r| {
+            let m = r.median("loopMs");
+            vec![
+                r.variant.name.to_string(),
+                r.variant.what.to_string(),
+                cell(r, "loopMs"),
+                opt(m, |m| format!("{:.1}", m * 1e6 / r.iterations as f64)),
+                opt(ratio(m, bare), fmt_ratio),
+            ]
+        })
+        .collect::<Vec<_>>();
+    Some(format!(
+        "{PUSH_POP}: {n} ops per run; median ± CV:\n\n{}",
+        table(&header, &body, 2)
+    ))
+}
+
+/// The figures issue 5 asks for, in one paragraph (what this run has of them).
+fn summary(records: &[PoolRecord]) -> String {
+    let mut parts = Vec::new();
+    let per_op = |v| {
+        let r = find(records, PUSH_POP, v)?;
+        Some(r.median("loopMs")? * 1e6 / r.iterations as f64)
+    };
+    let bare = per_op("bareCall");
+    if let Some(pair) = per_op("pushPop") {
+        let mut s = format!("an empty `popPool(pushPool())` pair costs {pair:.1} ns");
+        if let Some(b) = bare {
+            let _ = write!(s, ", {} a bare wasm call ({b:.1} ns)", fmt_ratio(pair / b));
+        }
+        if let Some(w) = per_op("withPool") {
+            let _ = write!(s, "; `withPool(() => 0)` {w:.1} ns");
+            if let Some(b) = bare {
+                let _ = write!(s, " ({})", fmt_ratio(w / b));
+            }
+        }
+        parts.push(s);
+    }
+    let n = find(records, RELEASE, "oneByOne")
+        .or_else(|| records.iter().find(|r| r.scenario.name == RELEASE))
+        .map(|r| r.iterations);
+    if let Some(n) = n {
+        let mut bits = Vec::new();
+        let drops = |v| median(records, RELEASE, v, "droppedMs");
+        if let Some(d) = drops("oneByOne") {
+            bits.push(format!("one by one {} ms", fmt_ms(d)));
+        }
+        if let Some(d) = drops("poolDrain") {
+            bits.push(format!("through one pool drain {} ms", fmt_ms(d)));
+        }
+        if let Some(d) = drops("nonePool") {
+            bits.push(format!(
+                "(`none` mode through the JS pool {} ms)",
+                fmt_ms(d)
+            ));
+        }
+        if let Some(d) = drops("gc") {
+            let sync = median(records, RELEASE, "gc", "releaseMs").unwrap_or(f64::NAN);
+            let calls = median(records, RELEASE, "gc", "gcCalls").unwrap_or(f64::NAN);
+            bits.push(format!(
+                "`none` mode left to the GC {} ms synchronously and {} ms until every Drop ran \
+                 ({calls:.0} forced `gc()` calls)",
+                fmt_ms(sync),
+                fmt_ms(d)
+            ));
+        }
+        if !bits.is_empty() {
+            parts.push(format!(
+                "releasing {n} objects: {}",
+                bits.join(", ").replace(", (", " (")
+            ));
+        }
+    }
+    if parts.is_empty() {
+        return String::new();
+    }
+    let mut s = parts.join("; ");
+    s[..1].make_ascii_uppercase();
+    s + ".\n"
+}
+
+fn errors(records: &[PoolRecord]) -> String {
+    let mut out = String::new();
+    for r in records {
+        for e in &r.errors {
+            let _ = writeln!(out, "- {} {}: {e}", r.scenario.name, r.variant.name);
+        }
+    }
+    out
+}
+
+/// The pool part of the report on stdout (empty when no pool scenario ran).
+pub fn text(records: &[PoolRecord]) -> String {
+    if records.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nRelease pools (issue 5):\n\n");
+    for t in [release_table(records), push_pop_table(records)]
+        .into_iter()
+        .flatten()
+    {
+        out += &t;
+        out += "\n";
+    }
+    out += &summary(records);
+    let errs = errors(records);
+    if !errs.is_empty() {
+        out += "\nPool failures:\n";
+        out += &errs;
+    }
+    out
+}
+
+/// The pool part of `docs/benchmarks.md`'s generated section.
+pub fn doc(records: &[PoolRecord]) -> String {
+    if records.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n## Release pools\n\nIssue 5: ");
+    out += "what releasing `rust`-mode objects costs one by one, through one pool drain, and \
+            against `none` mode left to the garbage collector; and what a pool with nothing \
+            in it costs, as a multiple of a bare wasm call. Each (scenario, variant) runs in a \
+            fresh process with the same warm-up and adaptive sampling as above, converging on \
+            the release (the GC variant: until all Drops ran; push/pop: the loop); every \
+            phase is the median over the same runs. Checked in every run: the live-objects \
+            probe is back where it was once the release is over.\n\n";
+    for s in &POOL_SCENARIOS {
+        let _ = writeln!(
+            out,
+            "- `{}` ({} {} per run): {}.",
+            s.name, s.iterations, s.unit, s.what
+        );
+    }
+    out += "\n";
+    let rows = POOL_SCENARIOS
+        .iter()
+        .flat_map(|s| {
+            s.variants.iter().map(move |v| {
+                vec![
+                    format!("`{}`", s.name),
+                    format!("`{}`", v.name),
+                    v.mode.name().to_string(),
+                    v.what.to_string(),
+                ]
+            })
+        })
+        .collect::<Vec<_>>();
+    out += &table(
+        &["scenario", "variant", "mode", "what"].map(String::from),
+        &rows,
+        4,
+    );
+    out += "\nPhases of `release100k`: **create** is the creation loop (with a pool, \
+            `pushPool()` and the pool's bookkeeping of each new object too); **release** is \
+            the synchronous release (the loop of `release()`, the `popPool()`, or for the GC \
+            dropping the array); **until all Drops ran** runs from the start of the release \
+            to the last Rust `Drop` (the same as release where release is synchronous; for the \
+            GC, polling `liveObjects()` with a forced `gc()` and an event-loop turn between \
+            polls, so it is the best case: without forced collections it waits for V8 to \
+            collect on its own).\n\n";
+    for t in [release_table(records), push_pop_table(records)]
+        .into_iter()
+        .flatten()
+    {
+        out += &t;
+        out += "\n";
+    }
+    out += &summary(records);
+    let errs = errors(records);
+    if !errs.is_empty() {
+        out += "\nFailures:\n\n";
+        out += &errs;
+    }
+    out
+}
+
+fn record_json(records: &[PoolRecord], r: &PoolRecord) -> Value {
+    let per = |phase: &str| r.median(phase).map(|m| m * 1e6 / r.iterations as f64);
+    let (unit_ns, over) = if r.scenario.name == PUSH_POP {
+        (
+            per("loopMs"),
+            ratio(
+                r.median("loopMs"),
+                median(records, PUSH_POP, "bareCall", "loopMs"),
+            ),
+        )
+    } else {
+        (
+            per("droppedMs"),
+            ratio(
+                r.median("droppedMs"),
+                median(records, RELEASE, "oneByOne", "droppedMs"),
+            ),
+        )
+    };
+    json!({
+        "scenario": r.scenario.name,
+        "variant": r.variant.name,
+        "mode": r.variant.mode.name(),
+        "iterations": r.iterations,
+        "unit": r.scenario.unit,
+        "primary": r.primary(),
+        "medianMs": r.time.as_ref().and_then(|t| t.get("medianMs")).and_then(Value::as_f64),
+        "createMs": r.median("createMs"),
+        "releaseMs": r.median("releaseMs"),
+        "droppedMs": r.median("droppedMs"),
+        "gcCalls": r.median("gcCalls"),
+        "loopMs": r.median("loopMs"),
+        // ns per object until its Drop ran, or per push/pop pair (per call for bareCall).
+        "nsPerUnit": unit_ns,
+        // Over oneByOne (release100k) or over bareCall (emptyPoolPushPop).
+        "overBase": over,
+        "time": r.time,
+        "errors": r.errors,
+    })
+}
+
+pub fn json(records: &[PoolRecord]) -> Value {
+    Value::Array(records.iter().map(|r| record_json(records, r)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures;
+
+    #[test]
+    fn pool_scenarios_match_the_js_runner() {
+        let js = std::fs::read_to_string(fixtures::project_root().join("xtask/bench/pools.mjs"))
+            .unwrap();
+        for s in &POOL_SCENARIOS {
+            let at = js.find(&format!("  {}: {{", s.name)).expect(s.name);
+            let body = &js[at..];
+            let grouped = s
+                .iterations
+                .to_string()
+                .as_bytes()
+                .rchunks(3)
+                .rev()
+                .map(|c| std::str::from_utf8(c).unwrap())
+                .collect::<Vec<_>>()
+                .join("_");
+            assert!(
+                body.contains(&format!("iterations: {grouped},")),
+                "{}",
+                s.name
+            );
+            for v in s.variants {
+                let mode = v.mode.name();
+                assert!(
+                    body.contains(&format!("      {}: {{\n        mode: \"{mode}\",", v.name)),
+                    "{} {}",
+                    s.name,
+                    v.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn plan_selects_variants_by_the_mode_of_their_objects() {
+        let all: Vec<&PoolScenario> = POOL_SCENARIOS.iter().collect();
+        let names = |modes: &[Mode]| {
+            plan(&all, modes)
+                .into_iter()
+                .map(|(_, v)| v.name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names(&[Mode::Rust, Mode::Floor]),
+            ["oneByOne", "poolDrain", "pushPop", "withPool", "bareCall"]
+        );
+        assert_eq!(names(&[Mode::None]), ["nonePool", "gc"]);
+        assert!(names(&[Mode::WasmBindgen]).is_empty());
+    }
+}
