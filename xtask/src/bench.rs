@@ -542,7 +542,7 @@ fn run_node(spec: &RunnerSpec) -> Result<Value> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -555,6 +555,17 @@ mod tests {
         ));
         assert!(matches_filter("rustCreatesObject", Some("CREATES")));
         assert!(!matches_filter("churnObjects", Some("pool,create")));
+    }
+
+    /// `1000000` as the runners write it: `1_000_000`.
+    pub(crate) fn js_number_literal(n: u64) -> String {
+        n.to_string()
+            .as_bytes()
+            .rchunks(3)
+            .rev()
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect::<Vec<_>>()
+            .join("_")
     }
 
     #[test]
@@ -570,14 +581,7 @@ mod tests {
                 "{}",
                 s.name
             );
-            let iterations = s.iterations.to_string();
-            let grouped = iterations
-                .as_bytes()
-                .rchunks(3)
-                .rev()
-                .map(|c| std::str::from_utf8(c).unwrap())
-                .collect::<Vec<_>>()
-                .join("_");
+            let grouped = js_number_literal(s.iterations);
             assert!(
                 body.contains(&format!("iterations: {grouped},")),
                 "{}",

@@ -511,15 +511,7 @@ mod tests {
         for s in &POOL_SCENARIOS {
             let at = js.find(&format!("  {}: {{", s.name)).expect(s.name);
             let body = &js[at..];
-            let grouped = s
-                .iterations
-                .to_string()
-                .as_bytes()
-                .rchunks(3)
-                .rev()
-                .map(|c| std::str::from_utf8(c).unwrap())
-                .collect::<Vec<_>>()
-                .join("_");
+            let grouped = crate::bench::tests::js_number_literal(s.iterations);
             assert!(
                 body.contains(&format!("iterations: {grouped},")),
                 "{}",
