@@ -1,0 +1,196 @@
+//! The issue's targets, checked against a run: pass, miss, or not measured.
+
+use super::*;
+
+/// A target of issue 4 and how this run did.
+pub struct Target {
+    pub group: &'static str,
+    pub what: String,
+    pub want: String,
+    pub got: Option<String>,
+    pub pass: Option<bool>,
+}
+
+pub(super) fn speedup_target(
+    run: &Run,
+    group: &'static str,
+    scenario: &str,
+    base: Mode,
+    min: f64,
+) -> Target {
+    let got = match (run.median(scenario, base), run.median(scenario, Mode::Rust)) {
+        (Some(b), Some(r)) if r > 0.0 => Some(b / r),
+        _ => None,
+    };
+    Target {
+        group,
+        what: format!("{scenario}: {} / rust", base.name()),
+        want: format!("≥ {min}× faster"),
+        got: got.map(|g| format!("{g:.2}×")),
+        pass: got.map(|g| g >= min),
+    }
+}
+
+pub(super) fn ratio_target(
+    run: &Run,
+    group: &'static str,
+    scenario: &str,
+    over: Mode,
+    max: f64,
+    want: &str,
+) -> Target {
+    let got = match (run.median(scenario, Mode::Rust), run.median(scenario, over)) {
+        (Some(r), Some(o)) if o > 0.0 => Some(r / o),
+        _ => None,
+    };
+    Target {
+        group,
+        what: format!("{scenario}: rust / {}", over.name()),
+        want: want.to_string(),
+        got: got.map(|g| format!("{g:.2}")),
+        pass: got.map(|g| g <= max),
+    }
+}
+
+pub fn targets(run: &Run) -> Vec<Target> {
+    let mut out = Vec::new();
+    let g = "rust vs none";
+    for (s, min) in [
+        ("passBothWaysRoundtrip", 20.0),
+        ("getPoolRepeated_100", 20.0),
+        ("churnObjects", 3.0),
+        ("rustCreatesObject", 3.0),
+    ] {
+        out.push(speedup_target(run, g, s, Mode::None, min));
+    }
+    out.push(ratio_target(
+        run,
+        g,
+        "rustConsumesSameObject",
+        Mode::None,
+        1.10,
+        "≤ 1.10 (within 10%)",
+    ));
+    let g = "rust vs pointer";
+    for (s, min) in [
+        ("passBothWaysRoundtrip", 1.5),
+        ("getPoolRepeated_100", 3.0),
+        ("churnObjects", 5.0),
+        ("rustCreatesObject", 10.0),
+    ] {
+        out.push(speedup_target(run, g, s, Mode::Pointer, min));
+    }
+    out.push(ratio_target(
+        run,
+        g,
+        "rustConsumesSameObject",
+        Mode::Pointer,
+        1.10,
+        "≤ 1.10 (parity)",
+    ));
+    let g = "rust vs floor";
+    out.push(ratio_target(
+        run,
+        g,
+        "rustConsumesSameObject",
+        Mode::Floor,
+        1.5,
+        "≤ 1.5",
+    ));
+    out.push(ratio_target(
+        run,
+        g,
+        "passBothWaysRoundtrip",
+        Mode::Floor,
+        3.0,
+        "≤ 3",
+    ));
+    out.push(ratio_target(
+        run,
+        g,
+        "getPoolRepeated_100",
+        Mode::Floor,
+        3.0,
+        "≤ 3 (per element)",
+    ));
+    let g = "rust vs wasm-bindgen";
+    for (s, min) in [
+        ("passBothWaysRoundtrip", 20.0),
+        ("getPoolRepeated_100", 50.0),
+        ("rustCreatesObject", 10.0),
+        ("rustConsumesSameObject", 5.0),
+    ] {
+        out.push(speedup_target(run, g, s, Mode::WasmBindgen, min));
+    }
+
+    let g = "memory";
+    let roundtrip = run.find("passBothWaysRoundtrip", Mode::Rust);
+    let peak = roundtrip
+        .and_then(|r| Some(r.memory_f64("peakHeapDelta")? / MIB * 1e6 / r.iterations as f64));
+    out.push(Target {
+        group: g,
+        what: "passBothWaysRoundtrip rust: peak JS heap growth per 1M iterations".into(),
+        want: "≤ 2 MiB".into(),
+        got: peak.map(|p| format!("{p:.2} MiB")),
+        pass: peak.map(|p| p <= 2.0),
+    });
+    let churn = run.find("churnObjects", Mode::Rust);
+    let growth = churn.and_then(|r| r.memory_f64("wasmMemoryGrowth"));
+    let rust_heap = churn.and_then(|r| r.memory_f64("rustHeapGrowthAfterSettle"));
+    out.push(Target {
+        group: g,
+        what: "churnObjects rust: wasm linear memory growth after warm-up (Rust heap growth)"
+            .into(),
+        want: "0 (flat)".into(),
+        got: growth.map(|w| {
+            format!(
+                "{} B ({} B)",
+                w,
+                rust_heap.map_or("?".into(), |h| format!("{h}"))
+            )
+        }),
+        pass: growth.map(|w| w == 0.0),
+    });
+
+    let g = "sustained";
+    for s in run.scenarios() {
+        let got = run
+            .find(s.name, Mode::Rust)
+            .and_then(|r| r.sustained_f64("lastOverFirst"));
+        if got.is_none() && run.find(s.name, Mode::Rust).is_none() {
+            continue;
+        }
+        out.push(Target {
+            group: g,
+            what: format!("{}: rust last run / first run", s.name),
+            want: "≤ 1.5".into(),
+            got: got.map(|x| format!("{x:.2}")),
+            pass: got.map(|x| x <= 1.5),
+        });
+    }
+
+    let g = "none/pointer vs wasm-bindgen";
+    if run.modes().contains(&Mode::WasmBindgen) {
+        for s in run.scenarios() {
+            for mode in [Mode::None, Mode::Pointer] {
+                let got = match (
+                    run.median(s.name, mode),
+                    run.median(s.name, Mode::WasmBindgen),
+                ) {
+                    (Some(m), Some(p)) if p > 0.0 => Some(m / p),
+                    _ => None,
+                };
+                out.push(Target {
+                    group: g,
+                    what: format!("{}: {} / wasm-bindgen", s.name, mode.name()),
+                    want: "≤ 1 (no slower)".into(),
+                    got: got.map(|x| format!("{x:.2}")),
+                    pass: got.map(|x| x <= 1.0),
+                });
+            }
+        }
+    }
+    out
+}
+
+// ---- tables ----
