@@ -13,9 +13,21 @@ use crate::{BridgeClass, Handle, HandleRef, HandleRefMut};
 use std::alloc::Layout;
 use std::cell::{Cell, RefCell};
 
-/// An error the generated code turns into a thrown JS `Error`.
+/// An error the generated code turns into a thrown JS `Error`. Its message waits in
+/// `LAST_ERROR`, so the value is zero-sized: a `Result<&T, BridgeError>` is one pointer and
+/// the thunks' hot paths need no stack frame for an error they rarely build.
 #[derive(Debug)]
-pub struct BridgeError(pub String);
+pub struct BridgeError(());
+
+impl BridgeError {
+    /// Record `message` as the error to throw.
+    #[cold]
+    #[inline(never)]
+    pub fn new(message: String) -> BridgeError {
+        LAST_ERROR.with(|slot| *slot.borrow_mut() = message);
+        BridgeError(())
+    }
+}
 
 pub type Result<T> = std::result::Result<T, BridgeError>;
 
@@ -93,11 +105,11 @@ thread_local! {
 #[cold]
 #[inline(never)]
 pub fn throw(error: BridgeError) -> ! {
+    let BridgeError(()) = error;
     // The message lives in LAST_ERROR until the next error; JS copies it before throwing.
     // No borrow may be held across `host::throw`: the JS exception skips destructors.
     let (ptr, len) = LAST_ERROR.with(|slot| {
-        let mut message = slot.borrow_mut();
-        *message = error.0;
+        let message = slot.borrow();
         (message.as_ptr(), message.len())
     });
     // SAFETY: LAST_ERROR is not touched again before JS has copied the message.
@@ -204,6 +216,8 @@ pub struct ArgSite {
     pub param: &'static str,
 }
 
+#[cold]
+#[inline(never)]
 fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
     let state = match c {
         BorrowConflict::MutablyBorrowed => "is already mutably borrowed",
@@ -214,7 +228,7 @@ fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
     } else {
         format!("{}.{}", site.class, site.member)
     };
-    BridgeError(format!(
+    BridgeError::new(format!(
         "{arg_class} {state}: `{callee}` cannot borrow `{}` while another borrow of the same \
          {arg_class} is live (the same object passed twice, or as both `this` and an argument)",
         site.param
