@@ -43,6 +43,11 @@ pub fn test_all(sh: &Shell) -> Result<()> {
         "cargo clippy --workspace --all-targets --quiet -- -D warnings"
     )
     .run()?;
+    // Install the wasm32 target once, up front: the CLI tests run `cargo bridge` in
+    // parallel, and parallel first-time `rustup target add`s can trip over each other.
+    cmd!(sh, "rustup target add wasm32-unknown-unknown")
+        .quiet()
+        .run()?;
     cmd!(sh, "cargo test --workspace --quiet").run()?;
     // Smoke only: speed is never asserted by a timed test.
     cmd!(sh, "cargo xtask bench --quick").run()?;
