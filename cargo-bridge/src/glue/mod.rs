@@ -38,6 +38,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/class.js.j2"),
     ),
     (
+        "identity/common.js.j2",
+        include_str!("../../../templates/identity/common.js.j2"),
+    ),
+    (
         "identity/none.js.j2",
         include_str!("../../../templates/identity/none.js.j2"),
     ),
