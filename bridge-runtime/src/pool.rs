@@ -29,7 +29,7 @@ unsafe extern "C" {
     /// Replaced by `cargo bridge` with a dispatch over the module's `rust`-mode classes:
     /// if `release_wrapper` is 1, release the class's JS wrapper of `addr`; then drop one
     /// reference of `addr`.
-    #[link_name = "__pool_release"]
+    #[link_name = "__pool_release"] // bridge_schema::POOL_RELEASE_IMPORT
     fn pool_release(class: u32, addr: u32, release_wrapper: u32);
 }
 

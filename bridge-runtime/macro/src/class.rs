@@ -15,8 +15,8 @@ pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStre
         ));
     }
     let ident = &item.ident;
-    let drop_ref = format_ident!("bridge_{}_drop_ref", name);
-    let retain = format_ident!("bridge_{}_retain", name);
+    let drop_ref = format_ident!("{}", bridge_schema::drop_ref_export(&name));
+    let retain = format_ident!("{}", bridge_schema::retain_export(&name));
     let import_module = bridge_schema::IDENTITY_IMPORT_MODULE;
     let doc = doc_of(&item.attrs);
     let record = record::emit(bridge_schema::Item::Class(bridge_schema::Class {

@@ -17,6 +17,30 @@ pub const SECTION_NAME: &str = "__bridge_exports";
 /// Import module of the per-class lowering hooks that `cargo bridge` replaces.
 pub const IDENTITY_IMPORT_MODULE: &str = "__bridge_identity";
 
+/// Import (in [`IDENTITY_IMPORT_MODULE`]) through which the runtime's fast release pool
+/// releases an entry; `cargo bridge` replaces it with a dispatch over the classes.
+pub const POOL_RELEASE_IMPORT: &str = "__pool_release";
+
+/// Export dropping one reference to a `class` object (emitted by `#[bridge]`).
+pub fn drop_ref_export(class: &str) -> String {
+    format!("bridge_{class}_drop_ref")
+}
+
+/// Export adding one reference to a `class` object (emitted by `#[bridge]`).
+pub fn retain_export(class: &str) -> String {
+    format!("bridge_{class}_retain")
+}
+
+/// Export releasing a `rust`-mode `class` object's JS wrapper (added by `cargo bridge`).
+pub fn release_wrapper_export(class: &str) -> String {
+    format!("{class}_release_wrapper")
+}
+
+/// Exported global counting a `rust`-mode `class`'s identity table (added by `cargo bridge`).
+pub fn identity_table_len_export(class: &str) -> String {
+    format!("{class}_identity_table_len")
+}
+
 /// Layout of the reference-counted box header every exported object lives in.
 pub mod header {
     /// `u32` strong count (Rust handles + JS references).

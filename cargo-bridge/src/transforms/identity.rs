@@ -58,11 +58,10 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
             add_release_wrapper(module, class, memory, table_len)?;
         }
     }
-    if let Some(stray) = module
-        .imports
-        .iter()
-        .find(|i| i.module == bridge_schema::IDENTITY_IMPORT_MODULE && !i.name.starts_with("__"))
-    {
+    if let Some(stray) = module.imports.iter().find(|i| {
+        i.module == bridge_schema::IDENTITY_IMPORT_MODULE
+            && i.name != bridge_schema::POOL_RELEASE_IMPORT
+    }) {
         bail!(
             "the module imports an identity hook for `{}`, which no #[bridge] struct declares; \
              rebuild with matching bridge-runtime and cargo-bridge versions",
@@ -100,7 +99,7 @@ fn add_table_len_global(module: &mut Module, class: &str) -> GlobalId {
             .add_local(ValType::I32, true, false, ConstExpr::Value(Value::I32(0)));
     module
         .exports
-        .add(&format!("{class}_identity_table_len"), global);
+        .add(&bridge_schema::identity_table_len_export(class), global);
     global
 }
 
@@ -163,11 +162,7 @@ fn add_release_wrapper(
     memory: MemoryId,
     table_len: GlobalId,
 ) -> Result<()> {
-    let drop_ref_name = format!("bridge_{class}_drop_ref");
-    let drop_ref = module
-        .exports
-        .get_func(&drop_ref_name)
-        .with_context(|| format!("the module does not export `{drop_ref_name}`"))?;
+    let drop_ref = super::exported_func(module, &bridge_schema::drop_ref_export(class))?;
     let addr = module.locals.add(ValType::I32);
     let mut builder = FunctionBuilder::new(&mut module.types, &[ValType::I32], &[]);
     let mut body = builder.func_body();
@@ -190,6 +185,6 @@ fn add_release_wrapper(
     let func = builder.finish(vec![addr], &mut module.funcs);
     module
         .exports
-        .add(&format!("{class}_release_wrapper"), func);
+        .add(&bridge_schema::release_wrapper_export(class), func);
     Ok(())
 }

@@ -6,17 +6,18 @@
 //! A module without `rust`-mode classes has nothing to record, so its fast-pool exports
 //! are removed: its glue then uses the JS pool implementation.
 
+use super::exported_func;
 use crate::config::IdentityMode;
 use crate::transforms::identity::ClassMode;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use walrus::Module;
 use walrus::ir::BinaryOp;
 
 pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
-    let Ok(import) = module
-        .imports
-        .get_func(bridge_schema::IDENTITY_IMPORT_MODULE, "__pool_release")
-    else {
+    let Ok(import) = module.imports.get_func(
+        bridge_schema::IDENTITY_IMPORT_MODULE,
+        bridge_schema::POOL_RELEASE_IMPORT,
+    ) else {
         return Ok(());
     };
     let mut targets = Vec::new();
@@ -24,8 +25,8 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
         if c.mode != IdentityMode::Rust {
             continue;
         }
-        let release = export(module, &format!("{}_release_wrapper", c.class))?;
-        let drop_ref = export(module, &format!("bridge_{}_drop_ref", c.class))?;
+        let release = exported_func(module, &bridge_schema::release_wrapper_export(c.class))?;
+        let drop_ref = exported_func(module, &bridge_schema::drop_ref_export(c.class))?;
         targets.push((index as i32, release, drop_ref));
     }
     let has_fast_path = !targets.is_empty();
@@ -67,11 +68,4 @@ fn remove_pool_exports(module: &mut Module) {
     for id in pool_exports {
         module.exports.delete(id);
     }
-}
-
-fn export(module: &Module, name: &str) -> Result<walrus::FunctionId> {
-    module
-        .exports
-        .get_func(name)
-        .with_context(|| format!("the module does not export `{name}`"))
 }
