@@ -8,7 +8,7 @@
 //! - strings, vectors and `Option` flags going to JS are described in the return area
 //!   ([`__bridge_ret_area`]): `[ptr, len, cap, is_some]`.
 
-use crate::handle::BorrowConflict;
+use crate::handle::{BorrowConflict, RawHeader};
 use crate::{BridgeClass, Handle, HandleRef, HandleRefMut};
 use std::alloc::Layout;
 use std::cell::{Cell, RefCell};
@@ -92,8 +92,8 @@ pub extern "C" fn __bridge_init() {
 /// `addr` must be a live object box, and no Rust frame may be running.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn __bridge_unborrow(addr: u32) {
-    // SAFETY: forwarded contract; the flag is the header's second word.
-    unsafe { *((addr as usize + 4) as *mut i32) = 0 };
+    // SAFETY: forwarded contract.
+    unsafe { RawHeader::at(addr) }.clear_borrow();
 }
 
 thread_local! {

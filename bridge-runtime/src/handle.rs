@@ -26,6 +26,33 @@ const _: () = {
     assert!(std::mem::offset_of!(ObjectBox<u8>, slot) == 8);
 };
 
+/// The header fields of the box at `addr`, whatever its value type (the header does not
+/// depend on `T`: `#[repr(C)]`, value last). For code that only has an address.
+pub(crate) struct RawHeader<'a>(&'a ObjectBox<()>);
+
+impl RawHeader<'_> {
+    /// # Safety
+    /// `addr` must be a live object box for as long as the header is used.
+    pub(crate) unsafe fn at(addr: u32) -> Self {
+        // SAFETY: forwarded contract; the header prefix is the same for every `T`.
+        RawHeader(unsafe { &*(addr as usize as *const ObjectBox<()>) })
+    }
+
+    pub(crate) fn slot(&self) -> i32 {
+        self.0.slot.get()
+    }
+
+    /// One more strong reference (owned by whoever called this).
+    pub(crate) fn retain(&self) {
+        self.0.strong.set(self.0.strong.get() + 1);
+    }
+
+    /// Forget any borrow: only sound when no borrow guard of the object can be live.
+    pub(crate) fn clear_borrow(&self) {
+        self.0.borrow.set(0);
+    }
+}
+
 /// A strong, clonable handle to an exported object (like `Rc<RefCell<T>>`, in one box).
 pub struct Handle<T> {
     ptr: NonNull<ObjectBox<T>>,

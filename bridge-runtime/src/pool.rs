@@ -8,6 +8,7 @@
 //! Draining releases the object's JS wrapper through the class's identity table (if JS
 //! has not released it by hand meanwhile) and then drops the entry's reference.
 
+use crate::handle::RawHeader;
 use std::cell::{Cell, RefCell};
 
 #[derive(Clone, Copy)]
@@ -36,28 +37,12 @@ unsafe extern "C" {
 #[cfg(not(target_arch = "wasm32"))]
 unsafe fn pool_release(_class: u32, _addr: u32, _release_wrapper: u32) {}
 
-const STRONG_OFFSET: usize = 0;
-const SLOT_OFFSET: usize = 8;
-
-/// Identity slot of the object at `addr` (see `bridge_schema::header`).
-fn slot_of(addr: u32) -> i32 {
-    // SAFETY: entries hold a reference, so `addr` is a live box.
-    unsafe { *((addr as usize + SLOT_OFFSET) as *const i32) }
-}
-
-fn retain(addr: u32) {
-    // SAFETY: `addr` is a live box (the identity hook was just handed it).
-    unsafe {
-        let strong = (addr as usize + STRONG_OFFSET) as *mut u32;
-        *strong += 1;
-    }
-}
-
 /// Called by the `rust`-mode identity hook for each object JS receives for the first time.
 #[unsafe(no_mangle)]
 pub extern "C" fn __bridge_pool_note(class: u32, addr: u32) {
     if ACTIVE.with(Cell::get) {
-        retain(addr);
+        // SAFETY: `addr` is a live box (the identity hook was just handed it).
+        unsafe { RawHeader::at(addr) }.retain();
         ENTRIES.with(|e| e.borrow_mut().push(Entry { class, addr }));
     }
 }
@@ -89,7 +74,8 @@ pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
         })
     };
     while let Some(entry) = next() {
-        let slot = slot_of(entry.addr);
+        // SAFETY: the entry holds a reference, so `addr` is a live box.
+        let slot = unsafe { RawHeader::at(entry.addr) }.slot();
         if slot > 0 {
             RELEASED.with(|r| r.borrow_mut().extend([entry.class, slot as u32]));
         }
