@@ -101,6 +101,19 @@ impl Run {
     fn median(&self, scenario: &str, mode: Mode) -> Option<f64> {
         self.find(scenario, mode)?.median_ms()
     }
+    /// Every record, in table order: scenario, then mode.
+    fn records_in_order(&self) -> Vec<(&'static Scenario, Mode, &Record)> {
+        let mut out = Vec::new();
+        for s in self.scenarios() {
+            for m in self.modes() {
+                if let Some(r) = self.find(s.name, m) {
+                    out.push((s, m, r));
+                }
+            }
+        }
+        out
+    }
+
     fn scenarios(&self) -> Vec<&'static Scenario> {
         SCENARIOS
             .iter()

@@ -214,33 +214,28 @@ pub(super) fn memory_table(run: &Run) -> String {
     .map(String::from)
     .to_vec();
     let mut rows = Vec::new();
-    for s in run.scenarios() {
-        for m in run.modes() {
-            let Some(r) = run.find(s.name, m) else {
-                continue;
-            };
-            let Some(_) = &r.memory else { continue };
-            let f = |k| r.memory_f64(k).unwrap_or(f64::NAN);
-            rows.push(vec![
-                s.name.to_string(),
-                m.name().to_string(),
-                fmt_ms(f("durationMs")),
-                fmt_bytes(f("peakHeapDelta")),
-                fmt_bytes(f("retainedHeapDelta")),
-                fmt_bytes(f("postGcHeapDelta")),
-                fmt_bytes(f("wasmMemoryGrowth")),
-                format!(
-                    "{} → {}",
-                    fmt_bytes(f("rustHeapGrowth")),
-                    fmt_bytes(f("rustHeapGrowthAfterSettle"))
-                ),
-                format!(
-                    "{} → {}",
-                    f("liveObjectsGrowth"),
-                    f("liveObjectsGrowthAfterSettle")
-                ),
-            ]);
-        }
+    for (s, m, r) in run.records_in_order() {
+        let Some(_) = &r.memory else { continue };
+        let f = |k| r.memory_f64(k).unwrap_or(f64::NAN);
+        rows.push(vec![
+            s.name.to_string(),
+            m.name().to_string(),
+            fmt_ms(f("durationMs")),
+            fmt_bytes(f("peakHeapDelta")),
+            fmt_bytes(f("retainedHeapDelta")),
+            fmt_bytes(f("postGcHeapDelta")),
+            fmt_bytes(f("wasmMemoryGrowth")),
+            format!(
+                "{} → {}",
+                fmt_bytes(f("rustHeapGrowth")),
+                fmt_bytes(f("rustHeapGrowthAfterSettle"))
+            ),
+            format!(
+                "{} → {}",
+                f("liveObjectsGrowth"),
+                f("liveObjectsGrowthAfterSettle")
+            ),
+        ]);
     }
     table(&header, &rows, 2)
 }
@@ -258,29 +253,24 @@ pub(super) fn sustained_table(run: &Run) -> String {
     .map(String::from)
     .to_vec();
     let mut rows = Vec::new();
-    for s in run.scenarios() {
-        for m in run.modes() {
-            let Some(r) = run.find(s.name, m) else {
-                continue;
-            };
-            let Some(v) = &r.sustained else { continue };
-            let f = |k| r.sustained_f64(k).unwrap_or(f64::NAN);
-            let runs = v["runsMs"].as_array().map_or(0, Vec::len);
-            let truncated = v["truncated"].as_bool().unwrap_or(false);
-            rows.push(vec![
-                s.name.to_string(),
-                m.name().to_string(),
-                fmt_ms(f("firstMs")),
-                fmt_ms(f("lastMs")),
-                fmt_ms(f("maxMs")),
-                format!("{:.2}", f("lastOverFirst")),
-                if truncated {
-                    format!("{runs} (budget)")
-                } else {
-                    runs.to_string()
-                },
-            ]);
-        }
+    for (s, m, r) in run.records_in_order() {
+        let Some(v) = &r.sustained else { continue };
+        let f = |k| r.sustained_f64(k).unwrap_or(f64::NAN);
+        let runs = v["runsMs"].as_array().map_or(0, Vec::len);
+        let truncated = v["truncated"].as_bool().unwrap_or(false);
+        rows.push(vec![
+            s.name.to_string(),
+            m.name().to_string(),
+            fmt_ms(f("firstMs")),
+            fmt_ms(f("lastMs")),
+            fmt_ms(f("maxMs")),
+            format!("{:.2}", f("lastOverFirst")),
+            if truncated {
+                format!("{runs} (budget)")
+            } else {
+                runs.to_string()
+            },
+        ]);
     }
     table(&header, &rows, 2)
 }
