@@ -1,8 +1,8 @@
-// The release-pool scenarios of `cargo xtask bench` (issue 5), and their sampler.
+// The release-pool scenarios of `cargo xtask bench` (issue 5).
 //
 // Each scenario has variants instead of modes; each (scenario, variant) runs in its own
 // fresh process like an identity (scenario, mode), with the same warm-up and adaptive
-// sampling (IQR outlier removal), converging on the variant's `primary` phase:
+// sampling (the shared loop of sampler.mjs), converging on the variant's `primary` phase:
 //
 // release100k: get N fresh objects (`C.make(i)`, kept in an array), then release them all.
 //   oneByOne  rust  `obj.release()` for each, after the creation loop
@@ -23,7 +23,7 @@
 //   bareCall  `x = floor(x)`: a bare wasm call (i32 in, i32 out), the unit of the ratio
 
 import { pathToFileURL } from "node:url";
-import { summarize } from "./stats.mjs";
+import { measure } from "./sampler.mjs";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 /** Polls of the gc variant before it gives up: FinalizationRegistry never caught up. */
@@ -171,9 +171,8 @@ async function settle(mode) {
 }
 
 /**
- * One (pool scenario, variant) with the runner's arguments: warm-up (whole samples until
- * at least 3 and `warmupMs` have passed, at most 50), then adaptive sampling on the
- * variant's primary phase. Every phase is summarized from the same samples.
+ * One (pool scenario, variant) with the runner's arguments, through the shared measuring
+ * loop (`sampler.mjs`), converging on the variant's primary phase.
  */
 export async function measurePool(args, log) {
   const scenario = POOL_SCENARIOS[args.scenario];
@@ -181,50 +180,17 @@ export async function measurePool(args, log) {
   if (!variant) {
     throw new Error(`unknown variant ${args.variant} of ${args.scenario}: ${Object.keys(scenario.variants).join(", ")}`);
   }
-  const primary = scenario.primary[args.variant];
   const m = await import(pathToFileURL(args.pkg).href);
   const n = args.iterations ?? scenario.iterations;
   const state = { x: 1, sink: 0 };
   const before = m.liveObjects();
-
-  const warmup = [];
-  let spent = 0;
-  while (warmup.length < 50 && (warmup.length < 3 || spent < args.warmupMs)) {
-    const t0 = performance.now();
-    const s = await variant.sample(m, n, state);
-    spent += performance.now() - t0;
-    warmup.push(s[primary]);
-    await settle(variant.mode);
-    if (spent > args.budgetMs) break;
-  }
-
-  const samples = [];
-  let summary = null;
-  const started = performance.now();
-  while (samples.length < args.maxRuns) {
-    samples.push(await variant.sample(m, n, state));
-    await settle(variant.mode);
-    if (samples.length >= args.minRuns) {
-      summary = summarize(samples.map((s) => s[primary]));
-      if (summary.cv <= args.targetCv) break;
-      if (performance.now() - started > args.budgetMs) {
-        log(`time budget spent after ${samples.length} runs`);
-        break;
-      }
-    }
-  }
-  summary ??= summarize(samples.map((s) => s[primary]));
-  const phases = {};
-  for (const key of Object.keys(samples[0])) phases[key] = summarize(samples.map((s) => s[key]));
+  const result = await measure(
+    () => variant.sample(m, n, state),
+    scenario.primary[args.variant],
+    () => settle(variant.mode),
+    args,
+    log,
+  );
   if (m.liveObjects() !== before) throw new Error(`${m.liveObjects() - before} object(s) left alive`);
-  return {
-    variant: args.variant,
-    objectMode: variant.mode,
-    primary,
-    warmupRunsMs: warmup,
-    targetCv: args.targetCv,
-    converged: summary.cv <= args.targetCv,
-    ...summary,
-    phases,
-  };
+  return result;
 }

@@ -20,7 +20,7 @@ import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
 import { SCENARIOS } from "./scenarios.mjs";
 import { POOL_SCENARIOS, measurePool } from "./pools.mjs";
-import { summarize } from "./stats.mjs";
+import * as sampler from "./sampler.mjs";
 
 function parseArgs(argv) {
   const args = {
@@ -50,10 +50,7 @@ const log = (msg) => process.stderr.write(`    [${args.scenario}/${args.mode ?? 
 if (args.scenario in POOL_SCENARIOS) {
   if (args.kind !== "time") throw new Error(`${args.scenario}: pool scenarios measure time only, not ${args.kind}`);
   const result = await measurePool(args, log);
-  console.log(
-    "BENCH_JSON " +
-      JSON.stringify({ scenario: args.scenario, variant: args.variant, kind: args.kind, node: process.version, result }),
-  );
+  console.log("BENCH_JSON " + JSON.stringify({ result }));
 } else {
   await measureIdentity();
 }
@@ -130,43 +127,9 @@ async function measureIdentity() {
     };
   }
 
-  /**
-   * Warm-up: whole runs until at least 3 and `warmupMs` have passed (JIT tiering of the JS
-   * and of the wasm goes on for a while; short runs need many to settle), at most 50.
-   */
-  async function warmUp() {
-    const runs = [];
-    let spent = 0;
-    while (runs.length < 50 && (runs.length < 3 || spent < args.warmupMs)) {
-      const t = timed(iterations);
-      runs.push(t);
-      spent += t;
-      if (spent > args.budgetMs) break;
-    }
-    await settle();
-    return runs;
-  }
-
-  async function measureTime() {
-    const warmup = await warmUp();
-    const raw = [];
-    let summary = null;
-    const started = performance.now();
-    while (raw.length < args.maxRuns) {
-      raw.push(timed(iterations));
-      await settle();
-      if (raw.length >= args.minRuns) {
-        summary = summarize(raw);
-        if (summary.cv <= args.targetCv) break;
-        if (performance.now() - started > args.budgetMs) {
-          log(`time budget spent after ${raw.length} runs`);
-          break;
-        }
-      }
-    }
-    summary ??= summarize(raw);
-    return { warmupRunsMs: warmup, targetCv: args.targetCv, converged: summary.cv <= args.targetCv, ...summary };
-  }
+  const sample = () => ({ runMs: timed(iterations) });
+  const warmUp = () => sampler.warmUp(sample, "runMs", settle, args);
+  const measureTime = () => sampler.measure(sample, "runMs", settle, args, log);
 
   async function measureSustained() {
     await warmUp();
@@ -233,16 +196,5 @@ async function measureIdentity() {
   if (!measure) throw new Error(`unknown kind ${args.kind}`);
   const result = await measure();
   if (args.mode !== "floor") scenario.teardown(api, state);
-  console.log(
-    "BENCH_JSON " +
-      JSON.stringify({
-        scenario: args.scenario,
-        mode: args.mode,
-        kind: args.kind,
-        iterations,
-        crossings: scenario.crossings,
-        node: process.version,
-        result,
-      }),
-  );
+  console.log("BENCH_JSON " + JSON.stringify({ result }));
 }

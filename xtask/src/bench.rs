@@ -1,24 +1,27 @@
 //! `cargo xtask bench`: the identity benchmark suite (see `docs/benchmarks.md`).
 //!
 //! Builds `fixtures/bench` with the real `cargo bridge` in release mode (and, with
-//! `--peer wasm-bindgen`, the same scenarios with wasm-bindgen), then runs every
-//! (scenario, mode, measure) in a fresh `node --expose-gc xtask/bench/runner.mjs`
-//! process. The runner does the sampling; this side plans, collects, compares and
-//! writes the table (stdout), the JSON records and `docs/benchmarks.md`. The release-pool
-//! scenarios (issue 5) run after the identity ones, one process per (scenario, variant):
-//! see `pools.rs`.
+//! `--peer wasm-bindgen`, the same scenarios with wasm-bindgen), plans one job per
+//! (scenario, row, measure) of every section (identity scenarios, then the release pools),
+//! runs each in a fresh Node process, and hands the typed records to the report.
+//!
+//! Imports run one way: this orchestrator → `report` → `scenarios` → `model`, and
+//! `runner` → `model`; `model` imports nothing of the bench.
 
+mod machine;
+mod model;
 mod peer;
-mod pools;
 mod report;
+mod runner;
+mod scenarios;
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use anyhow::{Context, Result, bail};
-use serde_json::Value;
-use std::io::Read;
+use model::{Kind, Measured, Mode, PoolRecord, Record, Run, SamplingNote};
+use runner::{Job, Runner, Sampling, Select, Snapshot};
+use scenarios::{POOL_SCENARIOS, SCENARIOS};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use xshell::Shell;
 
 #[derive(clap::Args, Debug)]
@@ -62,171 +65,24 @@ pub struct BenchArgs {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
-pub enum Mode {
-    Floor,
-    None,
-    Pointer,
-    Rust,
-    #[value(name = "wasm-bindgen")]
-    WasmBindgen,
-}
-
-impl Mode {
-    pub const ALL: [Mode; 5] = [
-        Mode::Floor,
-        Mode::None,
-        Mode::Pointer,
-        Mode::Rust,
-        Mode::WasmBindgen,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Floor => "floor",
-            Mode::None => "none",
-            Mode::Pointer => "pointer",
-            Mode::Rust => "rust",
-            Mode::WasmBindgen => "wasm-bindgen",
-        }
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum Peer {
     #[value(name = "wasm-bindgen")]
     WasmBindgen,
 }
 
-/// A scenario of `xtask/bench/scenarios.mjs`.
-pub struct Scenario {
-    pub name: &'static str,
-    /// Loop iterations of a full run (the pool: calls returning 100 objects).
-    pub iterations: u64,
-    pub quick_iterations: u64,
-    /// Boundary crossings per iteration (its floor row makes as many `floor` calls).
-    pub crossings: u64,
-    /// Objects crossing per iteration (`--iterations` counts objects).
-    pub objects_per_iteration: u64,
-    pub what: &'static str,
-}
-
-pub const SCENARIOS: [Scenario; 5] = [
-    Scenario {
-        name: "passBothWaysRoundtrip",
-        iterations: 1_000_000,
-        quick_iterations: 2_000,
-        crossings: 1,
-        objects_per_iteration: 1,
-        what: "Rust returns an object, JS passes it back: `obj = C.roundtrip(obj)`",
-    },
-    Scenario {
-        name: "getPoolRepeated_100",
-        iterations: 10_000,
-        quick_iterations: 20,
-        crossings: 100,
-        objects_per_iteration: 100,
-        what: "Rust returns the same 100 objects as a fresh `Vec<Handle<C>>`: `pool.all()`",
-    },
-    Scenario {
-        name: "churnObjects",
-        iterations: 100_000,
-        quick_iterations: 1_000,
-        crossings: 3,
-        objects_per_iteration: 1,
-        what: "`new C(i)`, `C.roundtrip(obj)`, `obj.release()`",
-    },
-    Scenario {
-        name: "rustConsumesSameObject",
-        iterations: 1_000_000,
-        quick_iterations: 2_000,
-        crossings: 1,
-        objects_per_iteration: 1,
-        what: "JS passes one object, Rust reads it: `C.consume(obj)` (`&C` in, `i32` out)",
-    },
-    Scenario {
-        name: "rustCreatesObject",
-        iterations: 1_000_000,
-        quick_iterations: 2_000,
-        crossings: 2,
-        objects_per_iteration: 1,
-        what: "a fresh object per call, released at once in every mode: `C.make(i).release()`",
-    },
-];
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kind {
-    Time,
-    Sustained,
-    Memory,
-}
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Time => "time",
-            Kind::Sustained => "sustained",
-            Kind::Memory => "memory",
-        }
-    }
-}
-
-/// Everything measured for one (scenario, mode).
-pub struct Record {
-    pub scenario: &'static Scenario,
-    pub mode: Mode,
-    pub iterations: u64,
-    pub time: Option<Value>,
-    pub sustained: Option<Value>,
-    pub memory: Option<Value>,
-    pub errors: Vec<String>,
-}
-
-impl Record {
-    pub fn time_f64(&self, key: &str) -> Option<f64> {
-        self.time.as_ref()?.get(key)?.as_f64()
-    }
-    pub fn median_ms(&self) -> Option<f64> {
-        self.time_f64("medianMs")
-    }
-    pub fn sustained_f64(&self, key: &str) -> Option<f64> {
-        self.sustained.as_ref()?.get(key)?.as_f64()
-    }
-    pub fn memory_f64(&self, key: &str) -> Option<f64> {
-        self.memory.as_ref()?.get(key)?.as_f64()
-    }
-}
-
-/// What one invocation measured, with how it was asked for.
-pub struct Run {
-    pub records: Vec<Record>,
-    /// The release-pool scenarios.
-    pub pools: Vec<pools::PoolRecord>,
-    pub quick: bool,
-    pub canonical: bool,
-    pub command: String,
-    pub peer_note: Option<String>,
-    pub min_runs: u32,
-    pub max_runs: u32,
-    pub target_cv: f64,
-    pub warmup_ms: u64,
-}
-
 pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     let started = Instant::now();
     let root = fixtures::project_root();
-    let scenarios: Vec<&'static Scenario> = SCENARIOS
+    if !SCENARIOS
         .iter()
-        .filter(|s| matches_filter(s.name, args.filter.as_deref()))
-        .collect();
-    let pool_scenarios: Vec<&'static pools::PoolScenario> = pools::POOL_SCENARIOS
-        .iter()
-        .filter(|s| matches_filter(s.name, args.filter.as_deref()))
-        .collect();
-    if scenarios.is_empty() && pool_scenarios.is_empty() {
+        .map(|s| s.name)
+        .chain(POOL_SCENARIOS.iter().map(|s| s.name))
+        .any(|name| matches_filter(name, args.filter.as_deref()))
+    {
         let names: Vec<&str> = SCENARIOS
             .iter()
             .map(|s| s.name)
-            .chain(pools::POOL_SCENARIOS.iter().map(|s| s.name))
+            .chain(POOL_SCENARIOS.iter().map(|s| s.name))
             .collect();
         bail!(
             "--filter {:?} matches no scenario: {}",
@@ -245,13 +101,12 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
             .filter(|m| args.mode.contains(m))
             .collect()
     };
-    let pool_plan = pools::plan(&pool_scenarios, &modes);
     if args.peer.is_some() && args.mode.is_empty() {
         modes.push(Mode::WasmBindgen);
     }
 
     // Probed before the build: the commit is the one the build measures.
-    let machine = report::Machine::probe();
+    let machine = machine::probe();
     eprintln!("bench: building fixtures/bench with `cargo bridge build --release`");
     let path = install_cargo_bridge(sh)?;
     build_fixture(
@@ -285,79 +140,27 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     } else {
         (args.min_runs, args.max_runs)
     };
-    let runner = root.join("xtask/bench/runner.mjs");
     let warmup_ms = if args.quick {
         args.warmup_ms.min(20)
     } else {
         args.warmup_ms
     };
-    let sampling = Sampling {
-        min_runs,
-        max_runs,
-        target_cv: args.target_cv / 100.0,
-        budget_ms: if args.quick { 10_000 } else { 120_000 },
-        warmup_ms,
+    let runner = Runner {
+        script: root.join("xtask/bench/runner.mjs"),
+        sampling: Sampling {
+            min_runs,
+            max_runs,
+            target_cv: args.target_cv / 100.0,
+            budget_ms: if args.quick { 10_000 } else { 120_000 },
+            warmup_ms,
+        },
     };
-    let mut records = Vec::new();
-    for scenario in &scenarios {
-        let iterations = match (args.quick, args.iterations) {
-            (true, _) => scenario.quick_iterations,
-            (false, Some(n)) => (n / scenario.objects_per_iteration).max(1),
-            (false, None) => scenario.iterations,
-        };
-        for &mode in &modes {
-            let pkg = match mode {
-                Mode::WasmBindgen => peer_pkg.clone().expect("peer built"),
-                _ => bridge_pkg.clone(),
-            };
-            let mut record = Record {
-                scenario,
-                mode,
-                iterations,
-                time: None,
-                sustained: None,
-                memory: None,
-                errors: Vec::new(),
-            };
-            let kinds: &[Kind] = if mode == Mode::Floor || args.time_only {
-                &[Kind::Time]
-            } else {
-                &[Kind::Time, Kind::Sustained, Kind::Memory]
-            };
-            for &kind in kinds {
-                eprintln!(
-                    "bench: {:<24} {:<13} {:<10} ({} iterations)",
-                    scenario.name,
-                    mode.name(),
-                    kind.name(),
-                    iterations
-                );
-                let spec = RunnerSpec {
-                    runner: &runner,
-                    pkg: &pkg,
-                    scenario: scenario.name,
-                    select: Select::Mode(mode),
-                    kind,
-                    iterations,
-                    sampling,
-                };
-                match run_node(&spec) {
-                    Ok(result) => match kind {
-                        Kind::Time => record.time = Some(result),
-                        Kind::Sustained => record.sustained = Some(result),
-                        Kind::Memory => record.memory = Some(result),
-                    },
-                    Err(e) => {
-                        let msg = format!("{} {}: {e:#}", kind.name(), mode.name());
-                        eprintln!("bench: FAILED {}: {msg}", scenario.name);
-                        record.errors.push(msg);
-                    }
-                }
-            }
-            records.push(record);
-        }
-    }
-    let pool_records = pools::measure(&pool_plan, args, &runner, &bridge_pkg, sampling);
+    let pkgs = Packages {
+        bridge: bridge_pkg,
+        peer: peer_pkg,
+    };
+    let jobs = plan(args, &modes, &pkgs);
+    let (records, pools) = collect(runner.run_all(jobs));
 
     let canonical = !args.quick
         && args.filter.is_none()
@@ -366,15 +169,17 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         && !args.time_only;
     let run = Run {
         records,
-        pools: pool_records,
+        pools,
         quick: args.quick,
         canonical,
         command: command_line(),
         peer_note,
-        min_runs,
-        max_runs,
-        target_cv: args.target_cv,
-        warmup_ms,
+        sampling: SamplingNote {
+            min_runs,
+            max_runs,
+            target_cv: args.target_cv,
+            warmup_ms,
+        },
     };
     println!("{}", report::text(&run, &machine));
 
@@ -414,31 +219,139 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// A private copy of a built package, removed when dropped.
-struct Snapshot {
-    dir: PathBuf,
+/// The packages the runners load.
+struct Packages {
+    bridge: PathBuf,
+    peer: Option<PathBuf>,
 }
 
-impl Snapshot {
-    fn of(pkg: &Path) -> Result<Snapshot> {
-        let dir = std::env::temp_dir().join(format!("cargo-bridge-bench-{}", std::process::id()));
-        let snapshot = Snapshot { dir };
-        std::fs::create_dir_all(&snapshot.dir)?;
-        for entry in std::fs::read_dir(pkg).with_context(|| format!("reading {}", pkg.display()))? {
-            let entry = entry?;
-            if entry.file_type()?.is_file() {
-                std::fs::copy(entry.path(), snapshot.dir.join(entry.file_name()))
-                    .with_context(|| format!("copying {}", entry.path().display()))?;
+impl Packages {
+    fn for_mode(&self, mode: Mode) -> &Path {
+        match mode {
+            Mode::WasmBindgen => self.peer.as_deref().expect("peer built"),
+            _ => &self.bridge,
+        }
+    }
+}
+
+/// Every runner process of this invocation, in order: each identity scenario × mode ×
+/// measure (the floor, and `--time-only`, time only), then each release-pool variant
+/// whose objects' mode is selected (time only).
+fn plan(args: &BenchArgs, modes: &[Mode], pkgs: &Packages) -> Vec<Job> {
+    let filter = args.filter.as_deref();
+    let mut jobs = Vec::new();
+    for s in SCENARIOS.iter().filter(|s| matches_filter(s.name, filter)) {
+        let iterations = match (args.quick, args.iterations) {
+            (true, _) => s.quick_iterations,
+            (false, Some(n)) => (n / s.objects_per_iteration).max(1),
+            (false, None) => s.iterations,
+        };
+        for &mode in modes {
+            let kinds: &[Kind] = if mode == Mode::Floor || args.time_only {
+                &[Kind::Time]
+            } else {
+                &[Kind::Time, Kind::Sustained, Kind::Memory]
+            };
+            for &kind in kinds {
+                jobs.push(Job {
+                    scenario: s.name,
+                    select: Select::Mode(mode),
+                    kind,
+                    iterations,
+                    unit: "iterations",
+                    pkg: pkgs.for_mode(mode).to_path_buf(),
+                });
             }
         }
-        Ok(snapshot)
     }
+    for s in POOL_SCENARIOS
+        .iter()
+        .filter(|s| matches_filter(s.name, filter))
+    {
+        let iterations = match (args.quick, args.iterations) {
+            (true, _) => s.quick_iterations,
+            (false, Some(n)) => n.max(1),
+            (false, None) => s.iterations,
+        };
+        for v in s.variants.iter().filter(|v| modes.contains(&v.mode)) {
+            jobs.push(Job {
+                scenario: s.name,
+                select: Select::Variant(v.name),
+                kind: Kind::Time,
+                iterations,
+                unit: s.unit,
+                pkg: pkgs.bridge.clone(),
+            });
+        }
+    }
+    jobs
 }
 
-impl Drop for Snapshot {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+/// Group the jobs' results into one record per (scenario, row).
+fn collect(results: Vec<(Job, Result<Measured>)>) -> (Vec<Record>, Vec<PoolRecord>) {
+    let mut records: Vec<Record> = Vec::new();
+    let mut pools: Vec<PoolRecord> = Vec::new();
+    for (job, result) in results {
+        let error = |e: &anyhow::Error, row: &str| format!("{} {row}: {e:#}", job.kind.name());
+        match job.select {
+            Select::Mode(mode) => {
+                let scenario = SCENARIOS
+                    .iter()
+                    .find(|s| s.name == job.scenario)
+                    .expect("planned from SCENARIOS");
+                let at = match records
+                    .iter()
+                    .position(|r| r.scenario.name == job.scenario && r.mode == mode)
+                {
+                    Some(at) => at,
+                    None => {
+                        records.push(Record {
+                            scenario,
+                            mode,
+                            iterations: job.iterations,
+                            time: None,
+                            sustained: None,
+                            memory: None,
+                            errors: Vec::new(),
+                        });
+                        records.len() - 1
+                    }
+                };
+                let record = &mut records[at];
+                match result {
+                    Ok(Measured::Time(t)) => record.time = Some(t),
+                    Ok(Measured::Sustained(s)) => record.sustained = Some(s),
+                    Ok(Measured::Memory(m)) => record.memory = Some(m),
+                    Err(e) => record.errors.push(error(&e, mode.name())),
+                }
+            }
+            Select::Variant(name) => {
+                let scenario = POOL_SCENARIOS
+                    .iter()
+                    .find(|s| s.name == job.scenario)
+                    .expect("planned from POOL_SCENARIOS");
+                let variant = scenario
+                    .variants
+                    .iter()
+                    .find(|v| v.name == name)
+                    .expect("planned from the scenario's variants");
+                let mut record = PoolRecord {
+                    scenario,
+                    variant,
+                    iterations: job.iterations,
+                    time: None,
+                    errors: Vec::new(),
+                };
+                match result {
+                    Ok(Measured::Time(t)) => record.time = Some(t),
+                    Ok(_) => unreachable!("release-pool jobs are time only"),
+                    Err(e) => record.errors.push(error(&e, name)),
+                }
+                pools.push(record);
+            }
+        }
     }
+    (records, pools)
 }
 
 fn matches_filter(name: &str, filter: Option<&str>) -> bool {
@@ -456,94 +369,36 @@ fn command_line() -> String {
     format!("cargo xtask {}", args.join(" "))
 }
 
-/// A mode of an identity scenario, or a variant of a release-pool scenario.
-enum Select<'a> {
-    Mode(Mode),
-    Variant(&'a str),
-}
-
-/// How a runner process samples (`target_cv` as a fraction).
-#[derive(Clone, Copy)]
-struct Sampling {
-    min_runs: u32,
-    max_runs: u32,
-    target_cv: f64,
-    budget_ms: u64,
-    warmup_ms: u64,
-}
-
-struct RunnerSpec<'a> {
-    runner: &'a Path,
-    pkg: &'a Path,
-    scenario: &'a str,
-    select: Select<'a>,
-    kind: Kind,
-    iterations: u64,
-    sampling: Sampling,
-}
-
-/// Hard limit for one runner process.
-const PROCESS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
-
-/// One fresh `node --expose-gc runner.mjs` process; returns its `result` object.
-fn run_node(spec: &RunnerSpec) -> Result<Value> {
-    let select = match spec.select {
-        Select::Mode(mode) => ["--mode", mode.name()],
-        Select::Variant(variant) => ["--variant", variant],
-    };
-    let mut child = Command::new("node")
-        .arg("--expose-gc")
-        .arg(spec.runner)
-        .args(["--pkg", &spec.pkg.display().to_string()])
-        .args(["--scenario", spec.scenario])
-        .args(select)
-        .args(["--kind", spec.kind.name()])
-        .args(["--iterations", &spec.iterations.to_string()])
-        .args(["--min-runs", &spec.sampling.min_runs.to_string()])
-        .args(["--max-runs", &spec.sampling.max_runs.to_string()])
-        .args(["--target-cv", &spec.sampling.target_cv.to_string()])
-        .args(["--budget-ms", &spec.sampling.budget_ms.to_string()])
-        .args(["--warmup-ms", &spec.sampling.warmup_ms.to_string()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .context("starting node (is Node.js installed?)")?;
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut out = String::new();
-        stdout.read_to_string(&mut out).map(|_| out)
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
-        if started.elapsed() > PROCESS_TIMEOUT {
-            child.kill().ok();
-            child.wait().ok();
-            bail!("timed out after {} s", PROCESS_TIMEOUT.as_secs());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let out = reader
-        .join()
-        .map_err(|_| anyhow::anyhow!("stdout reader panicked"))??;
-    if !status.success() {
-        bail!("runner exited with {status}");
-    }
-    let line = out
-        .lines()
-        .rev()
-        .find_map(|l| l.strip_prefix("BENCH_JSON "))
-        .context("runner printed no BENCH_JSON line")?;
-    let mut value: Value = serde_json::from_str(line).context("runner JSON")?;
-    Ok(value["result"].take())
-}
-
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: BenchArgs,
+    }
+
+    fn args(argv: &[&str]) -> BenchArgs {
+        Cli::parse_from(std::iter::once("bench").chain(argv.iter().copied())).args
+    }
+
+    fn pkgs() -> Packages {
+        Packages {
+            bridge: "bridge.js".into(),
+            peer: Some("peer.js".into()),
+        }
+    }
+
+    fn rows(jobs: &[Job]) -> Vec<String> {
+        jobs.iter()
+            .map(|j| match j.select {
+                Select::Mode(m) => format!("{} {} {}", j.scenario, m.name(), j.kind.name()),
+                Select::Variant(v) => format!("{} {v} {}", j.scenario, j.kind.name()),
+            })
+            .collect()
+    }
 
     #[test]
     fn filter_matches_any_comma_separated_part_case_insensitively() {
@@ -557,36 +412,68 @@ pub(crate) mod tests {
         assert!(!matches_filter("churnObjects", Some("pool,create")));
     }
 
-    /// `1000000` as the runners write it: `1_000_000`.
-    pub(crate) fn js_number_literal(n: u64) -> String {
-        n.to_string()
-            .as_bytes()
-            .rchunks(3)
-            .rev()
-            .map(|c| std::str::from_utf8(c).unwrap())
-            .collect::<Vec<_>>()
-            .join("_")
+    #[test]
+    fn plan_times_the_floor_only_and_selects_pool_variants_by_their_objects_mode() {
+        let a = args(&["--filter", "consume,pushpop"]);
+        let jobs = plan(&a, &[Mode::Floor, Mode::Rust], &pkgs());
+        assert_eq!(
+            rows(&jobs),
+            [
+                "rustConsumesSameObject floor time",
+                "rustConsumesSameObject rust time",
+                "rustConsumesSameObject rust sustained",
+                "rustConsumesSameObject rust memory",
+                "emptyPoolPushPop pushPop time",
+                "emptyPoolPushPop withPool time",
+                "emptyPoolPushPop bareCall time",
+            ]
+        );
+        let jobs = plan(&a, &[Mode::None], &pkgs());
+        assert_eq!(
+            rows(&jobs),
+            [
+                "rustConsumesSameObject none time",
+                "rustConsumesSameObject none sustained",
+                "rustConsumesSameObject none memory",
+            ]
+        );
     }
 
     #[test]
-    fn scenarios_match_the_js_runner() {
-        let js =
-            std::fs::read_to_string(fixtures::project_root().join("xtask/bench/scenarios.mjs"))
-                .unwrap();
-        for s in &SCENARIOS {
-            let at = js.find(&format!("  {}: {{", s.name)).expect(s.name);
-            let body = &js[at..];
-            assert!(
-                body.contains(&format!("crossings: {},", s.crossings)),
-                "{}",
-                s.name
-            );
-            let grouped = js_number_literal(s.iterations);
-            assert!(
-                body.contains(&format!("iterations: {grouped},")),
-                "{}",
-                s.name
-            );
-        }
+    fn plan_sends_peer_rows_to_the_peer_package_and_counts_objects() {
+        let a = args(&["--filter", "getpool", "--iterations", "1000", "--time-only"]);
+        let jobs = plan(&a, &[Mode::Rust, Mode::WasmBindgen], &pkgs());
+        assert_eq!(jobs.len(), 2);
+        assert_eq!(jobs[0].pkg, PathBuf::from("bridge.js"));
+        assert_eq!(jobs[1].pkg, PathBuf::from("peer.js"));
+        // 100 objects per iteration.
+        assert_eq!(jobs[0].iterations, 10);
+    }
+
+    #[test]
+    fn collect_groups_measures_into_one_record_and_keeps_failures() {
+        let a = args(&["--filter", "consume"]);
+        let jobs = plan(&a, &[Mode::Rust], &pkgs());
+        let results = jobs
+            .into_iter()
+            .map(|j| {
+                let r = match j.kind {
+                    Kind::Time => Err(anyhow::anyhow!("boom")),
+                    _ => Err(anyhow::anyhow!("also")),
+                };
+                (j, r)
+            })
+            .collect();
+        let (records, pools) = collect(results);
+        assert!(pools.is_empty());
+        assert_eq!(records.len(), 1);
+        assert_eq!(
+            records[0].errors,
+            [
+                "time rust: boom",
+                "sustained rust: also",
+                "memory rust: also"
+            ]
+        );
     }
 }

@@ -12,7 +12,7 @@ pub(crate) fn fmt_ms(ms: f64) -> String {
     }
 }
 
-pub(super) fn fmt_bytes(b: f64) -> String {
+pub(crate) fn fmt_bytes(b: f64) -> String {
     let a = b.abs();
     if a < 1024.0 {
         format!("{b:.0} B")
@@ -87,9 +87,13 @@ pub(super) fn time_table(run: &Run) -> String {
             for &m in &modes {
                 row.push(match run.find(s.name, m) {
                     Some(r) if !r.errors.is_empty() && r.time.is_none() => "failed".into(),
-                    Some(r) => match (r.median_ms(), r.time_f64("cv")) {
-                        (Some(med), Some(cv)) => format!("{} ±{:.0}%", fmt_ms(med), cv * 100.0),
-                        _ => "—".into(),
+                    Some(r) => match &r.time {
+                        Some(t) => format!(
+                            "{} ±{:.0}%",
+                            fmt_ms(t.summary.median_ms),
+                            t.summary.cv * 100.0
+                        ),
+                        None => "—".into(),
                     },
                     None => "—".into(),
                 });
@@ -140,13 +144,10 @@ pub(super) fn sampling_table(run: &Run) -> String {
             for &m in &modes {
                 row.push(
                     run.find(s.name, m)
-                        .and_then(|r| {
-                            Some(format!(
-                                "{} ms / {} of {}",
-                                fmt_ms(r.time_f64("meanMs")?),
-                                r.time_f64("kept")?,
-                                r.time_f64("runs")?
-                            ))
+                        .and_then(|r| r.time.as_ref())
+                        .map(|t| {
+                            let s = &t.summary;
+                            format!("{} ms / {} of {}", fmt_ms(s.mean_ms), s.kept, s.runs)
                         })
                         .unwrap_or_else(|| "—".into()),
                 );
@@ -215,25 +216,23 @@ pub(super) fn memory_table(run: &Run) -> String {
     .to_vec();
     let mut rows = Vec::new();
     for (s, m, r) in run.records_in_order() {
-        let Some(_) = &r.memory else { continue };
-        let f = |k| r.memory_f64(k).unwrap_or(f64::NAN);
+        let Some(mem) = &r.memory else { continue };
         rows.push(vec![
             s.name.to_string(),
             m.name().to_string(),
-            fmt_ms(f("durationMs")),
-            fmt_bytes(f("peakHeapDelta")),
-            fmt_bytes(f("retainedHeapDelta")),
-            fmt_bytes(f("postGcHeapDelta")),
-            fmt_bytes(f("wasmMemoryGrowth")),
+            fmt_ms(mem.duration_ms),
+            fmt_bytes(mem.peak_heap_delta),
+            fmt_bytes(mem.retained_heap_delta),
+            fmt_bytes(mem.post_gc_heap_delta),
+            fmt_bytes(mem.wasm_memory_growth),
             format!(
                 "{} → {}",
-                fmt_bytes(f("rustHeapGrowth")),
-                fmt_bytes(f("rustHeapGrowthAfterSettle"))
+                fmt_bytes(mem.rust_heap_growth),
+                fmt_bytes(mem.rust_heap_growth_after_settle)
             ),
             format!(
                 "{} → {}",
-                f("liveObjectsGrowth"),
-                f("liveObjectsGrowthAfterSettle")
+                mem.live_objects_growth, mem.live_objects_growth_after_settle
             ),
         ]);
     }
@@ -255,17 +254,15 @@ pub(super) fn sustained_table(run: &Run) -> String {
     let mut rows = Vec::new();
     for (s, m, r) in run.records_in_order() {
         let Some(v) = &r.sustained else { continue };
-        let f = |k| r.sustained_f64(k).unwrap_or(f64::NAN);
-        let runs = v["runsMs"].as_array().map_or(0, Vec::len);
-        let truncated = v["truncated"].as_bool().unwrap_or(false);
+        let runs = v.runs_ms.len();
         rows.push(vec![
             s.name.to_string(),
             m.name().to_string(),
-            fmt_ms(f("firstMs")),
-            fmt_ms(f("lastMs")),
-            fmt_ms(f("maxMs")),
-            format!("{:.2}", f("lastOverFirst")),
-            if truncated {
+            fmt_ms(v.first_ms),
+            fmt_ms(v.last_ms),
+            fmt_ms(v.max_ms),
+            format!("{:.2}", v.last_over_first),
+            if v.truncated {
                 format!("{runs} (budget)")
             } else {
                 runs.to_string()

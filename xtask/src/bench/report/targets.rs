@@ -126,7 +126,7 @@ pub fn targets(run: &Run) -> Vec<Target> {
     let g = "memory";
     let roundtrip = run.find("passBothWaysRoundtrip", Mode::Rust);
     let peak = roundtrip
-        .and_then(|r| Some(r.memory_f64("peakHeapDelta")? / MIB * 1e6 / r.iterations as f64));
+        .and_then(|r| Some(r.memory.as_ref()?.peak_heap_delta / MIB * 1e6 / r.iterations as f64));
     out.push(Target {
         group: g,
         what: "passBothWaysRoundtrip rust: peak JS heap growth per 1M iterations".into(),
@@ -135,8 +135,8 @@ pub fn targets(run: &Run) -> Vec<Target> {
         pass: peak.map(|p| p <= 2.0),
     });
     let churn = run.find("churnObjects", Mode::Rust);
-    let growth = churn.and_then(|r| r.memory_f64("wasmMemoryGrowth"));
-    let rust_heap = churn.and_then(|r| r.memory_f64("rustHeapGrowthAfterSettle"));
+    let growth = churn.and_then(|r| Some(r.memory.as_ref()?.wasm_memory_growth));
+    let rust_heap = churn.and_then(|r| Some(r.memory.as_ref()?.rust_heap_growth_after_settle));
     out.push(Target {
         group: g,
         what: "churnObjects rust: wasm linear memory growth after warm-up (Rust heap growth)"
@@ -156,7 +156,7 @@ pub fn targets(run: &Run) -> Vec<Target> {
     for s in run.scenarios() {
         let got = run
             .find(s.name, Mode::Rust)
-            .and_then(|r| r.sustained_f64("lastOverFirst"));
+            .and_then(|r| Some(r.sustained.as_ref()?.last_over_first));
         if got.is_none() && run.find(s.name, Mode::Rust).is_none() {
             continue;
         }
@@ -192,5 +192,3 @@ pub fn targets(run: &Run) -> Vec<Target> {
     }
     out
 }
-
-// ---- tables ----

@@ -1,189 +1,14 @@
-//! The release-pool scenarios of issue 5 (`xtask/bench/pools.mjs`): what they are, which
-//! variants a run takes, and their part of the report (stdout, JSON, `docs/benchmarks.md`).
+//! The release-pool section of the report (issue 5; stdout, JSON, `docs/benchmarks.md`).
 //!
-//! Each scenario has variants instead of identity modes; each (scenario, variant) runs in
-//! its own runner process with the usual warm-up and adaptive sampling, converging on the
-//! variant's primary phase (`releaseMs`, `droppedMs` for the GC, `loopMs`), and reports
-//! every phase summarized over the same samples.
+//! Each scenario has variants instead of identity modes; each (scenario, variant) ran in
+//! its own runner process converging on the variant's primary phase (`releaseMs`,
+//! `droppedMs` for the GC, `loopMs`), with every phase summarized over the same samples.
 
-use super::report::{fmt_ms, fmt_ratio, table};
-use super::{BenchArgs, Kind, Mode, RunnerSpec, Sampling, Select, run_node};
+use super::super::model::PoolRecord;
+use super::super::scenarios::{POOL_SCENARIOS, PUSH_POP, RELEASE};
+use super::tables::{fmt_ms, fmt_ratio, table};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::path::Path;
-
-pub struct PoolVariant {
-    pub name: &'static str,
-    /// The mode of the objects involved (what `--mode` selects by).
-    pub mode: Mode,
-    pub what: &'static str,
-}
-
-pub struct PoolScenario {
-    pub name: &'static str,
-    /// Objects (`release100k`) or operations (`emptyPoolPushPop`) per run.
-    pub iterations: u64,
-    pub quick_iterations: u64,
-    /// What an iteration is.
-    pub unit: &'static str,
-    pub what: &'static str,
-    pub variants: &'static [PoolVariant],
-}
-
-pub const RELEASE: &str = "release100k";
-pub const PUSH_POP: &str = "emptyPoolPushPop";
-
-pub const POOL_SCENARIOS: [PoolScenario; 2] = [
-    PoolScenario {
-        name: RELEASE,
-        iterations: 100_000,
-        quick_iterations: 500,
-        unit: "objects",
-        what: "get N fresh objects (`C.make(i)`, kept in an array), then release them all",
-        variants: &[
-            PoolVariant {
-                name: "oneByOne",
-                mode: Mode::Rust,
-                what: "`obj.release()` for each, after the creation loop",
-            },
-            PoolVariant {
-                name: "poolDrain",
-                mode: Mode::Rust,
-                what: "created inside `pushPool()`, released by one `popPool()`: the fast pool \
-                       (entries in linear memory, one wasm call drains them)",
-            },
-            PoolVariant {
-                name: "nonePool",
-                mode: Mode::None,
-                what: "the same with `none`-mode objects: the JS pool (an array of wrappers, \
-                       `release()`d one by one by the drain)",
-            },
-            PoolVariant {
-                name: "gc",
-                mode: Mode::None,
-                what: "the array is dropped, nothing else: the FinalizationRegistry drops them \
-                       (timed until the live-objects probe is back, polling with `gc()` and an \
-                       event-loop turn)",
-            },
-        ],
-    },
-    PoolScenario {
-        name: PUSH_POP,
-        iterations: 1_000_000,
-        quick_iterations: 2_000,
-        unit: "pairs",
-        what: "a pool with nothing in it, N times",
-        variants: &[
-            PoolVariant {
-                name: "pushPop",
-                mode: Mode::Rust,
-                what: "`popPool(pushPool())`",
-            },
-            PoolVariant {
-                name: "withPool",
-                mode: Mode::Rust,
-                what: "`withPool(fn)`, `fn = () => 0`",
-            },
-            PoolVariant {
-                name: "bareCall",
-                mode: Mode::Floor,
-                what: "`x = floor(x)`: a bare wasm call (`i32` in, `i32` out), the unit",
-            },
-        ],
-    },
-];
-
-/// The (scenario, variant) pairs a run takes: variants whose objects' mode is selected.
-pub fn plan(
-    scenarios: &[&'static PoolScenario],
-    modes: &[Mode],
-) -> Vec<(&'static PoolScenario, &'static PoolVariant)> {
-    scenarios
-        .iter()
-        .flat_map(|s| s.variants.iter().map(move |v| (*s, v)))
-        .filter(|(_, v)| modes.contains(&v.mode))
-        .collect()
-}
-
-/// Run the planned (scenario, variant) pairs, one runner process each (time only).
-pub fn measure(
-    plan: &[(&'static PoolScenario, &'static PoolVariant)],
-    args: &BenchArgs,
-    runner: &Path,
-    pkg: &Path,
-    sampling: Sampling,
-) -> Vec<PoolRecord> {
-    let mut records = Vec::new();
-    for &(scenario, variant) in plan {
-        let iterations = match (args.quick, args.iterations) {
-            (true, _) => scenario.quick_iterations,
-            (false, Some(n)) => n.max(1),
-            (false, None) => scenario.iterations,
-        };
-        eprintln!(
-            "bench: {:<24} {:<13} {:<10} ({} {})",
-            scenario.name,
-            variant.name,
-            Kind::Time.name(),
-            iterations,
-            scenario.unit
-        );
-        let spec = RunnerSpec {
-            runner,
-            pkg,
-            scenario: scenario.name,
-            select: Select::Variant(variant.name),
-            kind: Kind::Time,
-            iterations,
-            sampling,
-        };
-        let mut record = PoolRecord {
-            scenario,
-            variant,
-            iterations,
-            time: None,
-            errors: Vec::new(),
-        };
-        match run_node(&spec) {
-            Ok(result) => record.time = Some(result),
-            Err(e) => {
-                let msg = format!("time {}: {e:#}", variant.name);
-                eprintln!("bench: FAILED {}: {msg}", scenario.name);
-                record.errors.push(msg);
-            }
-        }
-        records.push(record);
-    }
-    records
-}
-
-/// What one (scenario, variant) measured.
-pub struct PoolRecord {
-    pub scenario: &'static PoolScenario,
-    pub variant: &'static PoolVariant,
-    pub iterations: u64,
-    /// The runner's result: the primary phase's summary at the top, `phases.<name>`.
-    pub time: Option<Value>,
-    pub errors: Vec<String>,
-}
-
-impl PoolRecord {
-    /// `key` (`medianMs`, `cv`, ...) of a phase's summary.
-    fn phase(&self, phase: &str, key: &str) -> Option<f64> {
-        self.time
-            .as_ref()?
-            .get("phases")?
-            .get(phase)?
-            .get(key)?
-            .as_f64()
-    }
-    fn median(&self, phase: &str) -> Option<f64> {
-        self.phase(phase, "medianMs")
-    }
-    fn primary(&self) -> Option<&str> {
-        self.time.as_ref()?.get("primary")?.as_str()
-    }
-}
 
 fn find<'a>(records: &'a [PoolRecord], scenario: &str, variant: &str) -> Option<&'a PoolRecord> {
     records
@@ -207,9 +32,9 @@ fn cell(r: &PoolRecord, phase: &str) -> String {
     if r.time.is_none() {
         return if r.errors.is_empty() { "—" } else { "failed" }.into();
     }
-    match (r.median(phase), r.phase(phase, "cv")) {
-        (Some(m), Some(cv)) => format!("{} ±{:.0}%", fmt_ms(m), cv * 100.0),
-        _ => "—".into(),
+    match r.phase(phase) {
+        Some(p) => format!("{} ±{:.0}%", fmt_ms(p.median_ms), p.cv * 100.0),
+        None => "—".into(),
     }
 }
 
@@ -404,7 +229,7 @@ pub fn doc(records: &[PoolRecord]) -> String {
             the release (the GC variant: until all Drops ran; push/pop: the loop); every \
             phase is the median over the same runs. Checked in every run: the live-objects \
             probe is back where it was once the release is over.\n\n";
-    for s in &POOL_SCENARIOS {
+    for s in POOL_SCENARIOS {
         let _ = writeln!(
             out,
             "- `{}` ({} {} per run): {}.",
@@ -479,8 +304,8 @@ fn record_json(records: &[PoolRecord], r: &PoolRecord) -> Value {
         "mode": r.variant.mode.name(),
         "iterations": r.iterations,
         "unit": r.scenario.unit,
-        "primary": r.primary(),
-        "medianMs": r.time.as_ref().and_then(|t| t.get("medianMs")).and_then(Value::as_f64),
+        "primary": r.time.as_ref().map(|t| &t.primary),
+        "medianMs": r.time.as_ref().map(|t| t.summary.median_ms),
         "createMs": r.median("createMs"),
         "releaseMs": r.median("releaseMs"),
         "droppedMs": r.median("droppedMs"),
@@ -497,52 +322,4 @@ fn record_json(records: &[PoolRecord], r: &PoolRecord) -> Value {
 
 pub fn json(records: &[PoolRecord]) -> Value {
     Value::Array(records.iter().map(|r| record_json(records, r)).collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fixtures;
-
-    #[test]
-    fn pool_scenarios_match_the_js_runner() {
-        let js = std::fs::read_to_string(fixtures::project_root().join("xtask/bench/pools.mjs"))
-            .unwrap();
-        for s in &POOL_SCENARIOS {
-            let at = js.find(&format!("  {}: {{", s.name)).expect(s.name);
-            let body = &js[at..];
-            let grouped = crate::bench::tests::js_number_literal(s.iterations);
-            assert!(
-                body.contains(&format!("iterations: {grouped},")),
-                "{}",
-                s.name
-            );
-            for v in s.variants {
-                let mode = v.mode.name();
-                assert!(
-                    body.contains(&format!("      {}: {{\n        mode: \"{mode}\",", v.name)),
-                    "{} {}",
-                    s.name,
-                    v.name
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn plan_selects_variants_by_the_mode_of_their_objects() {
-        let all: Vec<&PoolScenario> = POOL_SCENARIOS.iter().collect();
-        let names = |modes: &[Mode]| {
-            plan(&all, modes)
-                .into_iter()
-                .map(|(_, v)| v.name)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            names(&[Mode::Rust, Mode::Floor]),
-            ["oneByOne", "poolDrain", "pushPop", "withPool", "bareCall"]
-        );
-        assert_eq!(names(&[Mode::None]), ["nonePool", "gc"]);
-        assert!(names(&[Mode::WasmBindgen]).is_empty());
-    }
 }

@@ -1,0 +1,256 @@
+//! What a bench run is made of: the rows (modes), the scenarios' shape, the runner's
+//! results as typed structs, and the records a run collects. Data only: this module
+//! imports nothing else of the bench, and everything else imports it.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Mode {
+    Floor,
+    None,
+    Pointer,
+    Rust,
+    #[value(name = "wasm-bindgen")]
+    WasmBindgen,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 5] = [
+        Mode::Floor,
+        Mode::None,
+        Mode::Pointer,
+        Mode::Rust,
+        Mode::WasmBindgen,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Floor => "floor",
+            Mode::None => "none",
+            Mode::Pointer => "pointer",
+            Mode::Rust => "rust",
+            Mode::WasmBindgen => "wasm-bindgen",
+        }
+    }
+}
+
+/// What a runner process measures.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Time,
+    Sustained,
+    Memory,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Time => "time",
+            Kind::Sustained => "sustained",
+            Kind::Memory => "memory",
+        }
+    }
+}
+
+/// An identity scenario of `xtask/bench/scenarios.mjs`: one loop, run in every mode.
+pub struct Scenario {
+    pub name: &'static str,
+    /// Loop iterations of a full run (the pool: calls returning 100 objects).
+    pub iterations: u64,
+    pub quick_iterations: u64,
+    /// Boundary crossings per iteration (its floor row makes as many `floor` calls).
+    pub crossings: u64,
+    /// Objects crossing per iteration (`--iterations` counts objects).
+    pub objects_per_iteration: u64,
+    pub what: &'static str,
+}
+
+/// A variant of a release-pool scenario (`xtask/bench/pools.mjs`).
+pub struct PoolVariant {
+    pub name: &'static str,
+    /// The mode of the objects involved (what `--mode` selects by).
+    pub mode: Mode,
+    pub what: &'static str,
+}
+
+/// A release-pool scenario: variants instead of modes, timed only.
+pub struct PoolScenario {
+    pub name: &'static str,
+    /// Objects (`release100k`) or operations (`emptyPoolPushPop`) per run.
+    pub iterations: u64,
+    pub quick_iterations: u64,
+    /// What an iteration is.
+    pub unit: &'static str,
+    pub what: &'static str,
+    pub variants: &'static [PoolVariant],
+}
+
+/// Statistics of one phase over the kept samples (`xtask/bench/stats.mjs`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub median_ms: f64,
+    pub mean_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
+    pub stddev_ms: f64,
+    /// Coefficient of variation (a fraction).
+    pub cv: f64,
+    pub kept: u32,
+    pub runs: u32,
+    pub samples_ms: Vec<f64>,
+}
+
+/// `kind time` of any section (`sampler.mjs`): the primary phase's summary and every
+/// phase's (an identity scenario has one phase, `runMs`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TimeResult {
+    pub primary: String,
+    pub warmup_runs_ms: Vec<f64>,
+    pub target_cv: f64,
+    pub converged: bool,
+    #[serde(flatten)]
+    pub summary: Summary,
+    pub phases: BTreeMap<String, Summary>,
+}
+
+impl TimeResult {
+    pub fn phase(&self, name: &str) -> Option<&Summary> {
+        self.phases.get(name)
+    }
+}
+
+/// `kind sustained`: back-to-back runs with no pause.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SustainedResult {
+    pub runs_ms: Vec<f64>,
+    pub truncated: bool,
+    pub first_ms: f64,
+    pub last_ms: f64,
+    pub max_ms: f64,
+    pub last_over_first: f64,
+    pub live_objects_growth: f64,
+    pub heap_live_bytes_growth: f64,
+}
+
+/// `kind memory`: one instrumented run (bytes, counts).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryResult {
+    pub duration_ms: f64,
+    pub peak_heap_delta: f64,
+    pub retained_heap_delta: f64,
+    pub post_gc_heap_delta: f64,
+    pub wasm_memory_growth: f64,
+    pub wasm_memory_bytes: f64,
+    pub rust_heap_growth: f64,
+    pub rust_heap_growth_after_settle: f64,
+    pub live_objects_growth: f64,
+    pub live_objects_growth_after_settle: f64,
+    /// The class's `__bridgeStats()` entry, passed through to the JSON (null for the peer).
+    #[serde(default)]
+    pub cache: Option<serde_json::Value>,
+}
+
+/// What one runner process reported, by kind.
+#[derive(Clone, Debug)]
+pub enum Measured {
+    Time(TimeResult),
+    Sustained(SustainedResult),
+    Memory(MemoryResult),
+}
+
+/// Everything measured for one identity (scenario, mode).
+pub struct Record {
+    pub scenario: &'static Scenario,
+    pub mode: Mode,
+    pub iterations: u64,
+    pub time: Option<TimeResult>,
+    pub sustained: Option<SustainedResult>,
+    pub memory: Option<MemoryResult>,
+    pub errors: Vec<String>,
+}
+
+impl Record {
+    pub fn median_ms(&self) -> Option<f64> {
+        Some(self.time.as_ref()?.summary.median_ms)
+    }
+}
+
+/// What one release-pool (scenario, variant) measured.
+pub struct PoolRecord {
+    pub scenario: &'static PoolScenario,
+    pub variant: &'static PoolVariant,
+    pub iterations: u64,
+    pub time: Option<TimeResult>,
+    pub errors: Vec<String>,
+}
+
+impl PoolRecord {
+    pub fn phase(&self, phase: &str) -> Option<&Summary> {
+        self.time.as_ref()?.phase(phase)
+    }
+    pub fn median(&self, phase: &str) -> Option<f64> {
+        Some(self.phase(phase)?.median_ms)
+    }
+}
+
+/// How the runner processes sampled (as asked; `target_cv` in percent).
+pub struct SamplingNote {
+    pub min_runs: u32,
+    pub max_runs: u32,
+    pub target_cv: f64,
+    pub warmup_ms: u64,
+}
+
+/// What one invocation measured, with how it was asked for.
+pub struct Run {
+    pub records: Vec<Record>,
+    pub pools: Vec<PoolRecord>,
+    pub quick: bool,
+    /// A full run: it may rewrite `docs/benchmarks.md`.
+    pub canonical: bool,
+    pub command: String,
+    pub peer_note: Option<String>,
+    pub sampling: SamplingNote,
+}
+
+/// The machine a run happened on.
+pub struct Machine {
+    pub nproc: usize,
+    pub cpu: String,
+    pub node: String,
+    pub rustc: String,
+    pub os: String,
+    pub date: String,
+    pub commit: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runner_time_result_reads_into_the_typed_struct() {
+        let line = r#"{"primary":"runMs","warmupRunsMs":[3,2],"targetCv":0.05,"converged":true,
+            "medianMs":2,"meanMs":2.5,"minMs":2,"maxMs":3,"stddevMs":0.5,"cv":0.2,"kept":2,
+            "runs":3,"samplesMs":[2,3,9],
+            "phases":{"runMs":{"medianMs":2,"meanMs":2.5,"minMs":2,"maxMs":3,"stddevMs":0.5,
+            "cv":0.2,"kept":2,"runs":3,"samplesMs":[2,3,9]}}}"#;
+        let t: TimeResult = serde_json::from_str(line).unwrap();
+        assert_eq!(t.summary.median_ms, 2.0);
+        assert_eq!(t.phase("runMs").unwrap().runs, 3);
+        assert!(t.phase("loopMs").is_none());
+        let back = serde_json::to_value(&t).unwrap();
+        assert_eq!(back["medianMs"], 2.0);
+    }
+
+    #[test]
+    fn a_result_missing_a_field_is_an_error_naming_it() {
+        let err = serde_json::from_str::<SustainedResult>(r#"{"runsMs":[1]}"#).unwrap_err();
+        assert!(err.to_string().contains("truncated"), "{err}");
+    }
+}

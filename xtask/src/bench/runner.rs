@@ -1,0 +1,221 @@
+//! Running the Node side: one fresh `node --expose-gc xtask/bench/runner.mjs` process per
+//! job, whose last `BENCH_JSON {"result": ...}` line is read into the typed result of the
+//! job's kind. Every section (identity, release pools) goes through [`Runner::run_all`].
+
+use super::model::{Kind, Measured, MemoryResult, Mode, SustainedResult, TimeResult};
+use anyhow::{Context, Result, bail};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How a runner process samples (`target_cv` as a fraction).
+#[derive(Clone, Copy, Debug)]
+pub struct Sampling {
+    pub min_runs: u32,
+    pub max_runs: u32,
+    pub target_cv: f64,
+    pub budget_ms: u64,
+    pub warmup_ms: u64,
+}
+
+/// Which row of a scenario a job runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Select {
+    /// An identity mode, or the floor, or the wasm-bindgen peer.
+    Mode(Mode),
+    /// A named variant (release pools).
+    Variant(&'static str),
+}
+
+/// One runner process to start.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub scenario: &'static str,
+    pub select: Select,
+    pub kind: Kind,
+    pub iterations: u64,
+    /// What an iteration is, for the progress line.
+    pub unit: &'static str,
+    /// The package the runner loads (the bridge snapshot or the peer).
+    pub pkg: PathBuf,
+}
+
+impl Job {
+    fn row(&self) -> &'static str {
+        match self.select {
+            Select::Mode(m) => m.name(),
+            Select::Variant(v) => v,
+        }
+    }
+}
+
+pub struct Runner {
+    pub script: PathBuf,
+    pub sampling: Sampling,
+}
+
+/// Hard limit for one runner process.
+const PROCESS_TIMEOUT: Duration = Duration::from_secs(20 * 60);
+
+#[derive(Deserialize)]
+struct Line<T> {
+    result: T,
+}
+
+impl Runner {
+    /// Every job in order, one process each; a failure is logged and kept, never fatal.
+    pub fn run_all(&self, jobs: Vec<Job>) -> Vec<(Job, Result<Measured>)> {
+        jobs.into_iter()
+            .map(|job| {
+                eprintln!(
+                    "bench: {:<24} {:<13} {:<10} ({} {})",
+                    job.scenario,
+                    job.row(),
+                    job.kind.name(),
+                    job.iterations,
+                    job.unit
+                );
+                let out = self.run(&job);
+                if let Err(e) = &out {
+                    eprintln!(
+                        "bench: FAILED {} {} {}: {e:#}",
+                        job.scenario,
+                        job.row(),
+                        job.kind.name()
+                    );
+                }
+                (job, out)
+            })
+            .collect()
+    }
+
+    fn run(&self, job: &Job) -> Result<Measured> {
+        let out = self.spawn(job)?;
+        Ok(match job.kind {
+            Kind::Time => Measured::Time(parse::<TimeResult>(&out)?),
+            Kind::Sustained => Measured::Sustained(parse::<SustainedResult>(&out)?),
+            Kind::Memory => Measured::Memory(parse::<MemoryResult>(&out)?),
+        })
+    }
+
+    /// The process's stdout, once it exited successfully.
+    fn spawn(&self, job: &Job) -> Result<String> {
+        let select = match job.select {
+            Select::Mode(mode) => ["--mode", mode.name()],
+            Select::Variant(variant) => ["--variant", variant],
+        };
+        let s = &self.sampling;
+        let mut child = Command::new("node")
+            .arg("--expose-gc")
+            .arg(&self.script)
+            .args(["--pkg", &job.pkg.display().to_string()])
+            .args(["--scenario", job.scenario])
+            .args(select)
+            .args(["--kind", job.kind.name()])
+            .args(["--iterations", &job.iterations.to_string()])
+            .args(["--min-runs", &s.min_runs.to_string()])
+            .args(["--max-runs", &s.max_runs.to_string()])
+            .args(["--target-cv", &s.target_cv.to_string()])
+            .args(["--budget-ms", &s.budget_ms.to_string()])
+            .args(["--warmup-ms", &s.warmup_ms.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .context("starting node (is Node.js installed?)")?;
+        let mut stdout = child.stdout.take().expect("piped");
+        let reader = std::thread::spawn(move || {
+            let mut out = String::new();
+            stdout.read_to_string(&mut out).map(|_| out)
+        });
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait()? {
+                break status;
+            }
+            if started.elapsed() > PROCESS_TIMEOUT {
+                child.kill().ok();
+                child.wait().ok();
+                bail!("timed out after {} s", PROCESS_TIMEOUT.as_secs());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let out = reader
+            .join()
+            .map_err(|_| anyhow::anyhow!("stdout reader panicked"))??;
+        if !status.success() {
+            bail!("runner exited with {status}");
+        }
+        Ok(out)
+    }
+}
+
+/// The `result` of the last `BENCH_JSON` line of a runner's stdout.
+fn parse<T: DeserializeOwned>(stdout: &str) -> Result<T> {
+    let line = stdout
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("BENCH_JSON "))
+        .context("runner printed no BENCH_JSON line")?;
+    let line: Line<T> = serde_json::from_str(line).with_context(|| {
+        format!(
+            "the runner's BENCH_JSON line does not match {} (xtask/src/bench/model.rs and \
+             xtask/bench/*.mjs out of step?)",
+            std::any::type_name::<T>()
+        )
+    })?;
+    Ok(line.result)
+}
+
+/// A private copy of a built package, removed when dropped.
+pub struct Snapshot {
+    pub dir: PathBuf,
+}
+
+impl Snapshot {
+    pub fn of(pkg: &Path) -> Result<Snapshot> {
+        let dir = std::env::temp_dir().join(format!("cargo-bridge-bench-{}", std::process::id()));
+        let snapshot = Snapshot { dir };
+        std::fs::create_dir_all(&snapshot.dir)?;
+        for entry in std::fs::read_dir(pkg).with_context(|| format!("reading {}", pkg.display()))? {
+            let entry = entry?;
+            if entry.file_type()?.is_file() {
+                std::fs::copy(entry.path(), snapshot.dir.join(entry.file_name()))
+                    .with_context(|| format!("copying {}", entry.path().display()))?;
+            }
+        }
+        Ok(snapshot)
+    }
+}
+
+impl Drop for Snapshot {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_last_bench_json_line() {
+        let out = "noise\nBENCH_JSON {\"result\": 1}\nBENCH_JSON {\"result\": 2}\nmore\n";
+        assert_eq!(parse::<u32>(out).unwrap(), 2);
+    }
+
+    #[test]
+    fn a_missing_or_mismatched_line_is_an_error_saying_so() {
+        let err = parse::<u32>("nothing here\n").unwrap_err();
+        assert!(err.to_string().contains("no BENCH_JSON line"), "{err:#}");
+        let err = parse::<SustainedResult>("BENCH_JSON {\"result\": {}}\n").unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(
+            msg.contains("SustainedResult") && msg.contains("runsMs"),
+            "{msg}"
+        );
+    }
+}

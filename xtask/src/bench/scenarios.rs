@@ -1,0 +1,196 @@
+//! The catalogue of scenarios: what each section of `cargo xtask bench` runs. The loops
+//! themselves live in `xtask/bench/*.mjs` (identity: `scenarios.mjs`, release pools:
+//! `pools.mjs`); the tests below keep the two sides in step. Adding a scenario: see
+//! ARCHITECTURE.md, "Adding a bench scenario".
+
+use super::model::{Mode, PoolScenario, PoolVariant, Scenario};
+
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "passBothWaysRoundtrip",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        what: "Rust returns an object, JS passes it back: `obj = C.roundtrip(obj)`",
+    },
+    Scenario {
+        name: "getPoolRepeated_100",
+        iterations: 10_000,
+        quick_iterations: 20,
+        crossings: 100,
+        objects_per_iteration: 100,
+        what: "Rust returns the same 100 objects as a fresh `Vec<Handle<C>>`: `pool.all()`",
+    },
+    Scenario {
+        name: "churnObjects",
+        iterations: 100_000,
+        quick_iterations: 1_000,
+        crossings: 3,
+        objects_per_iteration: 1,
+        what: "`new C(i)`, `C.roundtrip(obj)`, `obj.release()`",
+    },
+    Scenario {
+        name: "rustConsumesSameObject",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        what: "JS passes one object, Rust reads it: `C.consume(obj)` (`&C` in, `i32` out)",
+    },
+    Scenario {
+        name: "rustCreatesObject",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 2,
+        objects_per_iteration: 1,
+        what: "a fresh object per call, released at once in every mode: `C.make(i).release()`",
+    },
+];
+
+pub const RELEASE: &str = "release100k";
+pub const PUSH_POP: &str = "emptyPoolPushPop";
+
+pub const POOL_SCENARIOS: &[PoolScenario] = &[
+    PoolScenario {
+        name: RELEASE,
+        iterations: 100_000,
+        quick_iterations: 500,
+        unit: "objects",
+        what: "get N fresh objects (`C.make(i)`, kept in an array), then release them all",
+        variants: &[
+            PoolVariant {
+                name: "oneByOne",
+                mode: Mode::Rust,
+                what: "`obj.release()` for each, after the creation loop",
+            },
+            PoolVariant {
+                name: "poolDrain",
+                mode: Mode::Rust,
+                what: "created inside `pushPool()`, released by one `popPool()`: the fast pool \
+                       (entries in linear memory, one wasm call drains them)",
+            },
+            PoolVariant {
+                name: "nonePool",
+                mode: Mode::None,
+                what: "the same with `none`-mode objects: the JS pool (an array of wrappers, \
+                       `release()`d one by one by the drain)",
+            },
+            PoolVariant {
+                name: "gc",
+                mode: Mode::None,
+                what: "the array is dropped, nothing else: the FinalizationRegistry drops them \
+                       (timed until the live-objects probe is back, polling with `gc()` and an \
+                       event-loop turn)",
+            },
+        ],
+    },
+    PoolScenario {
+        name: PUSH_POP,
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        unit: "pairs",
+        what: "a pool with nothing in it, N times",
+        variants: &[
+            PoolVariant {
+                name: "pushPop",
+                mode: Mode::Rust,
+                what: "`popPool(pushPool())`",
+            },
+            PoolVariant {
+                name: "withPool",
+                mode: Mode::Rust,
+                what: "`withPool(fn)`, `fn = () => 0`",
+            },
+            PoolVariant {
+                name: "bareCall",
+                mode: Mode::Floor,
+                what: "`x = floor(x)`: a bare wasm call (`i32` in, `i32` out), the unit",
+            },
+        ],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures;
+
+    /// `1000000` as the runners write it: `1_000_000`.
+    fn js_number_literal(n: u64) -> String {
+        n.to_string()
+            .as_bytes()
+            .rchunks(3)
+            .rev()
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect::<Vec<_>>()
+            .join("_")
+    }
+
+    fn runner_file(name: &str) -> String {
+        std::fs::read_to_string(fixtures::project_root().join("xtask/bench").join(name)).unwrap()
+    }
+
+    #[test]
+    fn number_literals_are_grouped_by_thousands() {
+        assert_eq!(js_number_literal(1_000_000), "1_000_000");
+        assert_eq!(js_number_literal(100), "100");
+    }
+
+    #[test]
+    fn scenarios_match_the_js_runner() {
+        let js = runner_file("scenarios.mjs");
+        for s in SCENARIOS {
+            let at = js.find(&format!("  {}: {{", s.name)).expect(s.name);
+            let body = &js[at..];
+            assert!(
+                body.contains(&format!("crossings: {},", s.crossings)),
+                "{}",
+                s.name
+            );
+            let grouped = js_number_literal(s.iterations);
+            assert!(
+                body.contains(&format!("iterations: {grouped},")),
+                "{}",
+                s.name
+            );
+        }
+    }
+
+    #[test]
+    fn pool_scenarios_match_the_js_runner() {
+        let js = runner_file("pools.mjs");
+        for s in POOL_SCENARIOS {
+            let at = js.find(&format!("  {}: {{", s.name)).expect(s.name);
+            let body = &js[at..];
+            let grouped = js_number_literal(s.iterations);
+            assert!(
+                body.contains(&format!("iterations: {grouped},")),
+                "{}",
+                s.name
+            );
+            for v in s.variants {
+                let mode = v.mode.name();
+                assert!(
+                    body.contains(&format!("      {}: {{\n        mode: \"{mode}\",", v.name)),
+                    "{} {}",
+                    s.name,
+                    v.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn scenario_names_are_unique_across_sections() {
+        let mut names: Vec<&str> = SCENARIOS
+            .iter()
+            .map(|s| s.name)
+            .chain(POOL_SCENARIOS.iter().map(|s| s.name))
+            .collect();
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n);
+    }
+}
