@@ -8,7 +8,8 @@
 //
 // MODE: none | pointer | rust (the bench fixture's BenchNone/BenchPointer/BenchRust),
 //       floor (the same loop against the bare `floor` export, as many calls as the
-//       scenario makes crossings), wasm-bindgen (the peer package).
+//       scenario makes crossings), alloc-floor (the scenario's `allocFloor` loop, if it
+//       has one), wasm-bindgen (the peer package).
 // KIND: time      warm-up, then adaptive sampling with IQR outlier removal;
 //       sustained warm-up, then 10 back-to-back runs with no pause (finalizers get no
 //                 chance to run);
@@ -75,7 +76,7 @@ async function measureIdentity() {
       };
     }
     const m = await import(pathToFileURL(pkg).href);
-    const suffix = { none: "None", pointer: "Pointer", rust: "Rust", floor: "Rust" }[mode];
+    const suffix = { none: "None", pointer: "Pointer", rust: "Rust", floor: "Rust", "alloc-floor": "Rust" }[mode];
     if (!suffix) throw new Error(`unknown mode ${mode}`);
     const C = m[`Bench${suffix}`];
     return {
@@ -84,14 +85,18 @@ async function measureIdentity() {
       release: (o) => o.release(),
       releaseSent: (sent, got) => sent.release(),
       floor: m.floor,
+      rawMake: m.rawMake,
+      rawFree: m.rawFree,
       probes: m,
       stats: () => m.__bridgeStats()[C.name],
     };
   }
 
   const api = await loadApi(args.pkg, args.mode);
-  const run = args.mode === "floor" ? scenario.floor : scenario.run;
-  const state = args.mode === "floor" ? { x: 1, sink: 0 } : scenario.setup(api);
+  const floorRow = args.mode === "floor" || args.mode === "alloc-floor";
+  const run = { floor: scenario.floor, "alloc-floor": scenario.allocFloor }[args.mode] ?? scenario.run;
+  if (!run) throw new Error(`${args.scenario} has no ${args.mode} row`);
+  const state = floorRow ? { x: 1, sink: 0, seq: 0 } : scenario.setup(api);
 
   const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
   // Modes whose wrappers are cleaned up by FinalizationRegistry callbacks.
@@ -195,6 +200,6 @@ async function measureIdentity() {
   const measure = { time: measureTime, sustained: measureSustained, memory: measureMemory }[args.kind];
   if (!measure) throw new Error(`unknown kind ${args.kind}`);
   const result = await measure();
-  if (args.mode !== "floor") scenario.teardown(api, state);
+  if (!floorRow) scenario.teardown(api, state);
   console.log("BENCH_JSON " + JSON.stringify({ result }));
 }

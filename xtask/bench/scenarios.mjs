@@ -3,7 +3,8 @@
 // `floor` export (i32 in, i32 out, no wrapper).
 //
 // Every scenario is { iterations, crossings, setup(api), run(api, state, n),
-// floor(api, state, n), teardown(api, state) }. `run` must be callable in chunks (the
+// floor(api, state, n), teardown(api, state) }, optionally allocFloor(api, state, n) (the
+// `alloc-floor` row: the same crossings doing the Rust work, without wrappers). `run` must be callable in chunks (the
 // memory measure samples the heap between chunks), so loop state lives in `state`.
 // What each mode leaves behind (none-mode wrappers nobody released) is the GC's, as in
 // the reference; only rustCreatesObject releases explicitly, in every mode alike.
@@ -128,6 +129,14 @@ export const SCENARIOS = {
       let x = st.x;
       for (let i = 0; i < n; i++) x = floor(floor(x));
       st.x = x;
+    },
+    // The allocation floor: the same box made and freed, as an address, no wrapper.
+    allocFloor(api, st, n) {
+      const make = api.rawMake;
+      const free = api.rawFree;
+      let seq = st.seq;
+      for (let i = 0; i < n; i++) free(make(seq++));
+      st.seq = seq;
     },
     teardown() {},
   },

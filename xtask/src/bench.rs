@@ -30,7 +30,7 @@ pub struct BenchArgs {
     /// the release-pool scenarios are release100k and emptyPoolPushPop
     #[arg(long)]
     filter: Option<String>,
-    /// Only these rows (comma-separated); the floor row runs unless left out here. Pool
+    /// Only these rows (comma-separated); the floor rows run unless left out here. Pool
     /// variants go by the mode of their objects (push/pop counts as rust, the bare call as floor)
     #[arg(long, value_enum, value_delimiter = ',')]
     mode: Vec<Mode>,
@@ -94,7 +94,13 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         bail!("--min-runs must be at least 1 and at most --max-runs");
     }
     let mut modes: Vec<Mode> = if args.mode.is_empty() {
-        vec![Mode::Floor, Mode::None, Mode::Pointer, Mode::Rust]
+        vec![
+            Mode::Floor,
+            Mode::AllocFloor,
+            Mode::None,
+            Mode::Pointer,
+            Mode::Rust,
+        ]
     } else {
         Mode::ALL
             .into_iter()
@@ -247,7 +253,10 @@ fn plan(args: &BenchArgs, modes: &[Mode], pkgs: &Packages) -> Vec<Job> {
             (false, None) => s.iterations,
         };
         for &mode in modes {
-            let kinds: &[Kind] = if mode == Mode::Floor || args.time_only {
+            if mode == Mode::AllocFloor && !s.alloc_floor {
+                continue;
+            }
+            let kinds: &[Kind] = if mode.is_floor() || args.time_only {
                 &[Kind::Time]
             } else {
                 &[Kind::Time, Kind::Sustained, Kind::Memory]

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum Mode {
     Floor,
+    /// The scenario's Rust work without wrappers (only scenarios with `alloc_floor`).
+    AllocFloor,
     None,
     Pointer,
     Rust,
@@ -16,8 +18,14 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [
+    /// A reference row (time only), not a way of bridging objects.
+    pub fn is_floor(self) -> bool {
+        matches!(self, Mode::Floor | Mode::AllocFloor)
+    }
+
+    pub const ALL: [Mode; 6] = [
         Mode::Floor,
+        Mode::AllocFloor,
         Mode::None,
         Mode::Pointer,
         Mode::Rust,
@@ -27,6 +35,7 @@ impl Mode {
     pub fn name(self) -> &'static str {
         match self {
             Mode::Floor => "floor",
+            Mode::AllocFloor => "alloc-floor",
             Mode::None => "none",
             Mode::Pointer => "pointer",
             Mode::Rust => "rust",
@@ -63,6 +72,8 @@ pub struct Scenario {
     pub crossings: u64,
     /// Objects crossing per iteration (`--iterations` counts objects).
     pub objects_per_iteration: u64,
+    /// Has an `alloc-floor` row (`allocFloor` in `scenarios.mjs`).
+    pub alloc_floor: bool,
     pub what: &'static str,
 }
 

@@ -12,6 +12,7 @@ pub const SCENARIOS: &[Scenario] = &[
         quick_iterations: 2_000,
         crossings: 1,
         objects_per_iteration: 1,
+        alloc_floor: false,
         what: "Rust returns an object, JS passes it back: `obj = C.roundtrip(obj)`",
     },
     Scenario {
@@ -20,6 +21,7 @@ pub const SCENARIOS: &[Scenario] = &[
         quick_iterations: 20,
         crossings: 100,
         objects_per_iteration: 100,
+        alloc_floor: false,
         what: "Rust returns the same 100 objects as a fresh `Vec<Handle<C>>`: `pool.all()`",
     },
     Scenario {
@@ -28,6 +30,7 @@ pub const SCENARIOS: &[Scenario] = &[
         quick_iterations: 1_000,
         crossings: 3,
         objects_per_iteration: 1,
+        alloc_floor: false,
         what: "`new C(i)`, `C.roundtrip(obj)`, `obj.release()`",
     },
     Scenario {
@@ -36,6 +39,7 @@ pub const SCENARIOS: &[Scenario] = &[
         quick_iterations: 2_000,
         crossings: 1,
         objects_per_iteration: 1,
+        alloc_floor: false,
         what: "JS passes one object, Rust reads it: `C.consume(obj)` (`&C` in, `i32` out)",
     },
     Scenario {
@@ -44,6 +48,7 @@ pub const SCENARIOS: &[Scenario] = &[
         quick_iterations: 2_000,
         crossings: 2,
         objects_per_iteration: 1,
+        alloc_floor: true,
         what: "a fresh object per call, released at once in every mode: `C.make(i).release()`",
     },
 ];
@@ -152,6 +157,13 @@ mod tests {
             assert!(
                 body.contains(&format!("iterations: {grouped},")),
                 "{}",
+                s.name
+            );
+            let end = body.find("\n  },").expect("entry ends");
+            assert_eq!(
+                body[..end].contains("allocFloor("),
+                s.alloc_floor,
+                "{}: alloc_floor",
                 s.name
             );
         }

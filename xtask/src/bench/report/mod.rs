@@ -193,7 +193,10 @@ fn generated(run: &Run, machine: &Machine) -> String {
     );
     out += "\nThe `floor` row runs the same loop with each crossing replaced by a call of the bare \
             `floor` export (`i32` in, `i32` out, no wrapper): the physical limit of that many \
-            crossings. Each (scenario, mode, measure) runs in a fresh Node process. Between timed \
+            crossings. The `alloc-floor` row (`rustCreatesObject` only) makes the same box \
+            `make` returns and frees it, two bare calls passing the address as an `i32` \
+            (`rawFree(rawMake(i))`): the Rust work without any wrapper. Each (scenario, mode, \
+            measure) runs in a fresh Node process. Between timed \
             runs (untimed): a minor GC and a few event-loop turns; modes whose wrappers are \
             cleaned up by FinalizationRegistry (none, pointer, wasm-bindgen) first get full GCs \
             so that their finalizers run outside the timed runs. (A forced full GC deoptimizes \
@@ -221,7 +224,7 @@ fn generated(run: &Run, machine: &Machine) -> String {
     out += "\n## Sustained\n\n10 back-to-back runs in one process with no pause between them, so \
             FinalizationRegistry callbacks never get to run; last/first shows the degradation.\n\n";
     out += &sustained_table(run);
-    out += "\n## Targets\n\nFrom issue 4 (ratios on this machine, release build).\n\n";
+    out += "\n## Targets\n\nFrom issues 4 and 12 (ratios on this machine, release build).\n\n";
     out += &targets_table(run);
     let errs = errors(run);
     if !errs.is_empty() {

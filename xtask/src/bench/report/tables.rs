@@ -172,6 +172,10 @@ pub(super) fn ratio_table(run: &Run) -> String {
             header.push(format!("{}/floor", m.name()));
         }
     }
+    let alloc = modes.contains(&Mode::AllocFloor);
+    if alloc {
+        header.push("rust/alloc-floor".into());
+    }
     let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
         (Some(a), Some(b)) if b > 0.0 => fmt_ratio(a / b),
         _ => "—".into(),
@@ -193,6 +197,9 @@ pub(super) fn ratio_table(run: &Run) -> String {
                 if m != Mode::Floor {
                     row.push(ratio(med(m), med(Mode::Floor)));
                 }
+            }
+            if alloc {
+                row.push(ratio(med(Mode::Rust), med(Mode::AllocFloor)));
             }
             row
         })
@@ -319,7 +326,7 @@ pub(super) fn identity_text(run: &Run) -> String {
         out += "\nSustained (10 back-to-back runs, no pause):\n\n";
         out += &sustained_table(run);
     }
-    out += "\nTargets (issue 4):\n\n";
+    out += "\nTargets (issues 4 and 12):\n\n";
     out += &targets_table(run);
     out
 }

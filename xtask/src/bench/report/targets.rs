@@ -39,13 +39,26 @@ pub(super) fn ratio_target(
     max: f64,
     want: &str,
 ) -> Target {
-    let got = match (run.median(scenario, Mode::Rust), run.median(scenario, over)) {
+    mode_ratio_target(run, group, scenario, Mode::Rust, over, max, want)
+}
+
+/// `mode` / `over` of a scenario's medians, at most `max`.
+pub(super) fn mode_ratio_target(
+    run: &Run,
+    group: &'static str,
+    scenario: &str,
+    mode: Mode,
+    over: Mode,
+    max: f64,
+    want: &str,
+) -> Target {
+    let got = match (run.median(scenario, mode), run.median(scenario, over)) {
         (Some(r), Some(o)) if o > 0.0 => Some(r / o),
         _ => None,
     };
     Target {
         group,
-        what: format!("{scenario}: rust / {}", over.name()),
+        what: format!("{scenario}: {} / {}", mode.name(), over.name()),
         want: want.to_string(),
         got: got.map(|g| format!("{g:.2}")),
         pass: got.map(|g| g <= max),
@@ -113,6 +126,35 @@ pub fn targets(run: &Run) -> Vec<Target> {
         3.0,
         "≤ 3 (per element)",
     ));
+    let g = "floors (issue 12)";
+    out.push(ratio_target(
+        run,
+        g,
+        "rustCreatesObject",
+        Mode::AllocFloor,
+        1.5,
+        "≤ 1.5",
+    ));
+    for mode in [Mode::None, Mode::Pointer, Mode::Rust] {
+        out.push(mode_ratio_target(
+            run,
+            g,
+            "rustConsumesSameObject",
+            mode,
+            Mode::Floor,
+            1.3,
+            "≤ 1.3",
+        ));
+        out.push(mode_ratio_target(
+            run,
+            g,
+            "rustConsumesSameObject",
+            mode,
+            Mode::WasmBindgen,
+            1.0,
+            "≤ 1 (never slower)",
+        ));
+    }
     let g = "rust vs wasm-bindgen";
     for (s, min) in [
         ("passBothWaysRoundtrip", 20.0),
