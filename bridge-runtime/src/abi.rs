@@ -205,8 +205,25 @@ pub unsafe fn lift_handle_vec<C: BridgeClass>(ptr: u32, len: u32) -> Vec<Handle<
         .collect()
 }
 
-pub fn lift_option<T>(is_some: u32, value: T) -> Option<T> {
-    (is_some != 0).then_some(value)
+/// A `char` from the code point JS passed (the glue checked it is one code point).
+pub fn lift_char(code: u32) -> Result<char> {
+    char::from_u32(code).ok_or_else(|| bad_char(code))
+}
+
+#[cold]
+#[inline(never)]
+fn bad_char(code: u32) -> BridgeError {
+    BridgeError::new(format!(
+        "{code:#x} is not a Unicode scalar value, so it cannot be a Rust `char`"
+    ))
+}
+
+/// The error a `Result`-returning export throws for `Err(e)`: `e`'s `Display` text.
+/// `e` is dropped here, inside the thunk's closure, before the borrow guards.
+#[cold]
+#[inline(never)]
+pub fn err_display<E: std::fmt::Display>(e: E) -> BridgeError {
+    BridgeError::new(e.to_string())
 }
 
 /// Where a borrow of an argument happens, for the error message.

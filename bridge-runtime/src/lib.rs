@@ -9,6 +9,7 @@
 pub mod abi;
 mod handle;
 mod pool;
+pub mod wire;
 
 pub use bridge_macro::bridge;
 pub use handle::{Handle, HandleRef, HandleRefMut};

@@ -15,6 +15,7 @@ struct Fixture {
 
 const FIXTURES: &[Fixture] = &[
     in_fixtures("kitchen-sink", "fixtures/kitchen-sink"),
+    in_fixtures("data", "fixtures/data"),
     in_fixtures("identity", "fixtures/identity"),
     in_fixtures("rust-default", "fixtures/rust-default"),
     in_fixtures("linked-app", "fixtures/linked-app"),

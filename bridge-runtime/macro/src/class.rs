@@ -50,6 +50,15 @@ pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStre
             }
         }
 
+        /// A class value nested in a wire-encoded result (`Vec<Option<C>>`, ...) crosses
+        /// like a plain class return: boxed, then through the identity hook.
+        impl ::bridge_runtime::wire::WireOut for #ident {
+            #[inline]
+            fn wire_write(self, w: &mut ::bridge_runtime::wire::WireBuf) {
+                ::bridge_runtime::wire::WireOut::wire_write(::bridge_runtime::Handle::new(self), w)
+            }
+        }
+
         const _: () = {
             /// Drop one reference held by JS.
             #[unsafe(no_mangle)]

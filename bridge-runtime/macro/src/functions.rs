@@ -150,9 +150,13 @@ fn member(
     let err = |msg: String| Err(syn::Error::new_spanned(&sig.ident, msg));
     let kind = match args.role {
         MemberRole::Constructor => {
-            if receiver != Receiver::None || ret.ty != Ty::Class(class.to_string()) {
+            let made = match &ret.ty {
+                Ty::Result(ok) => &**ok,
+                other => other,
+            };
+            if receiver != Receiver::None || *made != Ty::Class(class.to_string()) {
                 return err(format!(
-                    "#[bridge(constructor)] `{class}::{rust_name}` must take no `self` and return `{class}`, `Self` or `Handle<Self>`"
+                    "#[bridge(constructor)] `{class}::{rust_name}` must take no `self` and return `{class}`, `Self` or `Handle<Self>` (or a `Result` of one)"
                 ));
             }
             FunctionKind::Constructor
@@ -297,6 +301,7 @@ fn return_of(sig: &Signature, self_ty: Option<&Type>) -> syn::Result<types::TyIn
             ty: Ty::Unit,
             class: None,
             by_value: false,
+            slice: false,
         }),
         ReturnType::Type(_, ty) => types::classify(ty, self_ty, Position::Return),
     }

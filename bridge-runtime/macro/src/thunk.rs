@@ -70,23 +70,55 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         }
     }
 
+    // Wire parameters share one in-buffer; JS passes its length after the other values.
+    if spec
+        .params
+        .iter()
+        .any(|(_, info)| info.ty.travels_on_wire())
+    {
+        preludes.push(quote! {
+            let mut __wire = unsafe { ::bridge_runtime::wire::reader(__wire_len) };
+        });
+    }
     for (name, info) in &spec.params {
         let p = lift_param(name, info, &site(&name.to_string()));
         wasm_params.extend(p.wasm_params);
         preludes.push(p.prelude);
         args.push(p.arg);
     }
+    if spec
+        .params
+        .iter()
+        .any(|(_, info)| info.ty.travels_on_wire())
+    {
+        wasm_params.push(quote! { __wire_len: u32 });
+    }
 
     let (ret_sig, lower) = lower_return(&spec.ret);
     let symbol = &spec.symbol;
     let callee = &spec.callee;
+    let call = quote! { #callee(#(#args),*) };
+    // `Err(e)` becomes the error thrown after the closure: `e` and every guard are
+    // dropped first, so an `Err` leaves nothing borrowed or half-done.
+    let value = if matches!(spec.ret.ty, Ty::Result(_)) {
+        quote! {
+            match #call {
+                ::core::result::Result::Ok(v) => v,
+                ::core::result::Result::Err(e) => {
+                    return ::core::result::Result::Err(::bridge_runtime::abi::err_display(e));
+                }
+            }
+        }
+    } else {
+        call
+    };
     quote! {
         #[unsafe(no_mangle)]
         #[allow(non_snake_case, unused_mut, clippy::all)]
         pub unsafe extern "C" fn #symbol(#(#wasm_params),*) #ret_sig {
             let __result = (|| {
                 #(#preludes)*
-                ::core::result::Result::Ok::<_, ::bridge_runtime::abi::BridgeError>(#callee(#(#args),*))
+                ::core::result::Result::Ok::<_, ::bridge_runtime::abi::BridgeError>(#value)
             })();
             let __value = ::bridge_runtime::abi::or_throw(__result);
             #lower
@@ -114,14 +146,19 @@ fn scalar(ty: &Ty) -> Option<(TokenStream, TokenStream)> {
         Ty::F64 => (quote!(f64), quote!(f64)),
         Ty::I64 => (quote!(i64), quote!(i64)),
         Ty::U64 => (quote!(u64), quote!(u64)),
+        Ty::Usize => (quote!(u32), quote!(usize)),
+        Ty::Isize => (quote!(i32), quote!(isize)),
+        Ty::Char => (quote!(u32), quote!(char)),
         _ => return None,
     })
 }
 
-/// Convert a wasm scalar to its Rust type (`bool` from 0/1, narrowing casts wrap).
+/// Convert a wasm scalar to its Rust type (`bool` from 0/1, narrowing casts wrap; a
+/// `char` is checked and may fail with `?`).
 fn from_abi(ty: &Ty, value: TokenStream) -> TokenStream {
     match ty {
         Ty::Bool => quote! { (#value != 0) },
+        Ty::Char => quote! { ::bridge_runtime::abi::lift_char(#value)? },
         _ => {
             let (_, rust) = scalar(ty).expect("scalar");
             quote! { (#value as #rust) }
@@ -136,6 +173,13 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
     let class = &info.class;
     let rt = quote!(::bridge_runtime::abi);
     match &info.ty {
+        t if t.travels_on_wire() => Lifted {
+            wasm_params: Vec::new(),
+            prelude: quote! {
+                let #name = unsafe { ::bridge_runtime::wire::WireIn::wire_read(&mut __wire) }?;
+            },
+            arg: quote! { #name },
+        },
         t if scalar(t).is_some() => {
             let (abi, _) = scalar(t).unwrap();
             let conv = from_abi(t, quote!(#name));
@@ -179,7 +223,7 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
                 let conv = from_abi(t, quote!(#name));
                 Lifted {
                     wasm_params: vec![quote! { #some: u32 }, quote! { #name: #abi }],
-                    prelude: quote! { let #name = #rt::lift_option(#some, #conv); },
+                    prelude: quote! { let #name = if #some != 0 { Some(#conv) } else { None }; },
                     arg: quote! { #name },
                 }
             }
@@ -223,7 +267,11 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
             Lifted {
                 wasm_params: vec![quote! { #name: u32 }, quote! { #len: u32 }],
                 prelude,
-                arg: quote! { #name },
+                arg: if info.slice {
+                    quote! { &#name }
+                } else {
+                    quote! { #name }
+                },
             }
         }
         other => unreachable!("parameter type {other:?} was rejected by classify"),
@@ -239,6 +287,11 @@ fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
         quote! {}
     };
     match &info.ty {
+        Ty::Result(ok) => lower_return(&TyInfo {
+            ty: (**ok).clone(),
+            ..info.clone()
+        }),
+        t if t.travels_on_wire() => (quote! {}, quote! { ::bridge_runtime::wire::ret(__value) }),
         Ty::Unit => (quote! {}, quote! { let () = __value; }),
         t if scalar(t).is_some() => {
             let (abi, _) = scalar(t).unwrap();

@@ -11,6 +11,8 @@ pub struct TyInfo {
     pub class: Option<Type>,
     /// The class is passed as a value (`C`) rather than as `Handle<C>`.
     pub by_value: bool,
+    /// A `&[T]` parameter (crosses like `Vec<T>`, lent to the callee).
+    pub slice: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -19,13 +21,46 @@ pub enum Position {
     Return,
 }
 
-const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, String, \
-&str, Option<T>, exported classes (C, Handle<C>, &C, &mut C) and Vec of numbers or classes";
+const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, usize, \
+isize, char, String, &str, Option<T>, exported classes (C, Handle<C>, &C, &mut C), Vec<T>, \
+&[number] parameters and Result<T, E: Display> returns";
 
 pub fn classify(ty: &Type, self_ty: Option<&Type>, pos: Position) -> syn::Result<TyInfo> {
+    if pos == Position::Return
+        && let Some((ok, _err)) = result_args(ty)?
+    {
+        let inner = classify(ok, self_ty, pos)?;
+        return Ok(TyInfo {
+            ty: Ty::Result(Box::new(inner.ty.clone())),
+            ..inner
+        });
+    }
     let info = classify_any(ty, self_ty)?;
     check_position(&info, ty, pos)?;
     Ok(info)
+}
+
+/// `Result<T, E>` (any path ending in `Result` with two type arguments): `(T, E)`.
+fn result_args(ty: &Type) -> syn::Result<Option<(&Type, &Type)>> {
+    let Type::Path(p) = ty else { return Ok(None) };
+    let seg = p.path.segments.last().expect("paths have a segment");
+    if seg.ident != "Result" {
+        return Ok(None);
+    }
+    if let PathArguments::AngleBracketed(a) = &seg.arguments
+        && let [GenericArgument::Type(ok), GenericArgument::Type(err)] =
+            a.args.iter().collect::<Vec<_>>()[..]
+    {
+        if result_args(ok)?.is_some() {
+            return Err(unsupported(ty, "Result of Result is not supported"));
+        }
+        return Ok(Some((ok, err)));
+    }
+    Err(unsupported(
+        ty,
+        "spell the error type out: Result<T, E> with E: Display (a type alias with one \
+         argument hides it from #[bridge])",
+    ))
 }
 
 fn plain(ty: Ty) -> TyInfo {
@@ -33,6 +68,7 @@ fn plain(ty: Ty) -> TyInfo {
         ty,
         class: None,
         by_value: false,
+        slice: false,
     }
 }
 
@@ -44,6 +80,20 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
         Type::Reference(r) => {
             if is_ident(&r.elem, "str") && r.mutability.is_none() {
                 return Ok(plain(Ty::Str));
+            }
+            if let Type::Slice(s) = &*r.elem {
+                let inner = classify_any(&s.elem, self_ty)?;
+                if r.mutability.is_some() || !inner.ty.is_number() {
+                    return Err(unsupported(
+                        ty,
+                        "slices cross as `&[number]` parameters (copied in); take a Vec<T> \
+                         for anything else",
+                    ));
+                }
+                return Ok(TyInfo {
+                    slice: true,
+                    ..plain(Ty::Vec(Box::new(inner.ty)))
+                });
             }
             let inner = class_info(&r.elem, self_ty, true)?;
             let name = class_name(&inner);
@@ -70,6 +120,9 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
                 "f64" => Some(Ty::F64),
                 "i64" => Some(Ty::I64),
                 "u64" => Some(Ty::U64),
+                "usize" => Some(Ty::Usize),
+                "isize" => Some(Ty::Isize),
+                "char" => Some(Ty::Char),
                 "String" => Some(Ty::String),
                 _ => None,
             };
@@ -79,11 +132,8 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
             match seg.ident.to_string().as_str() {
                 "Option" => {
                     let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty)?;
-                    if matches!(inner.ty, Ty::Option(_) | Ty::Vec(_) | Ty::Unit) {
-                        return Err(unsupported(
-                            ty,
-                            "Option of Option, Vec or () is not supported",
-                        ));
+                    if matches!(inner.ty, Ty::Option(_) | Ty::Unit) || inner.slice {
+                        return Err(unsupported(ty, "Option of Option or () is not supported"));
                     }
                     Ok(TyInfo {
                         ty: Ty::Option(Box::new(inner.ty.clone())),
@@ -92,22 +142,16 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
                 }
                 "Vec" => {
                     let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty)?;
-                    let ok = matches!(
-                        inner.ty,
-                        Ty::I8
-                            | Ty::I16
-                            | Ty::I32
-                            | Ty::U8
-                            | Ty::U16
-                            | Ty::U32
-                            | Ty::F32
-                            | Ty::F64
-                            | Ty::I64
-                            | Ty::U64
-                            | Ty::Class(_)
-                    );
+                    let ok = !inner.slice
+                        && !matches!(
+                            inner.ty,
+                            Ty::Unit | Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_)
+                        );
                     if !ok {
-                        return Err(unsupported(ty, "Vec holds numbers or classes"));
+                        return Err(unsupported(
+                            ty,
+                            "Vec holds owned values (numbers, String, classes, Option, Vec)",
+                        ));
                     }
                     Ok(TyInfo {
                         ty: Ty::Vec(Box::new(inner.ty.clone())),
@@ -149,6 +193,7 @@ fn class_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
         ty: Ty::Class(name),
         class: Some(resolved),
         by_value: true,
+        slice: false,
     })
 }
 
@@ -171,16 +216,21 @@ fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
             ty,
             "a class is not taken by value: take &C, &mut C or Handle<C>",
         )),
-        (Ty::Option(t) | Ty::Vec(t), Position::Param)
-            if matches!(**t, Ty::Class(_)) && info.by_value =>
-        {
-            Err(unsupported(
-                ty,
-                "a class is not taken by value: use Handle<C> inside Option or Vec",
-            ))
-        }
+        (t, Position::Param) if info.by_value && owns_class(t) => Err(unsupported(
+            ty,
+            "a class is not taken by value: use Handle<C> inside Option or Vec",
+        )),
         (Ty::Unit, Position::Param) => Err(unsupported(ty, "() is not a parameter type")),
         _ => Ok(()),
+    }
+}
+
+/// An owned class (`C` or `Handle<C>`) at any depth, not behind a reference.
+fn owns_class(t: &Ty) -> bool {
+    match t {
+        Ty::Class(_) => true,
+        Ty::Option(inner) | Ty::Vec(inner) => owns_class(inner),
+        _ => false,
     }
 }
 

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -145,6 +145,12 @@ pub enum Ty {
     F64,
     I64,
     U64,
+    /// `usize` (a JS number; out of range → `RangeError`).
+    Usize,
+    /// `isize` (a JS number; out of range → `RangeError`).
+    Isize,
+    /// `char` (a one-code-point JS string).
+    Char,
     String,
     /// `&str` (parameters only).
     Str,
@@ -156,6 +162,8 @@ pub enum Ty {
     ClassRef(String),
     /// `&mut Class` (parameters only).
     ClassMut(String),
+    /// `Result<ok, E>` (returns only): `Err` throws a JS `Error` with `E`'s `Display` text.
+    Result(Box<Ty>),
 }
 
 impl Ty {
@@ -163,8 +171,36 @@ impl Ty {
     pub fn class_name(&self) -> Option<&str> {
         match self {
             Ty::Class(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
-            Ty::Option(inner) | Ty::Vec(inner) => inner.class_name(),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner) => inner.class_name(),
             _ => None,
+        }
+    }
+
+    /// A number that crosses as one wasm scalar (and fills a typed array in a `Vec`).
+    pub fn is_number(&self) -> bool {
+        matches!(
+            self,
+            Ty::I8
+                | Ty::I16
+                | Ty::I32
+                | Ty::U8
+                | Ty::U16
+                | Ty::U32
+                | Ty::F32
+                | Ty::F64
+                | Ty::I64
+                | Ty::U64
+        )
+    }
+
+    /// Compound values that cross encoded in the wire buffer (`bridge_runtime::wire`)
+    /// rather than as wasm scalars, typed arrays or class addresses: vectors of anything
+    /// but numbers and classes, and options of vectors.
+    pub fn travels_on_wire(&self) -> bool {
+        match self {
+            Ty::Vec(inner) => !inner.is_number() && !matches!(**inner, Ty::Class(_)),
+            Ty::Option(inner) => matches!(**inner, Ty::Vec(_)),
+            _ => false,
         }
     }
 }

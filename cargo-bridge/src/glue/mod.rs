@@ -4,6 +4,7 @@
 
 mod model;
 mod types;
+mod wire;
 
 pub use model::{ClassPlan, GlueModel};
 
@@ -33,6 +34,8 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/pools.js.j2"),
     ),
     ("abi.js.j2", include_str!("../../../templates/abi.js.j2")),
+    ("data.js.j2", include_str!("../../../templates/data.js.j2")),
+    ("wire.js.j2", include_str!("../../../templates/wire.js.j2")),
     (
         "class.js.j2",
         include_str!("../../../templates/class.js.j2"),

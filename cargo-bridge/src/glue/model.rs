@@ -2,6 +2,7 @@
 //! written (constructor, methods, statics, properties), with each class's resolved mode.
 
 use super::types::{self, TyView};
+use super::wire::{self, CodecView};
 use crate::config::IdentityMode;
 use crate::exports::ClassExport;
 use bridge_schema::{Function, FunctionKind, Receiver};
@@ -23,6 +24,8 @@ pub struct GlueModel {
     pub target: &'static str,
     pub classes: Vec<ClassView>,
     pub functions: Vec<FnView>,
+    /// Wire codecs the exports use, dependencies first (empty: no wire code is emitted).
+    pub wire_codecs: Vec<CodecView>,
 }
 
 #[derive(Serialize)]
@@ -52,6 +55,10 @@ pub struct FnView {
     pub label: String,
     pub has_self: bool,
     pub params: Vec<ParamView>,
+    /// Some parameter crosses on the wire: the call passes the wire length last.
+    pub wire_params: bool,
+    /// The call passes something before the wire length (`this` or a non-wire parameter).
+    pub plain_args: bool,
     pub ret: TyView,
     pub doc: Vec<String>,
 }
@@ -71,7 +78,19 @@ impl GlueModel {
         classes: &[ClassPlan],
         functions: &[Function],
     ) -> Self {
+        let mut wire_codecs = Vec::new();
+        let all = classes
+            .iter()
+            .flat_map(|c| c.export.members.iter())
+            .chain(functions);
+        for f in all {
+            for p in &f.params {
+                wire::collect(&p.ty, &mut wire_codecs);
+            }
+            wire::collect(&f.ret, &mut wire_codecs);
+        }
         GlueModel {
+            wire_codecs,
             generator: format!("cargo-bridge {}", env!("CARGO_PKG_VERSION")),
             crate_name: crate_name.to_string(),
             lib_name: lib_name.to_string(),
@@ -111,9 +130,24 @@ fn fn_view(f: &Function, class: Option<&str>) -> FnView {
                 ts: types::param_ts(&p.ty),
             })
             .collect(),
+        wire_params: f.params.iter().any(|p| p.ty.travels_on_wire()),
+        plain_args: f.receiver != Receiver::None
+            || f.params.iter().any(|p| !p.ty.travels_on_wire()),
         ret: types::view(&f.ret),
-        doc: doc_lines(&f.doc),
+        doc: doc_with_throws(&f.doc, &f.ret),
     }
+}
+
+/// The doc lines, plus what a `Result`-returning export throws.
+fn doc_with_throws(doc: &str, ret: &bridge_schema::Ty) -> Vec<String> {
+    let mut lines = doc_lines(doc);
+    if matches!(ret, bridge_schema::Ty::Result(_)) {
+        lines.push(
+            "@throws {Error} when Rust returns `Err(e)`: `message` is `e`'s `Display` text"
+                .to_string(),
+        );
+    }
+    lines
 }
 
 fn class_view(plan: &ClassPlan) -> ClassView {

@@ -14,6 +14,10 @@ pub struct TyView {
     pub array: Option<&'static str>,
     /// TypeScript type.
     pub ts: String,
+    /// The wire codec (`templates/wire.js.j2`) of a `wire` kind.
+    pub codec: Option<String>,
+    /// A `Result` return: `Err` throws.
+    pub throws: bool,
 }
 
 fn number_kind(ty: &Ty) -> Option<(&'static str, &'static str)> {
@@ -37,7 +41,7 @@ fn scalar_ts(kind: &str) -> &'static str {
     match kind {
         "bool" => "boolean",
         "bigint" | "u64" => "bigint",
-        "string" => "string",
+        "string" | "char" => "string",
         _ => "number",
     }
 }
@@ -48,8 +52,27 @@ pub fn view(ty: &Ty) -> TyView {
         class: None,
         array: None,
         ts: scalar_ts(kind).to_string(),
+        codec: None,
+        throws: false,
     };
+    if ty.travels_on_wire() {
+        return TyView {
+            kind: "wire",
+            class: None,
+            array: None,
+            ts: super::wire::ts(ty),
+            codec: Some(super::wire::codec_name(ty)),
+            throws: false,
+        };
+    }
     match ty {
+        Ty::Result(ok) => TyView {
+            throws: true,
+            ..view(ok)
+        },
+        Ty::Usize => simple("usize"),
+        Ty::Isize => simple("isize"),
+        Ty::Char => simple("char"),
         Ty::Unit => TyView {
             ts: "void".into(),
             ..simple("unit")
@@ -59,8 +82,8 @@ pub fn view(ty: &Ty) -> TyView {
         Ty::Class(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => TyView {
             kind: "class",
             class: Some(c.clone()),
-            array: None,
             ts: c.clone(),
+            ..simple("class")
         },
         Ty::Option(inner) => {
             let inner = view(inner);
@@ -72,6 +95,9 @@ pub fn view(ty: &Ty) -> TyView {
                     "bigint" => "opt_bigint",
                     "u64" => "opt_u64",
                     "string" => "opt_string",
+                    "usize" => "opt_usize",
+                    "isize" => "opt_isize",
+                    "char" => "opt_char",
                     _ => "opt_class",
                 },
                 ts: format!("{} | null", inner.ts),
@@ -82,9 +108,9 @@ pub fn view(ty: &Ty) -> TyView {
             if let Some((_, array)) = number_kind(inner) {
                 TyView {
                     kind: "num_vec",
-                    class: None,
                     array: Some(array),
                     ts: array.to_string(),
+                    ..simple("num_vec")
                 }
             } else {
                 let inner = view(inner);
@@ -130,5 +156,20 @@ mod tests {
             param_ts(&Ty::Vec(Box::new(Ty::F64))),
             "Float64Array | number[]"
         );
+    }
+
+    #[test]
+    fn new_scalars_results_and_wire_types() {
+        assert_eq!(view(&Ty::Usize).kind, "usize");
+        let v = view(&Ty::Option(Box::new(Ty::Char)));
+        assert_eq!((v.kind, v.ts.as_str()), ("opt_char", "string | null"));
+        let v = view(&Ty::Result(Box::new(Ty::U32)));
+        assert_eq!((v.kind, v.throws), ("u32", true));
+        let v = view(&Ty::Vec(Box::new(Ty::Option(Box::new(Ty::Class(
+            "Node".into(),
+        ))))));
+        assert_eq!(v.kind, "wire");
+        assert_eq!(v.ts, "(Node | null)[]");
+        assert_eq!(v.codec.as_deref(), Some("Vec_Option_Node"));
     }
 }

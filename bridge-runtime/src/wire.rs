@@ -1,0 +1,399 @@
+//! The wire: compound values (vectors of strings or options, options of vectors, and
+//! later records and enums with data) cross in one buffer each way instead of one wasm
+//! value or call per piece. Generated code on both sides writes and reads the fields in
+//! order, with no JSON and no per-field calls.
+//!
+//! Format (mirrored by `templates/wire.js.j2`), little-endian, each scalar at its natural
+//! alignment relative to the 8-aligned buffer start:
+//! - `bool`, `i8`, `u8`: 1 byte; `i16`, `u16`: 2; `i32`, `u32`, `f32`, `usize`, `isize`,
+//!   `char` (code point), class address: 4; `f64`, `i64`, `u64`: 8;
+//! - `String`: `u32` byte length, then the UTF-8 bytes (unaligned);
+//! - `Option<T>`: `u8` 0 (`None`) or 1 followed by `T`;
+//! - `Vec<T>`: `u32` count, then the elements.
+//!
+//! Two buffers live in linear memory for the whole run: **in** (JS writes a call's
+//! wire parameters, the thunk decodes all of them before calling user code) and **out**
+//! (a thunk writes its result after user code returned; JS decodes it before its next
+//! call). Neither is touched while user code runs, so calls from user code back into
+//! JS and on into other exports cannot clobber a value in flight.
+
+use crate::abi::{BridgeError, Result};
+use crate::{BridgeClass, Handle};
+use std::cell::UnsafeCell;
+
+/// A growable, 8-aligned byte buffer.
+pub struct WireBuf {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl WireBuf {
+    const fn new() -> Self {
+        WireBuf {
+            words: Vec::new(),
+            len: 0,
+        }
+    }
+
+    fn base(&mut self) -> *mut u8 {
+        self.words.as_mut_ptr().cast()
+    }
+
+    /// Make room for `bytes` more bytes after the current length.
+    #[inline]
+    fn reserve(&mut self, bytes: usize) {
+        let words = (self.len + bytes).div_ceil(8);
+        if words > self.words.len() {
+            self.grow(words);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, words: usize) {
+        let target = words.max(self.words.len() * 2).max(8);
+        self.words.resize(target, 0);
+    }
+
+    /// Append one scalar of `N` bytes at its natural alignment.
+    #[inline(always)]
+    pub fn put<const N: usize>(&mut self, bytes: [u8; N]) {
+        let at = (self.len + N - 1) & !(N - 1);
+        self.reserve(at + N - self.len);
+        // SAFETY: `reserve` made `at + N` bytes available.
+        unsafe {
+            self.base()
+                .add(at)
+                .copy_from_nonoverlapping(bytes.as_ptr(), N)
+        };
+        self.len = at + N;
+    }
+
+    /// Append raw bytes, unaligned.
+    #[inline]
+    pub fn put_bytes(&mut self, bytes: &[u8]) {
+        self.reserve(bytes.len());
+        // SAFETY: `reserve` made the bytes available.
+        unsafe {
+            self.base()
+                .add(self.len)
+                .copy_from_nonoverlapping(bytes.as_ptr(), bytes.len())
+        };
+        self.len += bytes.len();
+    }
+}
+
+/// A cursor over the bytes JS wrote into the in-buffer for one call.
+pub struct WireReader {
+    at: usize,
+    end: usize,
+}
+
+#[cold]
+#[inline(never)]
+fn truncated() -> BridgeError {
+    BridgeError::new(
+        "bridge wire: a parameter's encoding ended early (the glue and the wasm disagree: \
+         rebuild both with the same cargo-bridge)"
+            .to_string(),
+    )
+}
+
+impl WireReader {
+    /// One scalar of `N` bytes at its natural alignment.
+    #[inline(always)]
+    pub fn take<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let at = (self.at + N - 1) & !(N - 1);
+        if at + N > self.end {
+            return Err(truncated());
+        }
+        let mut out = [0u8; N];
+        // SAFETY: `[at, at + N)` lies in the buffer JS wrote (checked above).
+        unsafe { (at as *const u8).copy_to_nonoverlapping(out.as_mut_ptr(), N) };
+        self.at = at + N;
+        Ok(out)
+    }
+
+    /// `len` raw bytes.
+    #[inline]
+    pub fn take_bytes(&mut self, len: usize) -> Result<&[u8]> {
+        if self.at + len > self.end {
+            return Err(truncated());
+        }
+        // SAFETY: in bounds (checked above); the buffer is not written while the thunk
+        // decodes its parameters.
+        let bytes = unsafe { std::slice::from_raw_parts(self.at as *const u8, len) };
+        self.at += len;
+        Ok(bytes)
+    }
+}
+
+struct Shared(UnsafeCell<WireBuf>);
+// SAFETY: wasm32-unknown-unknown is single-threaded; the host build never shares it.
+unsafe impl Sync for Shared {}
+static IN: Shared = Shared(UnsafeCell::new(WireBuf::new()));
+static OUT: Shared = Shared(UnsafeCell::new(WireBuf::new()));
+
+/// Make the in-buffer hold at least `bytes` bytes (keeping what JS wrote so far) and
+/// return its address. JS calls it before writing a call's wire parameters and when
+/// they outgrow it; it may move the buffer and grow memory.
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_wire_in(bytes: u32) -> u32 {
+    // SAFETY: single-threaded, and no reader of IN is live (JS calls this between calls).
+    let buf = unsafe { &mut *IN.0.get() };
+    buf.len = 0;
+    let words = (bytes as usize).div_ceil(8);
+    if words > buf.words.len() {
+        buf.words.resize(words, 0);
+    }
+    buf.base() as usize as u32
+}
+
+/// A reader over the `len` bytes JS wrote into the in-buffer for this call.
+///
+/// # Safety
+/// JS must have written `len` bytes at the in-buffer's address for this call.
+pub unsafe fn reader(len: u32) -> WireReader {
+    // SAFETY: single-threaded; only the address is read.
+    let buf = unsafe { &mut *IN.0.get() };
+    let at = buf.base() as usize;
+    let end = at + (len as usize).min(buf.words.len() * 8);
+    WireReader { at, end }
+}
+
+/// Encode a result into the out-buffer and describe it in the return area.
+pub fn ret<T: WireOut>(value: T) {
+    // SAFETY: single-threaded; JS decoded the previous result before this call, and
+    // nothing below calls back into JS.
+    let buf = unsafe { &mut *OUT.0.get() };
+    buf.len = 0;
+    value.wire_write(buf);
+    crate::abi::describe_ret(buf.base() as usize as u32, buf.len as u32);
+}
+
+/// A value Rust encodes onto the wire for JS.
+pub trait WireOut {
+    fn wire_write(self, w: &mut WireBuf);
+}
+
+/// A value Rust decodes from what JS wrote on the wire.
+///
+/// # Safety
+/// Implementations may trust that class addresses on the wire are live objects of their
+/// class that JS keeps alive during the call (the glue checks them before writing).
+pub unsafe trait WireIn: Sized {
+    /// # Safety
+    /// The reader must cover bytes JS wrote for this type.
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self>;
+}
+
+macro_rules! scalar {
+    ($($t:ty),*) => {$(
+        impl WireOut for $t {
+            #[inline(always)]
+            fn wire_write(self, w: &mut WireBuf) {
+                w.put(self.to_le_bytes());
+            }
+        }
+        unsafe impl WireIn for $t {
+            #[inline(always)]
+            unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+                Ok(<$t>::from_le_bytes(r.take()?))
+            }
+        }
+    )*};
+}
+scalar!(i8, u8, i16, u16, i32, u32, f32, f64, i64, u64);
+
+impl WireOut for bool {
+    #[inline(always)]
+    fn wire_write(self, w: &mut WireBuf) {
+        w.put([self as u8]);
+    }
+}
+unsafe impl WireIn for bool {
+    #[inline(always)]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        Ok(r.take::<1>()?[0] != 0)
+    }
+}
+
+impl WireOut for usize {
+    #[inline(always)]
+    fn wire_write(self, w: &mut WireBuf) {
+        // Lossless on wasm32, where usize is 32 bits.
+        w.put((self as u32).to_le_bytes());
+    }
+}
+unsafe impl WireIn for usize {
+    #[inline(always)]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        Ok(u32::from_le_bytes(r.take()?) as usize)
+    }
+}
+
+impl WireOut for isize {
+    #[inline(always)]
+    fn wire_write(self, w: &mut WireBuf) {
+        w.put((self as i32).to_le_bytes());
+    }
+}
+unsafe impl WireIn for isize {
+    #[inline(always)]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        Ok(i32::from_le_bytes(r.take()?) as isize)
+    }
+}
+
+impl WireOut for char {
+    #[inline(always)]
+    fn wire_write(self, w: &mut WireBuf) {
+        w.put((self as u32).to_le_bytes());
+    }
+}
+unsafe impl WireIn for char {
+    #[inline(always)]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        crate::abi::lift_char(u32::from_le_bytes(r.take()?))
+    }
+}
+
+impl WireOut for String {
+    #[inline]
+    fn wire_write(self, w: &mut WireBuf) {
+        w.put((self.len() as u32).to_le_bytes());
+        w.put_bytes(self.as_bytes());
+    }
+}
+unsafe impl WireIn for String {
+    #[inline]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        let len = u32::from_le_bytes(r.take()?) as usize;
+        let bytes = r.take_bytes(len)?;
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Ok(s.to_owned()),
+            Err(e) => Err(BridgeError::new(format!(
+                "bridge wire: a string is not valid UTF-8 ({e})"
+            ))),
+        }
+    }
+}
+
+impl<T: WireOut> WireOut for Option<T> {
+    #[inline]
+    fn wire_write(self, w: &mut WireBuf) {
+        match self {
+            None => w.put([0]),
+            Some(v) => {
+                w.put([1]);
+                v.wire_write(w);
+            }
+        }
+    }
+}
+unsafe impl<T: WireIn> WireIn for Option<T> {
+    #[inline]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        if r.take::<1>()?[0] == 0 {
+            Ok(None)
+        } else {
+            // SAFETY: forwarded contract.
+            Ok(Some(unsafe { T::wire_read(r) }?))
+        }
+    }
+}
+
+impl<T: WireOut> WireOut for Vec<T> {
+    #[inline]
+    fn wire_write(self, w: &mut WireBuf) {
+        w.put((self.len() as u32).to_le_bytes());
+        for item in self {
+            item.wire_write(w);
+        }
+    }
+}
+unsafe impl<T: WireIn> WireIn for Vec<T> {
+    #[inline]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        let len = u32::from_le_bytes(r.take()?) as usize;
+        // Every element takes at least one byte: a bad count cannot over-allocate.
+        let mut out = Vec::with_capacity(len.min(r.end.saturating_sub(r.at)));
+        for _ in 0..len {
+            // SAFETY: forwarded contract.
+            out.push(unsafe { T::wire_read(r) }?);
+        }
+        Ok(out)
+    }
+}
+
+impl<C: BridgeClass> WireOut for Handle<C> {
+    /// Through the class's identity hook, like a plain class return.
+    #[inline]
+    fn wire_write(self, w: &mut WireBuf) {
+        w.put(crate::abi::lower_class(self).to_le_bytes());
+    }
+}
+unsafe impl<C: BridgeClass> WireIn for Handle<C> {
+    #[inline]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        let addr = u32::from_le_bytes(r.take()?);
+        // SAFETY: the trait's contract: a live object of class C.
+        Ok(unsafe { Handle::clone_from_raw(addr as usize) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Encode with the writer, decode with the reader: the two halves agree.
+    fn roundtrip<T: WireOut + WireIn>(value: T) -> T {
+        let mut buf = WireBuf::new();
+        value.wire_write(&mut buf);
+        let at = buf.base() as usize;
+        let mut r = WireReader {
+            at,
+            end: at + buf.len,
+        };
+        // SAFETY: the bytes were written by `wire_write` of the same type.
+        let out = unsafe { T::wire_read(&mut r) }.expect("decodes");
+        assert_eq!(r.at, r.end, "every byte consumed");
+        out
+    }
+
+    #[test]
+    fn compound_values_roundtrip() {
+        let v = vec![Some("héllo".to_string()), None, Some(String::new())];
+        assert_eq!(roundtrip(v.clone()), v);
+        let v = Some(vec![1.5f64, -2.0]);
+        assert_eq!(roundtrip(v.clone()), v);
+        assert_eq!(roundtrip(vec![true, false]), vec![true, false]);
+        assert_eq!(roundtrip(vec!['é', '𝄞']), vec!['é', '𝄞']);
+        assert_eq!(roundtrip(vec![7usize]), vec![7]);
+        assert_eq!(roundtrip(vec![-3isize]), vec![-3]);
+    }
+
+    #[test]
+    fn scalars_sit_at_natural_alignment() {
+        let mut buf = WireBuf::new();
+        true.wire_write(&mut buf);
+        2.5f64.wire_write(&mut buf);
+        assert_eq!(buf.len, 16, "1 byte, 7 padding, 8 for the f64");
+        7u16.wire_write(&mut buf);
+        1u32.wire_write(&mut buf);
+        assert_eq!(buf.len, 24);
+    }
+
+    #[test]
+    fn truncated_input_is_an_error_not_a_read_past_the_end() {
+        let mut buf = WireBuf::new();
+        vec![1u32, 2, 3].wire_write(&mut buf);
+        let at = buf.base() as usize;
+        let mut r = WireReader {
+            at,
+            end: at + buf.len - 1,
+        };
+        // SAFETY: reads stay inside the buffer (the reader is bounded).
+        assert!(unsafe { Vec::<u32>::wire_read(&mut r) }.is_err());
+    }
+}

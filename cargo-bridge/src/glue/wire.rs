@@ -1,0 +1,203 @@
+//! The wire codecs the glue needs: one JS reader and writer per compound type that
+//! crosses encoded in the wire buffer (see `bridge_runtime::wire` and
+//! `templates/wire.js.j2`), named after the type's shape (`Vec_Option_String`).
+
+use bridge_schema::Ty;
+use serde::Serialize;
+
+/// One codec: `templates/wire.js.j2` renders `wireRead_<name>` and `wireWrite_<name>`.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct CodecView {
+    pub name: String,
+    /// "vec" (element by element), "num_vec" (one typed-array block) or "option".
+    pub kind: &'static str,
+    /// The element (`vec`, `option`), or the typed array's element (`num_vec`).
+    pub elem: LeafView,
+    /// Typed array constructor of a `num_vec`.
+    pub array: Option<&'static str>,
+    /// TypeScript type, for messages.
+    pub ts: String,
+}
+
+/// A value inside a codec: a scalar read inline, a class address, or another codec.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct LeafView {
+    /// bool, i8, u8, i16, u16, i32, u32, f32, f64, i64, u64, usize, isize, char,
+    /// string, class or codec.
+    pub kind: &'static str,
+    pub class: Option<String>,
+    pub codec: Option<String>,
+}
+
+fn typed_array(ty: &Ty) -> Option<&'static str> {
+    Some(match ty {
+        Ty::I8 => "Int8Array",
+        Ty::I16 => "Int16Array",
+        Ty::I32 => "Int32Array",
+        Ty::U8 => "Uint8Array",
+        Ty::U16 => "Uint16Array",
+        Ty::U32 => "Uint32Array",
+        Ty::F32 => "Float32Array",
+        Ty::F64 => "Float64Array",
+        Ty::I64 => "BigInt64Array",
+        Ty::U64 => "BigUint64Array",
+        _ => return None,
+    })
+}
+
+/// Whether `ty` gets a codec of its own (rather than being read inline).
+fn is_compound(ty: &Ty) -> bool {
+    matches!(ty, Ty::Vec(_) | Ty::Option(_))
+}
+
+/// The codec name of a compound type: its shape, e.g. `Vec_Option_String`.
+pub fn codec_name(ty: &Ty) -> String {
+    match ty {
+        Ty::Vec(inner) => format!("Vec_{}", codec_name(inner)),
+        Ty::Option(inner) => format!("Option_{}", codec_name(inner)),
+        Ty::Class(c) => c.clone(),
+        Ty::Str => "String".into(),
+        other => {
+            let json = serde_json::to_value(other).expect("types serialize");
+            let tag = json["ty"].as_str().unwrap_or("unknown");
+            let mut name = tag.to_string();
+            name[..1].make_ascii_uppercase();
+            name
+        }
+    }
+}
+
+/// The TypeScript type of a value decoded from the wire.
+pub fn ts(ty: &Ty) -> String {
+    match ty {
+        Ty::Vec(inner) => match typed_array(inner) {
+            Some(array) => array.to_string(),
+            None => {
+                let elem = ts(inner);
+                if elem.contains(' ') {
+                    format!("({elem})[]")
+                } else {
+                    format!("{elem}[]")
+                }
+            }
+        },
+        Ty::Option(inner) => format!("{} | null", ts(inner)),
+        Ty::Bool => "boolean".into(),
+        Ty::I64 | Ty::U64 => "bigint".into(),
+        Ty::String | Ty::Str | Ty::Char => "string".into(),
+        Ty::Class(c) => c.clone(),
+        _ => "number".into(),
+    }
+}
+
+fn leaf(ty: &Ty) -> LeafView {
+    let scalar = |kind| LeafView {
+        kind,
+        class: None,
+        codec: None,
+    };
+    match ty {
+        t if is_compound(t) => LeafView {
+            kind: "codec",
+            class: None,
+            codec: Some(codec_name(t)),
+        },
+        Ty::Class(c) => LeafView {
+            kind: "class",
+            class: Some(c.clone()),
+            codec: None,
+        },
+        Ty::Bool => scalar("bool"),
+        Ty::I8 => scalar("i8"),
+        Ty::U8 => scalar("u8"),
+        Ty::I16 => scalar("i16"),
+        Ty::U16 => scalar("u16"),
+        Ty::I32 => scalar("i32"),
+        Ty::U32 => scalar("u32"),
+        Ty::F32 => scalar("f32"),
+        Ty::F64 => scalar("f64"),
+        Ty::I64 => scalar("i64"),
+        Ty::U64 => scalar("u64"),
+        Ty::Usize => scalar("usize"),
+        Ty::Isize => scalar("isize"),
+        Ty::Char => scalar("char"),
+        Ty::String | Ty::Str => scalar("string"),
+        other => unreachable!("{other:?} never sits inside a wire value"),
+    }
+}
+
+/// Add the codecs `ty` needs (dependencies first, each once) to `out`.
+pub fn collect(ty: &Ty, out: &mut Vec<CodecView>) {
+    let ty = match ty {
+        Ty::Result(ok) => ok,
+        other => other,
+    };
+    if !ty.travels_on_wire() {
+        return;
+    }
+    add(ty, out);
+}
+
+fn add(ty: &Ty, out: &mut Vec<CodecView>) {
+    let (kind, inner, array) = match ty {
+        Ty::Vec(inner) => match typed_array(inner) {
+            Some(array) => ("num_vec", inner, Some(array)),
+            None => ("vec", inner, None),
+        },
+        Ty::Option(inner) => ("option", inner, None),
+        _ => return,
+    };
+    if is_compound(inner) {
+        add(inner, out);
+    }
+    let codec = CodecView {
+        name: codec_name(ty),
+        kind,
+        elem: leaf(inner),
+        array,
+        ts: ts(ty),
+    };
+    if !out.iter().any(|c| c.name == codec.name) {
+        out.push(codec);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vec(t: Ty) -> Ty {
+        Ty::Vec(Box::new(t))
+    }
+    fn opt(t: Ty) -> Ty {
+        Ty::Option(Box::new(t))
+    }
+
+    #[test]
+    fn codecs_come_dependencies_first_and_once() {
+        let mut out = Vec::new();
+        collect(&vec(opt(Ty::String)), &mut out);
+        collect(&Ty::Result(Box::new(vec(opt(Ty::String)))), &mut out);
+        collect(&opt(vec(Ty::F64)), &mut out);
+        collect(&Ty::F64, &mut out);
+        let names: Vec<_> = out.iter().map(|c| (c.name.as_str(), c.kind)).collect();
+        assert_eq!(
+            names,
+            [
+                ("Option_String", "option"),
+                ("Vec_Option_String", "vec"),
+                ("Vec_F64", "num_vec"),
+                ("Option_Vec_F64", "option"),
+            ]
+        );
+        assert_eq!(out[1].elem.codec.as_deref(), Some("Option_String"));
+    }
+
+    #[test]
+    fn typescript_of_wire_values() {
+        assert_eq!(ts(&vec(opt(Ty::Class("Node".into())))), "(Node | null)[]");
+        assert_eq!(ts(&opt(vec(Ty::F64))), "Float64Array | null");
+        assert_eq!(ts(&vec(Ty::String)), "string[]");
+        assert_eq!(ts(&vec(vec(Ty::Usize))), "number[][]");
+    }
+}
