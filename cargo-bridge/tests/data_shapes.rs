@@ -1,0 +1,75 @@
+//! Boundary types `#[bridge]` rejects: each is a compile error that names the type, says
+//! why and what to write instead. One crate holds every rejected shape (the compiler
+//! reports all of them), so the test costs one build.
+
+mod support;
+
+use support::Project;
+
+#[test]
+fn rejected_data_shapes_are_compile_errors_with_a_fix() {
+    let project = Project::workspace(&["shapes"], "");
+    project.bridge_crate(
+        "shapes",
+        "data-shapes",
+        "\"cdylib\"",
+        "",
+        r#"use bridge_runtime::{bridge, Handle};
+
+#[bridge]
+pub struct Node {
+    id: u32,
+}
+
+#[bridge]
+pub fn scale(values: &mut [f64]) {
+    values.iter_mut().for_each(|v| *v *= 2.0);
+}
+
+#[bridge]
+pub fn words(values: &[String]) -> u32 {
+    values.len() as u32
+}
+
+#[bridge]
+pub fn nested(value: Option<Option<u32>>) -> u32 {
+    value.flatten().unwrap_or(0)
+}
+
+#[bridge]
+pub fn borrowed(values: Vec<&str>) -> u32 {
+    values.len() as u32
+}
+
+#[bridge]
+pub fn twice() -> Result<Result<u32, String>, String> {
+    Ok(Ok(1))
+}
+
+#[bridge]
+pub fn owned_nodes(nodes: Vec<Option<Node>>) -> u32 {
+    nodes.len() as u32
+}
+
+#[bridge]
+pub fn handles(nodes: Vec<Option<Handle<Node>>>) -> u32 {
+    nodes.len() as u32
+}
+"#,
+    );
+    let run = project.build(&[]);
+    run.fails().stderr_has(&[
+        "type `& mut [f64]` cannot cross the JS boundary: slices cross as `&[number]` parameters (copied in); take a Vec<T> for anything else",
+        "type `& [String]` cannot cross the JS boundary: slices cross as `&[number]` parameters",
+        "type `Option < Option < u32 > >` cannot cross the JS boundary: Option of Option or () is not supported",
+        "type `Vec < & str >` cannot cross the JS boundary: Vec holds owned values (numbers, String, classes, Option, Vec)",
+        "type `Result < Result < u32, String > , String >` cannot cross the JS boundary: Result of Result is not supported",
+        "type `Vec < Option < Node > >` cannot cross the JS boundary: a class is not taken by value: use Handle<C> inside Option or Vec",
+    ]);
+    // The valid `handles` produced no error of its own.
+    run.stderr_lacks(&["Vec < Option < Handle < Node > > >"]);
+    assert!(
+        !project.path("shapes/pkg").exists(),
+        "no package from a failed build"
+    );
+}
