@@ -9,7 +9,7 @@
 //!   ([`__bridge_ret_area`]): `[ptr, len, cap, is_some]`.
 
 use crate::handle::{BorrowConflict, RawHeader};
-use crate::{BridgeClass, Handle, HandleRef, HandleRefMut};
+use crate::{BridgeClass, FromJs, Handle, HandleRef, HandleRefMut, IntoJs};
 use std::alloc::Layout;
 use std::cell::{Cell, RefCell};
 
@@ -191,17 +191,16 @@ pub unsafe fn lift_vec<T: Copy>(ptr: u32, len: u32) -> Vec<T> {
     unsafe { Vec::from_raw_parts(ptr as usize as *mut T, len as usize, len as usize) }
 }
 
-/// New handles to the objects whose addresses JS wrote into a `u32` buffer; frees it.
+/// New values from the `u32`s JS wrote for a `Vec` of a user type; frees the buffer.
 ///
 /// # Safety
-/// As [`lift_vec`]; every address must be a live `Handle<C>` box.
-pub unsafe fn lift_handle_vec<C: BridgeClass>(ptr: u32, len: u32) -> Vec<Handle<C>> {
+/// As [`lift_vec`]; every element must be what the glue passes for `T`.
+pub unsafe fn lift_named_vec<T: FromJs<Abi = u32>>(ptr: u32, len: u32) -> Vec<T> {
     // SAFETY: forwarded contract.
-    let addrs: Vec<u32> = unsafe { lift_vec(ptr, len) };
-    addrs
-        .into_iter()
-        // SAFETY: JS holds a reference to each for the duration of the call.
-        .map(|a| unsafe { Handle::clone_from_raw(a as usize) })
+    let abis: Vec<u32> = unsafe { lift_vec(ptr, len) };
+    // SAFETY: forwarded contract.
+    abis.into_iter()
+        .map(|a| unsafe { T::from_abi(a) })
         .collect()
 }
 
@@ -224,6 +223,15 @@ fn bad_char(code: u32) -> BridgeError {
 #[inline(never)]
 pub fn err_display<E: std::fmt::Display>(e: E) -> BridgeError {
     BridgeError::new(e.to_string())
+}
+
+/// An optional user type: `value` is only read when `is_some` is 1.
+///
+/// # Safety
+/// When `is_some` is 1, `value` must be what the glue passes for `T`.
+pub unsafe fn lift_opt_named<T: FromJs>(is_some: u32, value: T::Abi) -> Option<T> {
+    // SAFETY: forwarded contract.
+    (is_some != 0).then(|| unsafe { T::from_abi(value) })
 }
 
 /// Where a borrow of an argument happens, for the error message.
@@ -286,15 +294,6 @@ pub unsafe fn handle_arg<C: BridgeClass>(addr: u32) -> Handle<C> {
     unsafe { Handle::clone_from_raw(addr as usize) }
 }
 
-/// As [`handle_arg`]; address 0 means `None`.
-///
-/// # Safety
-/// As [`borrow_arg`].
-pub unsafe fn opt_handle_arg<C: BridgeClass>(addr: u32) -> Option<Handle<C>> {
-    // SAFETY: forwarded contract.
-    (addr != 0).then(|| unsafe { handle_arg(addr) })
-}
-
 // ---- returns (Rust -> JS) ----
 
 /// Describe a buffer JS only reads (and does not free) in the return area.
@@ -311,11 +310,6 @@ fn set_ret(ptr: u32, len: u32, cap: u32) {
 /// Pass one reference to a class object to JS, through its identity hook.
 pub fn lower_class<C: BridgeClass>(handle: Handle<C>) -> u32 {
     C::lower_identity(handle.into_raw() as u32)
-}
-
-/// As [`lower_class`]; `None` is address 0.
-pub fn lower_opt_class<C: BridgeClass>(handle: Option<Handle<C>>) -> u32 {
-    handle.map_or(0, lower_class)
 }
 
 /// Describe a string in the return area; JS decodes it and frees the buffer.
@@ -345,9 +339,15 @@ pub fn ret_vec<T: Copy>(v: Vec<T>) {
     );
 }
 
-/// Lower every element through the class's identity hook, then describe the addresses.
-pub fn ret_class_vec<C: BridgeClass>(v: Vec<Handle<C>>) {
-    ret_vec(v.into_iter().map(lower_class).collect::<Vec<u32>>());
+/// Return an optional user type: its wasm value (or the default) plus the flag in the
+/// return area.
+pub fn ret_opt_named<T: IntoJs>(v: Option<T>) -> T::Abi {
+    ret_option(v.map(IntoJs::into_abi))
+}
+
+/// Lower every element (classes: through the identity hook), then describe the values.
+pub fn ret_named_vec<T: IntoJs<Abi = u32>>(v: Vec<T>) {
+    ret_vec(v.into_iter().map(IntoJs::into_abi).collect::<Vec<u32>>());
 }
 
 /// Return an optional number: the value (or its default) plus the flag in the return area.

@@ -1,5 +1,7 @@
 //! Decoding of the `__bridge_exports` custom section into the module's exports:
-//! classes with their members, and free functions.
+//! classes with their members, and free functions. Types are keyed by their type id
+//! (`<crate>::<Name>`, see `bridge_schema::type_id`): impl blocks attach to their class
+//! by it, and every type a signature names must resolve to a definition.
 
 use anyhow::{Result, bail};
 use bridge_schema::{Function, FunctionKind, Item, Record};
@@ -7,7 +9,12 @@ use bridge_schema::{Function, FunctionKind, Item, Record};
 #[derive(Debug, Clone)]
 pub struct ClassExport {
     pub crate_name: String,
+    /// See `bridge_schema::type_id`.
+    pub type_id: String,
+    /// Name in JS.
     pub name: String,
+    /// Rust name, for messages.
+    pub rust_name: String,
     /// From the class attribute, if any.
     pub identity_mode: Option<String>,
     pub doc: String,
@@ -18,9 +25,23 @@ pub struct ClassExport {
 pub struct Exports {
     /// Sorted by name, so the glue does not depend on link order.
     pub classes: Vec<ClassExport>,
-    pub functions: Vec<Function>,
+    pub functions: Vec<FunctionExport>,
     /// Crates that contributed records.
     pub crates: Vec<String>,
+}
+
+/// A free function and the crate that exported it.
+#[derive(Debug, Clone)]
+pub struct FunctionExport {
+    pub crate_name: String,
+    pub function: Function,
+}
+
+impl Exports {
+    /// The class with type id `type_id`.
+    pub fn class(&self, type_id: &str) -> Option<&ClassExport> {
+        self.classes.iter().find(|c| c.type_id == type_id)
+    }
 }
 
 /// Read the records of `section` (the custom section's bytes); `wasm` names the file.
@@ -39,29 +60,34 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
         }
         match record.item {
             Item::Class(c) => {
-                if let Some(other) = exports.classes.iter().find(|o| o.name == c.name) {
+                if let Some(other) = exports.classes.iter().find(|o| o.type_id == c.type_id) {
                     bail!(
-                        "{wasm}: class `{}` is exported by both crate `{}` and crate `{}`; JS needs \
-                         unique class names in one module: rename one of them",
-                        c.name,
+                        "{wasm}: crate `{}` exports two #[bridge] structs named `{}` (type id \
+                         `{}`); types are told apart by crate and name: rename one of them",
                         other.crate_name,
-                        record.crate_name
+                        c.rust_name,
+                        c.type_id
                     );
                 }
                 exports.classes.push(ClassExport {
                     crate_name: record.crate_name,
+                    type_id: c.type_id,
                     name: c.name,
+                    rust_name: c.rust_name,
                     identity_mode: c.identity_mode,
                     doc: c.doc,
                     members: Vec::new(),
                 });
             }
             Item::Impl(i) => impls.push(i),
-            Item::Function(f) => exports.functions.push(f),
+            Item::Function(f) => exports.functions.push(FunctionExport {
+                crate_name: record.crate_name,
+                function: f,
+            }),
         }
     }
     for i in impls {
-        let Some(class) = exports.classes.iter_mut().find(|c| c.name == i.class) else {
+        let Some(class) = exports.classes.iter_mut().find(|c| c.type_id == i.class) else {
             bail!(
                 "{wasm}: a #[bridge] impl block exports members of `{}`, but `{}` is not a \
                  #[bridge] struct: add #[bridge] to the struct",
@@ -71,6 +97,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
         };
         class.members.extend(i.members);
     }
+    check_type_refs(&exports, wasm)?;
     for class in &exports.classes {
         let ctors = class
             .members
@@ -84,10 +111,47 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
             );
         }
     }
-    exports.classes.sort_by(|a, b| a.name.cmp(&b.name));
-    exports.functions.sort_by(|a, b| a.js_name.cmp(&b.js_name));
+    exports
+        .classes
+        .sort_by(|a, b| (&a.name, &a.type_id).cmp(&(&b.name, &b.type_id)));
+    exports.functions.sort_by(|a, b| {
+        (&a.function.js_name, &a.function.symbol).cmp(&(&b.function.js_name, &b.function.symbol))
+    });
     exports.crates.sort();
     Ok(exports)
+}
+
+/// Every type a signature names has a definition in the module.
+fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
+    let members = exports.classes.iter().flat_map(|c| {
+        c.members.iter().map(move |m| {
+            (
+                format!("`{}::{}`", c.rust_name, m.rust_name),
+                &c.crate_name,
+                m,
+            )
+        })
+    });
+    let functions = exports.functions.iter().map(|f| {
+        (
+            format!("`{}`", f.function.rust_name),
+            &f.crate_name,
+            &f.function,
+        )
+    });
+    for (what, crate_name, f) in members.chain(functions) {
+        let types = f.params.iter().map(|p| &p.ty).chain([&f.ret]);
+        for type_id in types.filter_map(|t| t.type_id()) {
+            if exports.class(type_id).is_none() {
+                bail!(
+                    "{wasm}: {what} of crate `{crate_name}` uses the type `{type_id}`, which no \
+                     #[bridge] item in the module defines; rebuild with matching bridge-runtime \
+                     and cargo-bridge versions"
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -99,7 +163,9 @@ mod tests {
         Record {
             crate_name: crate_name.into(),
             item: Item::Class(Class {
+                type_id: bridge_schema::type_id(crate_name, name),
                 name: name.into(),
+                rust_name: name.into(),
                 identity_mode: None,
                 doc: String::new(),
             }),
@@ -125,7 +191,7 @@ mod tests {
             Record {
                 crate_name: "a".into(),
                 item: Item::Impl(Impl {
-                    class: "Zed".into(),
+                    class: "a::Zed".into(),
                     members: vec![method("m")],
                 }),
             },
@@ -138,11 +204,42 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_class_names_across_crates_are_an_error() {
-        let err = from_records(vec![class("a", "C"), class("b", "C")], "x.wasm")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("crate `a` and crate `b`"), "{err}");
+    fn same_named_classes_of_two_crates_stay_apart() {
+        let mut records = vec![class("a", "C"), class("b", "C")];
+        for (krate, member) in [("a", "onlyA"), ("b", "onlyB")] {
+            records.push(Record {
+                crate_name: krate.into(),
+                item: Item::Impl(Impl {
+                    class: bridge_schema::type_id(krate, "C"),
+                    members: vec![method(member)],
+                }),
+            });
+        }
+        let e = from_records(records, "x.wasm").unwrap();
+        assert_eq!(e.classes.len(), 2);
+        assert_eq!(e.class("a::C").unwrap().members[0].rust_name, "onlyA");
+        assert_eq!(e.class("b::C").unwrap().members[0].rust_name, "onlyB");
+    }
+
+    #[test]
+    fn unresolved_type_ids_are_an_error() {
+        let mut f = method("m");
+        f.ret = Ty::Named("other::Ghost".into());
+        let records = vec![
+            class("a", "C"),
+            Record {
+                crate_name: "a".into(),
+                item: Item::Impl(Impl {
+                    class: "a::C".into(),
+                    members: vec![f],
+                }),
+            },
+        ];
+        let err = from_records(records, "x.wasm").unwrap_err().to_string();
+        assert!(
+            err.contains("`C::m` of crate `a` uses the type `other::Ghost`"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -150,11 +247,14 @@ mod tests {
         let records = vec![Record {
             crate_name: "a".into(),
             item: Item::Impl(Impl {
-                class: "Ghost".into(),
+                class: "a::Ghost".into(),
                 members: vec![],
             }),
         }];
         let err = from_records(records, "x.wasm").unwrap_err().to_string();
-        assert!(err.contains("`Ghost` is not a #[bridge] struct"), "{err}");
+        assert!(
+            err.contains("`a::Ghost` is not a #[bridge] struct"),
+            "{err}"
+        );
     }
 }

@@ -5,6 +5,7 @@ mod config;
 mod exports;
 mod glue;
 mod modes;
+mod names;
 mod package;
 mod pipeline;
 mod progress;

@@ -14,7 +14,7 @@ pub fn resolve(class: &ClassExport, workspace: &Workspace) -> Result<IdentityMod
         return IdentityMode::parse(attr).ok_or_else(|| {
             anyhow!(
                 "class `{}` of crate `{}` has identity_mode = \"{attr}\"; valid values are \"none\", \"pointer\", \"rust\"",
-                class.name,
+                class.rust_name,
                 class.crate_name
             )
         });
@@ -35,7 +35,9 @@ mod tests {
     fn class(crate_name: &str, attr: Option<&str>) -> ClassExport {
         ClassExport {
             crate_name: crate_name.into(),
+            type_id: bridge_schema::type_id(crate_name, "C"),
             name: "C".into(),
+            rust_name: "C".into(),
             identity_mode: attr.map(str::to_string),
             doc: String::new(),
             members: Vec::new(),

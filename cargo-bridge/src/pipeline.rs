@@ -45,6 +45,8 @@ fn package_crate(
         walrus::Module::from_file(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
 
     let exports = transforms::exports_section::run(&mut module, &wasm_name)?;
+    crate::names::check(&exports)
+        .with_context(|| format!("checking the JS names of {wasm_name}"))?;
 
     let mut plans = Vec::with_capacity(exports.classes.len());
     for class in &exports.classes {
@@ -57,7 +59,7 @@ fn package_crate(
     let class_modes: Vec<ClassMode> = plans
         .iter()
         .map(|p| ClassMode {
-            class: &p.export.name,
+            type_id: &p.export.type_id,
             mode: p.mode,
         })
         .collect();
@@ -71,13 +73,7 @@ fn package_crate(
         Target::Nodejs => "nodejs",
         Target::Web => "web",
     };
-    let model = GlueModel::new(
-        &krate.name,
-        &krate.lib_name,
-        target,
-        &plans,
-        &exports.functions,
-    );
+    let model = GlueModel::new(&krate.name, &krate.lib_name, target, &plans, &exports);
     let glue = glue::render(&model)?;
 
     package::write(out_dir, krate, &glue, &wasm)?;

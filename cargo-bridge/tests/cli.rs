@@ -491,7 +491,10 @@ fn identity_mode_resolution_across_workspace_crate_and_class() {
         "{ws_js}"
     );
     let ws_exports = wasm_exports(&project.path("ws-only/pkg/res_ws_bg.wasm"));
-    for export in ["Plain_identity_table_len", "Plain_release_wrapper"] {
+    for export in [
+        "res-ws::Plain#identity_table_len",
+        "res-ws::Plain#release_wrapper",
+    ] {
         assert!(
             ws_exports.iter().any(|e| e == export),
             "rust mode exports {export}: {ws_exports:?}"
@@ -511,7 +514,7 @@ fn identity_mode_resolution_across_workspace_crate_and_class() {
     assert!(
         !crate_exports
             .iter()
-            .any(|e| e.contains("_identity_table_len")),
+            .any(|e| e.ends_with("#identity_table_len")),
         "no rust-mode class in res-crate: {crate_exports:?}"
     );
 }

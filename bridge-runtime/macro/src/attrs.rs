@@ -9,6 +9,8 @@ const VALID_MODES: &str = "\"none\", \"pointer\", \"rust\" (or the legacy boolea
 #[derive(Default)]
 pub struct ClassArgs {
     pub identity_mode: Option<String>,
+    /// The class's name in JS, if not its Rust name.
+    pub js_name: Option<String>,
 }
 
 pub fn parse_class_args(attr: proc_macro2::TokenStream, class: &str) -> syn::Result<ClassArgs> {
@@ -18,9 +20,13 @@ pub fn parse_class_args(attr: proc_macro2::TokenStream, class: &str) -> syn::Res
             let value: Expr = meta.value()?.parse()?;
             args.identity_mode = Some(identity_mode(&value, class)?);
             Ok(())
+        } else if meta.path.is_ident("js_name") {
+            let name: syn::LitStr = meta.value()?.parse()?;
+            args.js_name = Some(name.value());
+            Ok(())
         } else {
             Err(meta.error(format!(
-                "unknown #[bridge] argument on class `{class}`: valid arguments are `identity_mode = \"none\" | \"pointer\" | \"rust\"`"
+                "unknown #[bridge] argument on class `{class}`: valid arguments are `identity_mode = \"none\" | \"pointer\" | \"rust\"` and `js_name = \"Name\"`"
             )))
         }
     });

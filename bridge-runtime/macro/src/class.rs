@@ -1,34 +1,47 @@
-//! `#[bridge]` on a struct: the class's runtime trait impl, its reference-count exports
-//! and its identity hook import.
+//! `#[bridge]` on a struct: the class's runtime trait impls (type id, identity hook,
+//! conversion), its reference-count exports and its identity hook import.
 
 use crate::{attrs, record};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
+use syn::ext::IdentExt;
 
 pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStream> {
-    let name = item.ident.to_string();
-    let args = attrs::parse_class_args(attr, &name)?;
+    let rust_name = item.ident.unraw().to_string();
+    let args = attrs::parse_class_args(attr, &rust_name)?;
     if !item.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
             &item.generics,
-            format!("#[bridge] class `{name}` cannot be generic: export a concrete type"),
+            format!("#[bridge] class `{rust_name}` cannot be generic: export a concrete type"),
         ));
     }
     let ident = &item.ident;
-    let drop_ref = format_ident!("{}", bridge_schema::drop_ref_export(&name));
-    let retain = format_ident!("{}", bridge_schema::retain_export(&name));
+    let js_name = args.js_name.unwrap_or_else(|| rust_name.clone());
+    let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
+    let drop_ref = bridge_schema::drop_ref_export(&type_id);
+    let retain = bridge_schema::retain_export(&type_id);
+    let hook = bridge_schema::identity_import(&type_id);
     let import_module = bridge_schema::IDENTITY_IMPORT_MODULE;
     let doc = doc_of(&item.attrs);
-    let record = record::emit(bridge_schema::Item::Class(bridge_schema::Class {
-        name: name.clone(),
-        identity_mode: args.identity_mode,
-        doc,
-    }));
+    let record = record::emit(
+        bridge_schema::Item::Class(bridge_schema::Class {
+            type_id: type_id.clone(),
+            name: js_name.clone(),
+            rust_name,
+            identity_mode: args.identity_mode,
+            doc,
+        }),
+        record::TypeRefs::default(),
+    );
     Ok(quote! {
         #item
 
+        impl ::bridge_runtime::BridgeType for #ident {
+            const TYPE_ID: &'static str = #type_id;
+        }
+
         unsafe impl ::bridge_runtime::BridgeClass for #ident {
-            const NAME: &'static str = #name;
+            const NAME: &'static str = #js_name;
 
             #[inline(always)]
             fn lower_identity(ptr: u32) -> u32 {
@@ -37,7 +50,7 @@ pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStre
                 {
                     #[link(wasm_import_module = #import_module)]
                     unsafe extern "C" {
-                        #[link_name = #name]
+                        #[link_name = #hook]
                         fn lower(ptr: u32) -> u32;
                     }
                     // SAFETY: the hook only reads and writes the box header of `ptr`.
@@ -59,19 +72,26 @@ pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStre
             }
         }
 
+        /// A class returned by value moves into a new box.
+        impl ::bridge_runtime::IntoJs for #ident {
+            type Abi = u32;
+            #[inline(always)]
+            fn into_abi(self) -> u32 {
+                ::bridge_runtime::abi::lower_class(::bridge_runtime::Handle::new(self))
+            }
+        }
+
         const _: () = {
             /// Drop one reference held by JS.
-            #[unsafe(no_mangle)]
-            #[allow(non_snake_case)]
-            pub unsafe extern "C" fn #drop_ref(addr: u32) {
+            #[unsafe(export_name = #drop_ref)]
+            unsafe extern "C" fn __bridge_drop_ref(addr: u32) {
                 // SAFETY: JS passes an address whose reference it owns.
                 drop(unsafe { ::bridge_runtime::Handle::<#ident>::from_raw(addr as usize) });
             }
 
             /// Add one reference for a new JS wrapper of a live object.
-            #[unsafe(no_mangle)]
-            #[allow(non_snake_case)]
-            pub unsafe extern "C" fn #retain(addr: u32) {
+            #[unsafe(export_name = #retain)]
+            unsafe extern "C" fn __bridge_retain(addr: u32) {
                 // SAFETY: JS passes a live object; the new reference is JS's.
                 ::std::mem::forget(unsafe { ::bridge_runtime::Handle::<#ident>::clone_from_raw(addr as usize) });
             }
@@ -81,7 +101,8 @@ pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStre
     })
 }
 
-/// The `///` doc text of an item, lines joined.
+/// The `///` doc text of an item, lines joined. Control characters are dropped: records
+/// use one to mark type ids (see `bridge_schema::type_id_placeholder`).
 pub fn doc_of(attrs: &[syn::Attribute]) -> String {
     attrs
         .iter()
@@ -96,6 +117,7 @@ pub fn doc_of(attrs: &[syn::Attribute]) -> String {
             },
             _ => None,
         })
+        .map(|line| line.replace(|c: char| c.is_control() && c != '\t', ""))
         .collect::<Vec<_>>()
         .join("\n")
 }

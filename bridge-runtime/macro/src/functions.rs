@@ -3,12 +3,13 @@
 
 use crate::attrs::{self, MemberRole};
 use crate::class::doc_of;
-use crate::record;
+use crate::record::{self, TypeRefs};
 use crate::thunk::{self, Receiver, ThunkSpec};
 use crate::types::{self, Position};
 use bridge_schema::{Function, FunctionKind, Param, Ty};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use syn::ext::IdentExt;
 use syn::{FnArg, Pat, ReturnType, Signature, Type};
 
 pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<TokenStream> {
@@ -26,7 +27,14 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
     }
     let self_ty = (*item.self_ty).clone();
     let class = match &self_ty {
-        Type::Path(p) => p.path.segments.last().expect("a segment").ident.to_string(),
+        Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .expect("a segment")
+            .ident
+            .unraw()
+            .to_string(),
         other => {
             return Err(syn::Error::new_spanned(
                 other,
@@ -34,6 +42,8 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
             ));
         }
     };
+    let mut refs = TypeRefs::default();
+    let class_id = refs.placeholder(&self_ty);
     let mut members = Vec::new();
     let mut thunks = Vec::new();
     let mut has_constructor = false;
@@ -66,14 +76,18 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
             }
             has_constructor = true;
         }
-        let (function, thunk) = member(&class, &self_ty, &f.sig, &args, doc_of(&f.attrs))?;
+        let (function, thunk) =
+            member(&class, &self_ty, &f.sig, &args, doc_of(&f.attrs), &mut refs)?;
         members.push(function);
         thunks.push(thunk);
     }
-    let record = record::emit(bridge_schema::Item::Impl(bridge_schema::Impl {
-        class,
-        members,
-    }));
+    let record = record::emit(
+        bridge_schema::Item::Impl(bridge_schema::Impl {
+            class: class_id,
+            members,
+        }),
+        refs,
+    );
     Ok(quote! {
         #item
         const _: () = {
@@ -93,17 +107,19 @@ pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<T
         ));
     }
     check_plain_signature(&item.sig)?;
-    let rust_name = item.sig.ident.to_string();
+    let rust_name = item.sig.ident.unraw().to_string();
     let js_name = args
         .js_name
         .clone()
         .unwrap_or_else(|| attrs::camel_case(&rust_name));
-    let (params, infos) = params_of(&item.sig, None, 0)?;
-    let ret = return_of(&item.sig, None)?;
+    let mut refs = TypeRefs::default();
+    let (params, infos) = params_of(&item.sig, None, 0, &mut refs)?;
+    let ret = return_of(&item.sig, None, &mut refs)?;
     let ident = &item.sig.ident;
-    let symbol = format_ident!("bridge_fn_{}", rust_name);
+    let symbol = bridge_schema::function_symbol(&record::crate_name(), &rust_name);
     let thunk = thunk::generate(&ThunkSpec {
         symbol: symbol.clone(),
+        ident: format_ident!("__bridge_export"),
         callee: quote! { #ident },
         class: None,
         member: js_name.clone(),
@@ -117,13 +133,13 @@ pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<T
             .js_name
             .unwrap_or_else(|| attrs::camel_case(&rust_name)),
         rust_name,
-        symbol: symbol.to_string(),
+        symbol,
         receiver: bridge_schema::Receiver::None,
         params,
         ret: ret.ty,
         doc: doc_of(&item.attrs),
     };
-    let record = record::emit(bridge_schema::Item::Function(function));
+    let record = record::emit(bridge_schema::Item::Function(function), refs);
     item.attrs.retain(|a| !a.path().is_ident("bridge"));
     Ok(quote! {
         #item
@@ -140,21 +156,18 @@ fn member(
     sig: &Signature,
     args: &attrs::MemberArgs,
     doc: String,
+    refs: &mut TypeRefs,
 ) -> syn::Result<(Function, TokenStream)> {
     check_plain_signature(sig)?;
-    let rust_name = sig.ident.to_string();
+    let rust_name = sig.ident.unraw().to_string();
     let receiver = receiver_of(sig, self_ty)?;
     let skip = usize::from(receiver != Receiver::None);
-    let (params, infos) = params_of(sig, Some(self_ty), skip)?;
-    let ret = return_of(sig, Some(self_ty))?;
+    let (params, infos) = params_of(sig, Some(self_ty), skip, refs)?;
+    let ret = return_of(sig, Some(self_ty), refs)?;
     let err = |msg: String| Err(syn::Error::new_spanned(&sig.ident, msg));
     let kind = match args.role {
         MemberRole::Constructor => {
-            let made = match &ret.ty {
-                Ty::Result(ok) => &**ok,
-                other => other,
-            };
-            if receiver != Receiver::None || *made != Ty::Class(class.to_string()) {
+            if receiver != Receiver::None || !returns_self(&ret, self_ty) {
                 return err(format!(
                     "#[bridge(constructor)] `{class}::{rust_name}` must take no `self` and return `{class}`, `Self` or `Handle<Self>` (or a `Result` of one)"
                 ));
@@ -188,12 +201,14 @@ fn member(
         }
         (None, _) => attrs::camel_case(&rust_name),
     };
-    let symbol = format_ident!("bridge_{}_{}", class, rust_name);
+    let type_id = bridge_schema::type_id(&record::crate_name(), class);
+    let symbol = bridge_schema::member_symbol(&type_id, &rust_name);
     let ident = &sig.ident;
     let thunk = thunk::generate(&ThunkSpec {
         symbol: symbol.clone(),
+        ident: format_ident!("__bridge_export_{}", rust_name),
         callee: quote! { <#self_ty>::#ident },
-        class: Some((self_ty, class.to_string())),
+        class: Some(self_ty),
         member: js_name.clone(),
         receiver,
         params: infos,
@@ -208,7 +223,7 @@ fn member(
         kind,
         js_name,
         rust_name,
-        symbol: symbol.to_string(),
+        symbol,
         receiver: schema_receiver,
         params,
         ret: ret.ty,
@@ -259,21 +274,45 @@ fn is_handle_this(ty: &Type, self_ty: &Type) -> bool {
     if r.mutability.is_some() {
         return false;
     }
-    types::classify(&r.elem, Some(self_ty), Position::Return)
-        .map(|info| !info.by_value && info.ty.class_name() == types_last(self_ty).as_deref())
-        .unwrap_or(false)
+    types::classify(
+        &r.elem,
+        Some(self_ty),
+        Position::Return,
+        &mut TypeRefs::default(),
+    )
+    .map(|info| is_handle(&info) && names_self(&info, self_ty))
+    .unwrap_or(false)
 }
 
-fn types_last(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+/// `Self`, `Handle<Self>` or the class by name: what a constructor returns.
+fn returns_self(ret: &types::TyInfo, self_ty: &Type) -> bool {
+    let made = match &ret.ty {
+        Ty::Result(ok) => &**ok,
+        other => other,
+    };
+    matches!(made, Ty::Named(_)) && names_self(ret, self_ty)
+}
+
+fn is_handle(info: &types::TyInfo) -> bool {
+    matches!(info.ty, Ty::Named(_)) && info.handle
+}
+
+fn names_self(info: &types::TyInfo, self_ty: &Type) -> bool {
+    let last = |ty: &Type| match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.unraw().to_string()),
         _ => None,
-    }
+    };
+    info.named.as_ref().and_then(last) == last(self_ty)
 }
 
-type ParamList = (Vec<Param>, Vec<(proc_macro2::Ident, types::TyInfo)>);
+type ParamList = (Vec<Param>, Vec<(String, types::TyInfo)>);
 
-fn params_of(sig: &Signature, self_ty: Option<&Type>, skip: usize) -> syn::Result<ParamList> {
+fn params_of(
+    sig: &Signature,
+    self_ty: Option<&Type>,
+    skip: usize,
+    refs: &mut TypeRefs,
+) -> syn::Result<ParamList> {
     let mut params = Vec::new();
     let mut infos = Vec::new();
     for arg in sig.inputs.iter().skip(skip) {
@@ -284,25 +323,30 @@ fn params_of(sig: &Signature, self_ty: Option<&Type>, skip: usize) -> syn::Resul
                 "exported parameters must be plain names",
             ));
         };
-        let info = types::classify(&t.ty, self_ty, Position::Param)?;
-        let name = pat.ident.to_string();
+        let info = types::classify(&t.ty, self_ty, Position::Param, refs)?;
+        let name = attrs::camel_case(pat.ident.unraw().to_string().trim_start_matches('_'));
         params.push(Param {
-            name: attrs::camel_case(name.trim_start_matches('_')),
+            name: name.clone(),
             ty: info.ty.clone(),
         });
-        infos.push((format_ident!("{}", name.trim_start_matches("r#")), info));
+        infos.push((name, info));
     }
     Ok((params, infos))
 }
 
-fn return_of(sig: &Signature, self_ty: Option<&Type>) -> syn::Result<types::TyInfo> {
+fn return_of(
+    sig: &Signature,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<types::TyInfo> {
     match &sig.output {
         ReturnType::Default => Ok(types::TyInfo {
             ty: Ty::Unit,
-            class: None,
-            by_value: false,
+            named: None,
+            carrier: None,
+            handle: false,
             slice: false,
         }),
-        ReturnType::Type(_, ty) => types::classify(ty, self_ty, Position::Return),
+        ReturnType::Type(_, ty) => types::classify(ty, self_ty, Position::Return, refs),
     }
 }

@@ -20,14 +20,18 @@ pub enum Receiver {
 }
 
 pub struct ThunkSpec<'a> {
-    pub symbol: Ident,
+    /// The wasm export name (see `bridge_schema::member_symbol`).
+    pub symbol: String,
+    /// The thunk's Rust name, unique in its `const _` block.
+    pub ident: Ident,
     /// `Counter::inc` or `add`: the path to call.
     pub callee: TokenStream,
     /// The class (for receivers and error messages); `None` for free functions.
-    pub class: Option<(&'a syn::Type, String)>,
+    pub class: Option<&'a syn::Type>,
     pub member: String,
     pub receiver: Receiver,
-    pub params: Vec<(Ident, TyInfo)>,
+    /// JS name and type of each parameter.
+    pub params: Vec<(String, TyInfo)>,
     pub ret: TyInfo,
 }
 
@@ -35,13 +39,16 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
     let mut wasm_params = Vec::new();
     let mut preludes = Vec::new();
     let mut args = Vec::new();
-    let class_name = spec.class.as_ref().map(|c| c.1.as_str()).unwrap_or("");
+    let class_name = match spec.class {
+        Some(ty) => quote! { <#ty as ::bridge_runtime::BridgeClass>::NAME },
+        None => quote! { "" },
+    };
     let member = &spec.member;
     let site = |param: &str| {
         quote! { &::bridge_runtime::abi::ArgSite { class: #class_name, member: #member, param: #param } }
     };
 
-    if let Some((class_ty, _)) = &spec.class {
+    if let Some(class_ty) = &spec.class {
         let addr = format_ident!("__self_addr");
         let site = site("self");
         match spec.receiver {
@@ -80,8 +87,11 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
             let mut __wire = unsafe { ::bridge_runtime::wire::reader(__wire_len) };
         });
     }
-    for (name, info) in &spec.params {
-        let p = lift_param(name, info, &site(&name.to_string()));
+    // Generated names, never the user's: a parameter may be a raw identifier (`r#type`),
+    // and `x` beside `x_len` must not collide with a generated `x_len`.
+    for (index, (js_name, info)) in spec.params.iter().enumerate() {
+        let name = format_ident!("__bridge_arg{}", index);
+        let p = lift_param(&name, info, &site(js_name));
         wasm_params.extend(p.wasm_params);
         preludes.push(p.prelude);
         args.push(p.arg);
@@ -96,6 +106,7 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
 
     let (ret_sig, lower) = lower_return(&spec.ret);
     let symbol = &spec.symbol;
+    let ident = &spec.ident;
     let callee = &spec.callee;
     let call = quote! { #callee(#(#args),*) };
     // `Err(e)` becomes the error thrown after the closure: `e` and every guard are
@@ -113,9 +124,9 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         call
     };
     quote! {
-        #[unsafe(no_mangle)]
+        #[unsafe(export_name = #symbol)]
         #[allow(non_snake_case, unused_mut, clippy::all)]
-        pub unsafe extern "C" fn #symbol(#(#wasm_params),*) #ret_sig {
+        unsafe extern "C" fn #ident(#(#wasm_params),*) #ret_sig {
             let __result = (|| {
                 #(#preludes)*
                 ::core::result::Result::Ok::<_, ::bridge_runtime::abi::BridgeError>(#value)
@@ -170,7 +181,8 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
     let len = format_ident!("{}_len", name);
     let cap = format_ident!("{}_cap", name);
     let some = format_ident!("{}_is_some", name);
-    let class = &info.class;
+    let class = &info.named;
+    let carrier = &info.carrier;
     let rt = quote!(::bridge_runtime::abi);
     match &info.ty {
         t if t.travels_on_wire() => Lifted {
@@ -212,9 +224,9 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
             prelude: quote! { let mut #name = unsafe { #rt::borrow_mut_arg::<#class>(#name, #site) }?; },
             arg: quote! { &mut *#name },
         },
-        Ty::Class(_) => Lifted {
-            wasm_params: vec![quote! { #name: u32 }],
-            prelude: quote! { let #name = unsafe { #rt::handle_arg::<#class>(#name) }; },
+        Ty::Named(_) => Lifted {
+            wasm_params: vec![quote! { #name: <#carrier as ::bridge_runtime::FromJs>::Abi }],
+            prelude: quote! { let #name = unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(#name) }; },
             arg: quote! { #name },
         },
         Ty::Option(inner) => match &**inner {
@@ -240,10 +252,11 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
                     quote! { #name }
                 },
             },
+            // Like every optional user type: a flag, then the value.
             Ty::ClassRef(_) => Lifted {
-                wasm_params: vec![quote! { #name: u32 }],
+                wasm_params: vec![quote! { #some: u32 }, quote! { #name: u32 }],
                 prelude: quote! {
-                    let #name = if #name == 0 {
+                    let #name = if #some == 0 {
                         None
                     } else {
                         Some(unsafe { #rt::borrow_arg::<#class>(#name, #site) }?)
@@ -251,15 +264,19 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
                 },
                 arg: quote! { #name.as_deref() },
             },
-            _ => Lifted {
-                wasm_params: vec![quote! { #name: u32 }],
-                prelude: quote! { let #name = unsafe { #rt::opt_handle_arg::<#class>(#name) }; },
+            Ty::Named(_) => Lifted {
+                wasm_params: vec![
+                    quote! { #some: u32 },
+                    quote! { #name: <#carrier as ::bridge_runtime::FromJs>::Abi },
+                ],
+                prelude: quote! { let #name = unsafe { #rt::lift_opt_named::<#carrier>(#some, #name) }; },
                 arg: quote! { #name },
             },
+            other => unreachable!("Option<{other:?}> was rejected by classify"),
         },
         Ty::Vec(inner) => {
-            let prelude = if matches!(**inner, Ty::Class(_)) {
-                quote! { let #name = unsafe { #rt::lift_handle_vec::<#class>(#name, #len) }; }
+            let prelude = if matches!(**inner, Ty::Named(_)) {
+                quote! { let #name = unsafe { #rt::lift_named_vec::<#carrier>(#name, #len) }; }
             } else {
                 let (_, rust) = scalar(inner).expect("Vec of numbers");
                 quote! { let #name = unsafe { #rt::lift_vec::<#rust>(#name, #len) }; }
@@ -281,11 +298,8 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
 /// The thunk's return signature and the statements lowering `__value`.
 fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
     let rt = quote!(::bridge_runtime::abi);
-    let handle = if info.by_value {
-        quote! { .map(::bridge_runtime::Handle::new) }
-    } else {
-        quote! {}
-    };
+    let carrier = &info.carrier;
+    let into = quote! { <#carrier as ::bridge_runtime::IntoJs> };
     match &info.ty {
         Ty::Result(ok) => lower_return(&TyInfo {
             ty: (**ok).clone(),
@@ -298,14 +312,10 @@ fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
             (quote! { -> #abi }, quote! { __value as #abi })
         }
         Ty::String => (quote! {}, quote! { #rt::ret_string(__value) }),
-        Ty::Class(_) => {
-            let value = if info.by_value {
-                quote! { ::bridge_runtime::Handle::new(__value) }
-            } else {
-                quote! { __value }
-            };
-            (quote! { -> u32 }, quote! { #rt::lower_class(#value) })
-        }
+        Ty::Named(_) => (
+            quote! { -> #into::Abi },
+            quote! { #into::into_abi(__value) },
+        ),
         Ty::Option(inner) => match &**inner {
             t if scalar(t).is_some() => {
                 let (abi, _) = scalar(t).unwrap();
@@ -315,19 +325,18 @@ fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
                 )
             }
             Ty::String => (quote! {}, quote! { #rt::ret_opt_string(__value) }),
-            _ => (
-                quote! { -> u32 },
-                quote! { #rt::lower_opt_class(__value #handle) },
+            Ty::Named(_) => (
+                quote! { -> #into::Abi },
+                quote! { #rt::ret_opt_named::<#carrier>(__value) },
             ),
+            other => unreachable!("Option<{other:?}> was rejected by classify"),
         },
         Ty::Vec(inner) => {
-            if matches!(**inner, Ty::Class(_)) {
-                let value = if info.by_value {
-                    quote! { __value.into_iter().map(::bridge_runtime::Handle::new).collect() }
-                } else {
-                    quote! { __value }
-                };
-                (quote! {}, quote! { #rt::ret_class_vec(#value) })
+            if matches!(**inner, Ty::Named(_)) {
+                (
+                    quote! {},
+                    quote! { #rt::ret_named_vec::<#carrier>(__value) },
+                )
             } else {
                 (quote! {}, quote! { #rt::ret_vec(__value) })
             }

@@ -1,5 +1,12 @@
 //! Classification of Rust types that cross the boundary into schema [`Ty`]s.
+//!
+//! Any path that is not a known primitive, `Option`, `Vec` or `Handle` names a user type
+//! (class, record or enum: the macro cannot tell which, nor which crate declared it). Its
+//! [`Ty::Named`] carries a placeholder that the record fills in with the type's
+//! `BridgeType::TYPE_ID` at compile time (see `record.rs`), and thunks convert it through
+//! the `IntoJs`/`FromJs` impls of its own `#[bridge]` expansion.
 
+use crate::record::TypeRefs;
 use bridge_schema::Ty;
 use syn::{GenericArgument, PathArguments, Type};
 
@@ -7,10 +14,13 @@ use syn::{GenericArgument, PathArguments, Type};
 #[derive(Clone)]
 pub struct TyInfo {
     pub ty: Ty,
-    /// The class's Rust type (with `Self` resolved), for class-carrying types.
-    pub class: Option<Type>,
-    /// The class is passed as a value (`C`) rather than as `Handle<C>`.
-    pub by_value: bool,
+    /// The user type carried (with `Self` resolved): the `T` of `T`, `Handle<T>`, `&T`.
+    pub named: Option<Type>,
+    /// The Rust type that converts to and from wasm (`T` or `Handle<T>`; for `Option` and
+    /// `Vec`, their element), for user-type-carrying types.
+    pub carrier: Option<Type>,
+    /// Spelled `Handle<T>` (a class reference, not a value moving into a new box).
+    pub handle: bool,
     /// A `&[T]` parameter (crosses like `Vec<T>`, lent to the callee).
     pub slice: bool,
 }
@@ -22,14 +32,20 @@ pub enum Position {
 }
 
 const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, usize, \
-isize, char, String, &str, Option<T>, exported classes (C, Handle<C>, &C, &mut C), Vec<T>, \
-&[number] parameters and Result<T, E: Display> returns";
+isize, char, String, &str, Option<T>, #[bridge] types (classes as C, Handle<C>, &C, &mut C), \
+Vec<T>, &[number] parameters and Result<T, E: Display> returns";
 
-pub fn classify(ty: &Type, self_ty: Option<&Type>, pos: Position) -> syn::Result<TyInfo> {
+/// Classify `ty`; each user type it names gets a placeholder id from `refs`.
+pub fn classify(
+    ty: &Type,
+    self_ty: Option<&Type>,
+    pos: Position,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
     if pos == Position::Return
         && let Some((ok, _err)) = result_args(ty)?
     {
-        let inner = classify(ok, self_ty, pos)?;
+        let inner = classify(ok, self_ty, pos, refs)?;
         return Ok(TyInfo {
             ty: Ty::Result(Box::new(inner.ty.clone())),
             ..inner
@@ -37,7 +53,15 @@ pub fn classify(ty: &Type, self_ty: Option<&Type>, pos: Position) -> syn::Result
     }
     let info = classify_any(ty, self_ty)?;
     check_position(&info, ty, pos)?;
-    Ok(info)
+    Ok(with_placeholder(info, refs))
+}
+
+/// `info` with its type id slot pointing at a new placeholder of `refs`.
+fn with_placeholder(mut info: TyInfo, refs: &mut TypeRefs) -> TyInfo {
+    if let (Some(named), Some(slot)) = (&info.named, info.ty.type_id_mut()) {
+        *slot = refs.placeholder(named);
+    }
+    info
 }
 
 /// `Result<T, E>` (any path ending in `Result` with two type arguments): `(T, E)`.
@@ -66,8 +90,9 @@ fn result_args(ty: &Type) -> syn::Result<Option<(&Type, &Type)>> {
 fn plain(ty: Ty) -> TyInfo {
     TyInfo {
         ty,
-        class: None,
-        by_value: false,
+        named: None,
+        carrier: None,
+        handle: false,
         slice: false,
     }
 }
@@ -95,13 +120,12 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
                     ..plain(Ty::Vec(Box::new(inner.ty)))
                 });
             }
-            let inner = class_info(&r.elem, self_ty, true)?;
-            let name = class_name(&inner);
+            let inner = named_info(&r.elem, self_ty, true)?;
             Ok(TyInfo {
                 ty: if r.mutability.is_some() {
-                    Ty::ClassMut(name)
+                    Ty::ClassMut(String::new())
                 } else {
-                    Ty::ClassRef(name)
+                    Ty::ClassRef(String::new())
                 },
                 ..inner
             })
@@ -158,28 +182,31 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
                         ..inner
                     })
                 }
-                _ => class_info(ty, self_ty, false),
+                _ => named_info(ty, self_ty, false),
             }
         }
         _ => Err(unsupported(ty, "")),
     }
 }
 
-/// `C`, `Self` or `Handle<C>` (or, behind a reference, just `C`/`Self`).
-fn class_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Result<TyInfo> {
+/// A user type `T` (or `Self`), or `Handle<T>` (not behind a reference).
+fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Result<TyInfo> {
     let Type::Path(p) = ty else {
         return Err(unsupported(ty, ""));
     };
     let seg = p.path.segments.last().expect("paths have a segment");
     if seg.ident == "Handle" && !behind_ref {
-        let inner = class_info(single_arg(ty, &seg.arguments)?, self_ty, true)?;
+        let inner = named_info(single_arg(ty, &seg.arguments)?, self_ty, true)?;
+        let named = inner.named.clone().expect("a user type");
+        let handle: Type = syn::parse_quote!(::bridge_runtime::Handle<#named>);
         return Ok(TyInfo {
-            by_value: false,
+            carrier: Some(handle),
+            handle: true,
             ..inner
         });
     }
     if !matches!(seg.arguments, PathArguments::None) {
-        return Err(unsupported(ty, "exported classes are not generic"));
+        return Err(unsupported(ty, "exported types are not generic"));
     }
     let resolved = if seg.ident == "Self" {
         self_ty
@@ -188,11 +215,11 @@ fn class_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
     } else {
         ty.clone()
     };
-    let name = last_ident(&resolved);
     Ok(TyInfo {
-        ty: Ty::Class(name),
-        class: Some(resolved),
-        by_value: true,
+        ty: Ty::Named(String::new()),
+        named: Some(resolved.clone()),
+        carrier: Some(resolved),
+        handle: false,
         slice: false,
     })
 }
@@ -212,25 +239,8 @@ fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
             ty,
             "Option<&mut C> is not supported: take Option<&C>",
         )),
-        (Ty::Class(_), Position::Param) if info.by_value => Err(unsupported(
-            ty,
-            "a class is not taken by value: take &C, &mut C or Handle<C>",
-        )),
-        (t, Position::Param) if info.by_value && owns_class(t) => Err(unsupported(
-            ty,
-            "a class is not taken by value: use Handle<C> inside Option or Vec",
-        )),
         (Ty::Unit, Position::Param) => Err(unsupported(ty, "() is not a parameter type")),
         _ => Ok(()),
-    }
-}
-
-/// An owned class (`C` or `Handle<C>`) at any depth, not behind a reference.
-fn owns_class(t: &Ty) -> bool {
-    match t {
-        Ty::Class(_) => true,
-        Ty::Option(inner) | Ty::Vec(inner) => owns_class(inner),
-        _ => false,
     }
 }
 
@@ -246,17 +256,6 @@ fn single_arg<'a>(ty: &Type, args: &'a PathArguments) -> syn::Result<&'a Type> {
 
 fn is_ident(ty: &Type, name: &str) -> bool {
     matches!(ty, Type::Path(p) if p.path.is_ident(name))
-}
-
-fn last_ident(ty: &Type) -> String {
-    match ty {
-        Type::Path(p) => p.path.segments.last().expect("a segment").ident.to_string(),
-        _ => String::new(),
-    }
-}
-
-fn class_name(info: &TyInfo) -> String {
-    info.ty.class_name().unwrap_or_default().to_string()
 }
 
 fn unsupported(ty: &Type, why: &str) -> syn::Error {

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -21,24 +21,61 @@ pub const IDENTITY_IMPORT_MODULE: &str = "__bridge_identity";
 /// releases an entry; `cargo bridge` replaces it with a dispatch over the classes.
 pub const POOL_RELEASE_IMPORT: &str = "__pool_release";
 
-/// Export dropping one reference to a `class` object (emitted by `#[bridge]`).
-pub fn drop_ref_export(class: &str) -> String {
-    format!("bridge_{class}_drop_ref")
+// ---- names (see ARCHITECTURE.md, "Type ids and symbols") ----
+//
+// Every wasm export and import `#[bridge]` emits is spelled from the declaring crate's
+// package name, so two crates can never link to the same symbol whatever their type,
+// member or function names. Wasm names are arbitrary strings: `::` separates the crate,
+// type and member (none of which can contain `:`), and `#` marks the names the macro and
+// `cargo bridge` generate, which no Rust identifier can spell.
+
+/// The type id of the user type `rust_name` declared by crate `crate_name`:
+/// `"<crate>::<Name>"`. `BridgeType::TYPE_ID` holds it; records refer to types by it.
+pub fn type_id(crate_name: &str, rust_name: &str) -> String {
+    format!("{crate_name}::{rust_name}")
 }
 
-/// Export adding one reference to a `class` object (emitted by `#[bridge]`).
-pub fn retain_export(class: &str) -> String {
-    format!("bridge_{class}_retain")
+/// Export of a member (`rust_name` without `r#`) of the type `type_id`.
+pub fn member_symbol(type_id: &str, rust_name: &str) -> String {
+    format!("{type_id}::{rust_name}")
 }
 
-/// Export releasing a `rust`-mode `class` object's JS wrapper (added by `cargo bridge`).
-pub fn release_wrapper_export(class: &str) -> String {
-    format!("{class}_release_wrapper")
+/// Export of the free function `rust_name` (without `r#`) of crate `crate_name`.
+pub fn function_symbol(crate_name: &str, rust_name: &str) -> String {
+    format!("{crate_name}::{rust_name}")
 }
 
-/// Exported global counting a `rust`-mode `class`'s identity table (added by `cargo bridge`).
-pub fn identity_table_len_export(class: &str) -> String {
-    format!("{class}_identity_table_len")
+/// Export dropping one reference to an object of the class `type_id` (emitted by `#[bridge]`).
+pub fn drop_ref_export(type_id: &str) -> String {
+    format!("{type_id}#drop_ref")
+}
+
+/// Export adding one reference to an object of the class `type_id` (emitted by `#[bridge]`).
+pub fn retain_export(type_id: &str) -> String {
+    format!("{type_id}#retain")
+}
+
+/// Import (in [`IDENTITY_IMPORT_MODULE`]) of the class `type_id`'s lowering hook.
+pub fn identity_import(type_id: &str) -> String {
+    type_id.to_string()
+}
+
+/// Export releasing a `rust`-mode object's JS wrapper (added by `cargo bridge`).
+pub fn release_wrapper_export(type_id: &str) -> String {
+    format!("{type_id}#release_wrapper")
+}
+
+/// Exported global counting a `rust`-mode class's identity table (added by `cargo bridge`).
+pub fn identity_table_len_export(type_id: &str) -> String {
+    format!("{type_id}#identity_table_len")
+}
+
+/// What the macro writes where a record names a type whose id only const evaluation
+/// knows (`<T as BridgeType>::TYPE_ID`); the `index`-th such type of the record. Control
+/// characters cannot occur in identifiers, and the macro removes them from doc text, so
+/// the JSON string `"\u0001type:<index>\u0001"` occurs exactly where a type id belongs.
+pub fn type_id_placeholder(index: usize) -> String {
+    format!("\u{1}type:{index}\u{1}")
 }
 
 /// Layout of the reference-counted box header every exported object lives in.
@@ -74,7 +111,12 @@ pub enum Item {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Class {
+    /// See [`type_id`].
+    pub type_id: String,
+    /// Name in JS (the Rust name, or `js_name`).
     pub name: String,
+    /// Rust name (without `r#`), for error messages.
+    pub rust_name: String,
     /// Identity mode from the class attribute, already validated by the macro.
     pub identity_mode: Option<String>,
     pub doc: String,
@@ -82,6 +124,7 @@ pub struct Class {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Impl {
+    /// Type id of the class.
     pub class: String,
     pub members: Vec<Function>,
 }
@@ -156,22 +199,32 @@ pub enum Ty {
     Str,
     Option(Box<Ty>),
     Vec(Box<Ty>),
-    /// An owned class value or `Handle<Class>`.
-    Class(String),
-    /// `&Class` (parameters only).
+    /// A user type by value, by type id: a class (`C` or `Handle<C>`), record or enum.
+    /// `cargo bridge` resolves the id to its definition.
+    Named(String),
+    /// `&C` of a class, by type id (parameters only).
     ClassRef(String),
-    /// `&mut Class` (parameters only).
+    /// `&mut C` of a class, by type id (parameters only).
     ClassMut(String),
     /// `Result<ok, E>` (returns only): `Err` throws a JS `Error` with `E`'s `Display` text.
     Result(Box<Ty>),
 }
 
 impl Ty {
-    /// The class this type carries, at any depth.
-    pub fn class_name(&self) -> Option<&str> {
+    /// The type id of the user type this type carries, at any depth.
+    pub fn type_id(&self) -> Option<&str> {
         match self {
-            Ty::Class(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
-            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner) => inner.class_name(),
+            Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner) => inner.type_id(),
+            _ => None,
+        }
+    }
+
+    /// The type ids at every depth, mutably (for filling in placeholders).
+    pub fn type_id_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner) => inner.type_id_mut(),
             _ => None,
         }
     }
@@ -198,7 +251,7 @@ impl Ty {
     /// but numbers and classes, and options of vectors.
     pub fn travels_on_wire(&self) -> bool {
         match self {
-            Ty::Vec(inner) => !inner.is_number() && !matches!(**inner, Ty::Class(_)),
+            Ty::Vec(inner) => !inner.is_number() && !matches!(**inner, Ty::Named(_)),
             Ty::Option(inner) => matches!(**inner, Ty::Vec(_)),
             _ => false,
         }
@@ -303,7 +356,9 @@ mod tests {
         Record {
             crate_name: "demo".into(),
             item: Item::Class(Class {
+                type_id: type_id("demo", "Counter"),
                 name: "Counter".into(),
+                rust_name: "Counter".into(),
                 identity_mode: Some("rust".into()),
                 doc: String::new(),
             }),

@@ -1,12 +1,18 @@
 //! The data the templates render: the module's exports, grouped the way a JS class is
 //! written (constructor, methods, statics, properties), with each class's resolved mode.
 
-use super::types::{self, TyView};
+use super::types::{self, TyView, TypeNames};
 use super::wire::{self, CodecView};
 use crate::config::IdentityMode;
-use crate::exports::ClassExport;
+use crate::exports::{ClassExport, Exports};
 use bridge_schema::{Function, FunctionKind, Receiver};
 use serde::Serialize;
+
+/// A wasm export name as a JS string literal, for `wasm[...]` (export names are
+/// arbitrary strings, see `bridge_schema::member_symbol`).
+fn js_string(name: &str) -> String {
+    serde_json::to_string(name).expect("strings serialize")
+}
 
 /// A class and the identity mode it was resolved to.
 pub struct ClassPlan<'a> {
@@ -30,14 +36,27 @@ pub struct GlueModel {
 
 #[derive(Serialize)]
 pub struct ClassView {
+    /// JS name.
     pub name: String,
     pub mode: &'static str,
     pub crate_name: String,
+    /// Wasm exports of the class, as JS string literals.
+    pub exports: ClassExportsView,
     pub doc: Vec<String>,
     pub constructor: Option<FnView>,
     pub methods: Vec<FnView>,
     pub statics: Vec<FnView>,
     pub properties: Vec<PropertyView>,
+}
+
+#[derive(Serialize)]
+pub struct ClassExportsView {
+    pub drop_ref: String,
+    pub retain: String,
+    /// `rust` mode only.
+    pub release_wrapper: String,
+    /// `rust` mode only.
+    pub table_len: String,
 }
 
 #[derive(Serialize)]
@@ -50,6 +69,7 @@ pub struct PropertyView {
 #[derive(Serialize, Clone)]
 pub struct FnView {
     pub js_name: String,
+    /// The wasm export, as a JS string literal (`wasm[{{ f.symbol }}]`).
     pub symbol: String,
     /// `Class.member` or `function`, for error messages.
     pub label: String,
@@ -76,18 +96,19 @@ impl GlueModel {
         lib_name: &str,
         target: &'static str,
         classes: &[ClassPlan],
-        functions: &[Function],
+        exports: &Exports,
     ) -> Self {
+        let names = TypeNames(exports);
         let mut wire_codecs = Vec::new();
         let all = classes
             .iter()
             .flat_map(|c| c.export.members.iter())
-            .chain(functions);
+            .chain(exports.functions.iter().map(|f| &f.function));
         for f in all {
             for p in &f.params {
-                wire::collect(&p.ty, &mut wire_codecs);
+                wire::collect(&p.ty, &names, &mut wire_codecs);
             }
-            wire::collect(&f.ret, &mut wire_codecs);
+            wire::collect(&f.ret, &names, &mut wire_codecs);
         }
         GlueModel {
             wire_codecs,
@@ -96,8 +117,12 @@ impl GlueModel {
             lib_name: lib_name.to_string(),
             wasm_file: format!("{lib_name}_bg.wasm"),
             target,
-            classes: classes.iter().map(class_view).collect(),
-            functions: functions.iter().map(|f| fn_view(f, None)).collect(),
+            classes: classes.iter().map(|c| class_view(c, &names)).collect(),
+            functions: exports
+                .functions
+                .iter()
+                .map(|f| fn_view(&f.function, None, &names))
+                .collect(),
         }
     }
 }
@@ -110,7 +135,7 @@ fn doc_lines(doc: &str) -> Vec<String> {
     }
 }
 
-fn fn_view(f: &Function, class: Option<&str>) -> FnView {
+fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
     let label = match (class, f.kind) {
         (Some(c), FunctionKind::Constructor) => format!("new {c}"),
         (Some(c), _) => format!("{c}.{}", f.js_name),
@@ -118,7 +143,7 @@ fn fn_view(f: &Function, class: Option<&str>) -> FnView {
     };
     FnView {
         js_name: f.js_name.clone(),
-        symbol: f.symbol.clone(),
+        symbol: js_string(&f.symbol),
         label,
         has_self: f.receiver != Receiver::None,
         params: f
@@ -126,14 +151,14 @@ fn fn_view(f: &Function, class: Option<&str>) -> FnView {
             .iter()
             .map(|p| ParamView {
                 name: p.name.clone(),
-                ty: types::view(&p.ty),
-                ts: types::param_ts(&p.ty),
+                ty: types::view(&p.ty, names),
+                ts: types::param_ts(&p.ty, names),
             })
             .collect(),
         wire_params: f.params.iter().any(|p| p.ty.travels_on_wire()),
         plain_args: f.receiver != Receiver::None
             || f.params.iter().any(|p| !p.ty.travels_on_wire()),
-        ret: types::view(&f.ret),
+        ret: types::view(&f.ret, names),
         doc: doc_with_throws(&f.doc, &f.ret),
     }
 }
@@ -150,14 +175,14 @@ fn doc_with_throws(doc: &str, ret: &bridge_schema::Ty) -> Vec<String> {
     lines
 }
 
-fn class_view(plan: &ClassPlan) -> ClassView {
+fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
     let class = plan.export;
     let of_kind = |kind: FunctionKind| -> Vec<FnView> {
         class
             .members
             .iter()
             .filter(|m| m.kind == kind)
-            .map(|m| fn_view(m, Some(&class.name)))
+            .map(|m| fn_view(m, Some(&class.name), names))
             .collect()
     };
     let mut properties: Vec<PropertyView> = Vec::new();
@@ -169,7 +194,7 @@ fn class_view(plan: &ClassPlan) -> ClassView {
         if !is_getter && !is_setter {
             continue;
         }
-        let view = fn_view(member, Some(&class.name));
+        let view = fn_view(member, Some(&class.name), names);
         let prop = match properties.iter_mut().find(|p| p.name == member.js_name) {
             Some(p) => p,
             None => {
@@ -191,6 +216,12 @@ fn class_view(plan: &ClassPlan) -> ClassView {
         name: class.name.clone(),
         mode: plan.mode.as_str(),
         crate_name: class.crate_name.clone(),
+        exports: ClassExportsView {
+            drop_ref: js_string(&bridge_schema::drop_ref_export(&class.type_id)),
+            retain: js_string(&bridge_schema::retain_export(&class.type_id)),
+            release_wrapper: js_string(&bridge_schema::release_wrapper_export(&class.type_id)),
+            table_len: js_string(&bridge_schema::identity_table_len_export(&class.type_id)),
+        },
         doc: doc_lines(&class.doc),
         constructor: of_kind(FunctionKind::Constructor).into_iter().next(),
         methods: of_kind(FunctionKind::Method),

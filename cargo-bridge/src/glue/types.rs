@@ -1,14 +1,29 @@
 //! How each boundary type is marshalled in JS: a `kind` the templates switch on, plus
-//! its TypeScript spelling and, for vectors, the typed array that holds it.
+//! its TypeScript spelling and, for vectors, the typed array that holds it. User types
+//! are named by type id in the records; [`TypeNames`] resolves them to their JS names.
 
+use crate::exports::Exports;
 use bridge_schema::Ty;
 use serde::Serialize;
+
+/// Type id → JS name of every user type in the module.
+pub struct TypeNames<'a>(pub &'a Exports);
+
+impl TypeNames<'_> {
+    pub fn js_name(&self, type_id: &str) -> String {
+        // `exports::decode` checked that every type id resolves.
+        self.0
+            .class(type_id)
+            .map(|c| c.name.clone())
+            .unwrap_or_else(|| panic!("type id `{type_id}` was resolved by exports::decode"))
+    }
+}
 
 #[derive(Serialize, Debug, Clone)]
 pub struct TyView {
     /// Marshalling kind, see `templates/abi.js.j2`.
     pub kind: &'static str,
-    /// The class carried, for class kinds.
+    /// The JS name of the class carried, for class kinds.
     pub class: Option<String>,
     /// Typed array constructor for number vectors.
     pub array: Option<&'static str>,
@@ -46,7 +61,7 @@ fn scalar_ts(kind: &str) -> &'static str {
     }
 }
 
-pub fn view(ty: &Ty) -> TyView {
+pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
     let simple = |kind: &'static str| TyView {
         kind,
         class: None,
@@ -60,15 +75,15 @@ pub fn view(ty: &Ty) -> TyView {
             kind: "wire",
             class: None,
             array: None,
-            ts: super::wire::ts(ty),
-            codec: Some(super::wire::codec_name(ty)),
+            ts: super::wire::ts(ty, names),
+            codec: Some(super::wire::codec_name(ty, names)),
             throws: false,
         };
     }
     match ty {
         Ty::Result(ok) => TyView {
             throws: true,
-            ..view(ok)
+            ..view(ok, names)
         },
         Ty::Usize => simple("usize"),
         Ty::Isize => simple("isize"),
@@ -79,14 +94,17 @@ pub fn view(ty: &Ty) -> TyView {
         },
         Ty::Bool => simple("bool"),
         Ty::String | Ty::Str => simple("string"),
-        Ty::Class(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => TyView {
-            kind: "class",
-            class: Some(c.clone()),
-            ts: c.clone(),
-            ..simple("class")
-        },
+        Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => {
+            let name = names.js_name(id);
+            TyView {
+                kind: "class",
+                class: Some(name.clone()),
+                ts: name,
+                ..simple("class")
+            }
+        }
         Ty::Option(inner) => {
-            let inner = view(inner);
+            let inner = view(inner, names);
             TyView {
                 kind: match inner.kind {
                     "bool" => "opt_bool",
@@ -113,7 +131,7 @@ pub fn view(ty: &Ty) -> TyView {
                     ..simple("num_vec")
                 }
             } else {
-                let inner = view(inner);
+                let inner = view(inner, names);
                 TyView {
                     kind: "class_vec",
                     ts: format!("{}[]", inner.ts),
@@ -129,8 +147,8 @@ pub fn view(ty: &Ty) -> TyView {
 }
 
 /// TypeScript type of a parameter: number vectors accept any array of numbers.
-pub fn param_ts(ty: &Ty) -> String {
-    let v = view(ty);
+pub fn param_ts(ty: &Ty, names: &TypeNames) -> String {
+    let v = view(ty, names);
     match v.kind {
         "num_vec" if v.array.is_some_and(|a| a.starts_with("Big")) => {
             format!("{} | bigint[]", v.ts)
@@ -144,32 +162,61 @@ pub fn param_ts(ty: &Ty) -> String {
 mod tests {
     use super::*;
 
+    use crate::exports::ClassExport;
+
     #[test]
     fn kinds_and_ts_types() {
-        assert_eq!(view(&Ty::U32).kind, "u32");
-        assert_eq!(view(&Ty::Option(Box::new(Ty::U64))).kind, "opt_u64");
-        let v = view(&Ty::Vec(Box::new(Ty::Class("Item".into()))));
-        assert_eq!((v.kind, v.ts.as_str()), ("class_vec", "Item[]"));
-        let v = view(&Ty::Option(Box::new(Ty::Class("Item".into()))));
-        assert_eq!((v.kind, v.ts.as_str()), ("opt_class", "Item | null"));
+        let exports = Exports {
+            classes: vec![ClassExport {
+                crate_name: "a".into(),
+                type_id: "a::Item".into(),
+                name: "JsItem".into(),
+                rust_name: "Item".into(),
+                identity_mode: None,
+                doc: String::new(),
+                members: Vec::new(),
+            }],
+            ..Exports::default()
+        };
+        let names = TypeNames(&exports);
+        assert_eq!(view(&Ty::U32, &names).kind, "u32");
+        assert_eq!(view(&Ty::Option(Box::new(Ty::U64)), &names).kind, "opt_u64");
+        let v = view(&Ty::Vec(Box::new(Ty::Named("a::Item".into()))), &names);
+        assert_eq!((v.kind, v.ts.as_str()), ("class_vec", "JsItem[]"));
+        let v = view(&Ty::Option(Box::new(Ty::Named("a::Item".into()))), &names);
+        assert_eq!((v.kind, v.ts.as_str()), ("opt_class", "JsItem | null"));
         assert_eq!(
-            param_ts(&Ty::Vec(Box::new(Ty::F64))),
+            param_ts(&Ty::Vec(Box::new(Ty::F64)), &names),
             "Float64Array | number[]"
         );
     }
 
     #[test]
     fn new_scalars_results_and_wire_types() {
-        assert_eq!(view(&Ty::Usize).kind, "usize");
-        let v = view(&Ty::Option(Box::new(Ty::Char)));
+        let exports = Exports {
+            classes: vec![ClassExport {
+                crate_name: "a".into(),
+                type_id: "a::Node".into(),
+                name: "Node".into(),
+                rust_name: "Node".into(),
+                identity_mode: None,
+                doc: String::new(),
+                members: Vec::new(),
+            }],
+            ..Exports::default()
+        };
+        let names = TypeNames(&exports);
+        assert_eq!(view(&Ty::Usize, &names).kind, "usize");
+        let v = view(&Ty::Option(Box::new(Ty::Char)), &names);
         assert_eq!((v.kind, v.ts.as_str()), ("opt_char", "string | null"));
-        let v = view(&Ty::Result(Box::new(Ty::U32)));
+        let v = view(&Ty::Result(Box::new(Ty::U32)), &names);
         assert_eq!((v.kind, v.throws), ("u32", true));
-        let v = view(&Ty::Vec(Box::new(Ty::Option(Box::new(Ty::Class(
-            "Node".into(),
-        ))))));
+        let v = view(
+            &Ty::Vec(Box::new(Ty::Option(Box::new(Ty::Named("a::Node".into()))))),
+            &names,
+        );
         assert_eq!(v.kind, "wire");
         assert_eq!(v.ts, "(Node | null)[]");
-        assert_eq!(v.codec.as_deref(), Some("Vec_Option_Node"));
+        assert_eq!(v.codec.as_deref(), Some("Vec_Option_C$Node"));
     }
 }

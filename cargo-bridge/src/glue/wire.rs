@@ -2,6 +2,7 @@
 //! crosses encoded in the wire buffer (see `bridge_runtime::wire` and
 //! `templates/wire.js.j2`), named after the type's shape (`Vec_Option_String`).
 
+use super::types::TypeNames;
 use bridge_schema::Ty;
 use serde::Serialize;
 
@@ -50,12 +51,13 @@ fn is_compound(ty: &Ty) -> bool {
     matches!(ty, Ty::Vec(_) | Ty::Option(_))
 }
 
-/// The codec name of a compound type: its shape, e.g. `Vec_Option_String`.
-pub fn codec_name(ty: &Ty) -> String {
+/// The codec name of a compound type: its shape, e.g. `Vec_Option_String`. A user type
+/// appears as `C$<JS name>`, so a class named `String` cannot take the name of strings'.
+pub fn codec_name(ty: &Ty, names: &TypeNames) -> String {
     match ty {
-        Ty::Vec(inner) => format!("Vec_{}", codec_name(inner)),
-        Ty::Option(inner) => format!("Option_{}", codec_name(inner)),
-        Ty::Class(c) => c.clone(),
+        Ty::Vec(inner) => format!("Vec_{}", codec_name(inner, names)),
+        Ty::Option(inner) => format!("Option_{}", codec_name(inner, names)),
+        Ty::Named(id) => format!("C${}", names.js_name(id)),
         Ty::Str => "String".into(),
         other => {
             let json = serde_json::to_value(other).expect("types serialize");
@@ -68,12 +70,12 @@ pub fn codec_name(ty: &Ty) -> String {
 }
 
 /// The TypeScript type of a value decoded from the wire.
-pub fn ts(ty: &Ty) -> String {
+pub fn ts(ty: &Ty, names: &TypeNames) -> String {
     match ty {
         Ty::Vec(inner) => match typed_array(inner) {
             Some(array) => array.to_string(),
             None => {
-                let elem = ts(inner);
+                let elem = ts(inner, names);
                 if elem.contains(' ') {
                     format!("({elem})[]")
                 } else {
@@ -81,16 +83,16 @@ pub fn ts(ty: &Ty) -> String {
                 }
             }
         },
-        Ty::Option(inner) => format!("{} | null", ts(inner)),
+        Ty::Option(inner) => format!("{} | null", ts(inner, names)),
         Ty::Bool => "boolean".into(),
         Ty::I64 | Ty::U64 => "bigint".into(),
         Ty::String | Ty::Str | Ty::Char => "string".into(),
-        Ty::Class(c) => c.clone(),
+        Ty::Named(id) => names.js_name(id),
         _ => "number".into(),
     }
 }
 
-fn leaf(ty: &Ty) -> LeafView {
+fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
     let scalar = |kind| LeafView {
         kind,
         class: None,
@@ -100,11 +102,11 @@ fn leaf(ty: &Ty) -> LeafView {
         t if is_compound(t) => LeafView {
             kind: "codec",
             class: None,
-            codec: Some(codec_name(t)),
+            codec: Some(codec_name(t, names)),
         },
-        Ty::Class(c) => LeafView {
+        Ty::Named(id) => LeafView {
             kind: "class",
-            class: Some(c.clone()),
+            class: Some(names.js_name(id)),
             codec: None,
         },
         Ty::Bool => scalar("bool"),
@@ -127,7 +129,7 @@ fn leaf(ty: &Ty) -> LeafView {
 }
 
 /// Add the codecs `ty` needs (dependencies first, each once) to `out`.
-pub fn collect(ty: &Ty, out: &mut Vec<CodecView>) {
+pub fn collect(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
     let ty = match ty {
         Ty::Result(ok) => ok,
         other => other,
@@ -135,10 +137,10 @@ pub fn collect(ty: &Ty, out: &mut Vec<CodecView>) {
     if !ty.travels_on_wire() {
         return;
     }
-    add(ty, out);
+    add(ty, names, out);
 }
 
-fn add(ty: &Ty, out: &mut Vec<CodecView>) {
+fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
     let (kind, inner, array) = match ty {
         Ty::Vec(inner) => match typed_array(inner) {
             Some(array) => ("num_vec", inner, Some(array)),
@@ -148,14 +150,14 @@ fn add(ty: &Ty, out: &mut Vec<CodecView>) {
         _ => return,
     };
     if is_compound(inner) {
-        add(inner, out);
+        add(inner, names, out);
     }
     let codec = CodecView {
-        name: codec_name(ty),
+        name: codec_name(ty, names),
         kind,
-        elem: leaf(inner),
+        elem: leaf(inner, names),
         array,
-        ts: ts(ty),
+        ts: ts(ty, names),
     };
     if !out.iter().any(|c| c.name == codec.name) {
         out.push(codec);
@@ -165,6 +167,22 @@ fn add(ty: &Ty, out: &mut Vec<CodecView>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exports::{ClassExport, Exports};
+
+    fn exports() -> Exports {
+        Exports {
+            classes: vec![ClassExport {
+                crate_name: "a".into(),
+                type_id: "a::Node".into(),
+                name: "String".into(),
+                rust_name: "Node".into(),
+                identity_mode: None,
+                doc: String::new(),
+                members: Vec::new(),
+            }],
+            ..Exports::default()
+        }
+    }
 
     fn vec(t: Ty) -> Ty {
         Ty::Vec(Box::new(t))
@@ -175,11 +193,19 @@ mod tests {
 
     #[test]
     fn codecs_come_dependencies_first_and_once() {
+        let exports = exports();
+        let names = TypeNames(&exports);
         let mut out = Vec::new();
-        collect(&vec(opt(Ty::String)), &mut out);
-        collect(&Ty::Result(Box::new(vec(opt(Ty::String)))), &mut out);
-        collect(&opt(vec(Ty::F64)), &mut out);
-        collect(&Ty::F64, &mut out);
+        collect(&vec(opt(Ty::String)), &names, &mut out);
+        collect(
+            &Ty::Result(Box::new(vec(opt(Ty::String)))),
+            &names,
+            &mut out,
+        );
+        collect(&opt(vec(Ty::F64)), &names, &mut out);
+        collect(&Ty::F64, &names, &mut out);
+        // A class whose JS name is `String` gets a codec of its own.
+        collect(&vec(opt(Ty::Named("a::Node".into()))), &names, &mut out);
         let names: Vec<_> = out.iter().map(|c| (c.name.as_str(), c.kind)).collect();
         assert_eq!(
             names,
@@ -188,6 +214,8 @@ mod tests {
                 ("Vec_Option_String", "vec"),
                 ("Vec_F64", "num_vec"),
                 ("Option_Vec_F64", "option"),
+                ("Option_C$String", "option"),
+                ("Vec_Option_C$String", "vec"),
             ]
         );
         assert_eq!(out[1].elem.codec.as_deref(), Some("Option_String"));
@@ -195,9 +223,14 @@ mod tests {
 
     #[test]
     fn typescript_of_wire_values() {
-        assert_eq!(ts(&vec(opt(Ty::Class("Node".into())))), "(Node | null)[]");
-        assert_eq!(ts(&opt(vec(Ty::F64))), "Float64Array | null");
-        assert_eq!(ts(&vec(Ty::String)), "string[]");
-        assert_eq!(ts(&vec(vec(Ty::Usize))), "number[][]");
+        let exports = exports();
+        let names = TypeNames(&exports);
+        assert_eq!(
+            ts(&vec(opt(Ty::Named("a::Node".into()))), &names),
+            "(String | null)[]"
+        );
+        assert_eq!(ts(&opt(vec(Ty::F64)), &names), "Float64Array | null");
+        assert_eq!(ts(&vec(Ty::String), &names), "string[]");
+        assert_eq!(ts(&vec(vec(Ty::Usize)), &names), "number[][]");
     }
 }

@@ -1,7 +1,7 @@
-//! Installs each class's identity mode: replaces the `__bridge_identity.<Class>` import
+//! Installs each class's identity mode: replaces the `__bridge_identity.<type id>` import
 //! (called on every class value handed to JS) with the mode's lowering, and for `rust`
-//! mode adds the identity-table size global `<Class>_identity_table_len` and the
-//! `<Class>_release_wrapper` export.
+//! mode adds the identity-table size global `<type id>#identity_table_len` and the
+//! `<type id>#release_wrapper` export (names from `bridge_schema`).
 //!
 //! The lowering reads the box header (`bridge_schema::header`): its identity slot is 0
 //! until JS caches a wrapper for the object.
@@ -25,7 +25,8 @@ use walrus::{
 };
 
 pub struct ClassMode<'a> {
-    pub class: &'a str,
+    /// The class's type id (see `bridge_schema::type_id`).
+    pub type_id: &'a str,
     pub mode: IdentityMode,
 }
 
@@ -40,10 +41,14 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
     let memory = main_memory(module)?;
     let pool_note = module.exports.get_func("__bridge_pool_note").ok();
     let mut hooks = Vec::new();
-    for (index, ClassMode { class, mode }) in classes.iter().enumerate() {
+    for (index, ClassMode { type_id, mode }) in classes.iter().enumerate() {
+        let class = *type_id;
         let hook = module
             .imports
-            .get_func(bridge_schema::IDENTITY_IMPORT_MODULE, class)
+            .get_func(
+                bridge_schema::IDENTITY_IMPORT_MODULE,
+                bridge_schema::identity_import(class),
+            )
             .ok();
         let table_len = (*mode == IdentityMode::Rust).then(|| add_table_len_global(module, class));
         if let Some(hook) = hook {

@@ -117,7 +117,11 @@ mod tests {
         let mut module = Module::default();
         module.memories.add_local(false, false, 1, None, None);
         let ty = module.types.add(&[ValType::I32], &[ValType::I32]);
-        let (hook, _) = module.add_import_func(bridge_schema::IDENTITY_IMPORT_MODULE, "C", ty);
+        let (hook, _) = module.add_import_func(
+            bridge_schema::IDENTITY_IMPORT_MODULE,
+            &bridge_schema::identity_import("t::C"),
+            ty,
+        );
         let arg = module.locals.add(ValType::I32);
         let mut f = FunctionBuilder::new(&mut module.types, &[ValType::I32], &[ValType::I32]);
         f.func_body().local_get(arg).call(hook);
@@ -126,9 +130,18 @@ mod tests {
         // `rust` mode's release wrapper calls it.
         let drop_ref = FunctionBuilder::new(&mut module.types, &[ValType::I32], &[]);
         let drop_ref = drop_ref.finish(vec![module.locals.add(ValType::I32)], &mut module.funcs);
-        module.exports.add("bridge_C_drop_ref", drop_ref);
+        module
+            .exports
+            .add(&bridge_schema::drop_ref_export("t::C"), drop_ref);
 
-        let hooks = identity::run(&mut module, &[ClassMode { class: "C", mode }]).unwrap();
+        let hooks = identity::run(
+            &mut module,
+            &[ClassMode {
+                type_id: "t::C",
+                mode,
+            }],
+        )
+        .unwrap();
         run(&mut module, &hooks).unwrap();
         walrus::passes::gc::run(&mut module);
         let module = Module::from_buffer(&module.emit_wasm()).unwrap();

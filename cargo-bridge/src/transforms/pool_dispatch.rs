@@ -1,7 +1,7 @@
 //! Replaces the runtime's `__bridge_identity.__pool_release(class, addr, release_wrapper)`
 //! import with a dispatch over the module's `rust`-mode classes (by class index, the
-//! order the glue uses): optionally `<Class>_release_wrapper(addr)`, then
-//! `bridge_<Class>_drop_ref(addr)` for the pool entry's own reference.
+//! order the glue uses): optionally `<type id>#release_wrapper(addr)`, then
+//! `<type id>#drop_ref(addr)` for the pool entry's own reference.
 //!
 //! A module without `rust`-mode classes has nothing to record, so its fast-pool exports
 //! are removed: its glue then uses the JS pool implementation.
@@ -25,8 +25,8 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
         if c.mode != IdentityMode::Rust {
             continue;
         }
-        let release = exported_func(module, &bridge_schema::release_wrapper_export(c.class))?;
-        let drop_ref = exported_func(module, &bridge_schema::drop_ref_export(c.class))?;
+        let release = exported_func(module, &bridge_schema::release_wrapper_export(c.type_id))?;
+        let drop_ref = exported_func(module, &bridge_schema::drop_ref_export(c.type_id))?;
         targets.push((index as i32, release, drop_ref));
     }
     let has_fast_path = !targets.is_empty();

@@ -1,0 +1,87 @@
+//! The traits `#[bridge]` implements for user types, through which the generated thunks
+//! marshal them. The macro cannot tell from a type's path whether it names a class, a
+//! record or an enum, nor which crate declared it, so it never needs to: every user type
+//! implements [`BridgeType`] (its crate-qualified type id, which the export records refer
+//! to), and a thunk converts a value of it with [`IntoJs`] / [`FromJs`], whose impls the
+//! type's own `#[bridge]` expansion provides. Classes add [`BridgeClass`].
+
+use crate::Handle;
+use crate::abi;
+
+/// Implemented by `#[bridge]` for every user type that crosses the boundary (classes;
+/// records and enums). Not meant to be implemented by hand.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot cross the JS boundary: it is not a #[bridge] type",
+    label = "not a #[bridge] type",
+    note = "put #[bridge] on the struct (or enum) `{Self}`, or use a supported type: bool, i8..i32, \
+            u8..u32, f32, f64, i64, u64, String, &str, Option<T>, Vec<T>"
+)]
+pub trait BridgeType: 'static {
+    /// The type id, `"<cargo package>::<Rust name>"` (e.g. `"linked-a::Node"`): unique per
+    /// crate and type, so two crates' same-named types never merge. Export records name
+    /// types by it; `cargo bridge` resolves it to the type's definition.
+    const TYPE_ID: &'static str;
+}
+
+/// Implemented by `#[bridge]` for every exported class. Not meant to be implemented by hand.
+///
+/// # Safety
+/// `lower_identity` must hand the strong reference it receives to the JS side (or balance
+/// it), as the identity hook that `cargo bridge` installs does.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a #[bridge] class",
+    label = "only a #[bridge] struct (a class) can be borrowed or held in a Handle across the boundary",
+    note = "records and enums cross by value: take `{Self}`, not `&{Self}`, `&mut {Self}` or `Handle<{Self}>`"
+)]
+pub unsafe trait BridgeClass: BridgeType + Sized {
+    /// The class name JS sees (after `js_name`), for error messages.
+    const NAME: &'static str;
+    /// Pass one strong reference to `ptr` through the class's identity hook.
+    fn lower_identity(ptr: u32) -> u32;
+}
+
+/// A value a thunk returns to JS: a user type by value, `Handle<C>`, or (through the
+/// generic helpers in [`abi`]) an `Option` or `Vec` of them.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned to JS",
+    label = "not a #[bridge] type that can be returned",
+    note = "return a #[bridge] class (`C` or `Handle<C>`), record or enum, or a supported type"
+)]
+pub trait IntoJs: Sized {
+    /// The wasm value it travels as. `u32` for classes (the box address).
+    type Abi: Default;
+    /// Hand the value to JS (for a class: one strong reference, through the identity hook).
+    fn into_abi(self) -> Self::Abi;
+}
+
+/// A value a thunk takes from JS by value: `Handle<C>`, records and enums.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be taken by value from JS",
+    label = "a class is not taken by value",
+    note = "take a class as `&{Self}`, `&mut {Self}` or `Handle<{Self}>`; records and enums are taken by value"
+)]
+pub trait FromJs: Sized {
+    /// The wasm value it travels as. `u32` for classes (the box address).
+    type Abi;
+    /// # Safety
+    /// `abi` must be what the glue passes for this type (for a class: a live box whose
+    /// reference JS keeps for the duration of the call).
+    unsafe fn from_abi(abi: Self::Abi) -> Self;
+}
+
+impl<C: BridgeClass> IntoJs for Handle<C> {
+    type Abi = u32;
+    #[inline(always)]
+    fn into_abi(self) -> u32 {
+        abi::lower_class(self)
+    }
+}
+
+impl<C: BridgeClass> FromJs for Handle<C> {
+    type Abi = u32;
+    #[inline(always)]
+    unsafe fn from_abi(addr: u32) -> Self {
+        // SAFETY: forwarded contract.
+        unsafe { abi::handle_arg(addr) }
+    }
+}

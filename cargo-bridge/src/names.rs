@@ -1,0 +1,162 @@
+//! JS name checks over the whole module, before any glue is rendered: every name the
+//! package exports (classes, functions, the glue's own exports) is unique, and so is
+//! every member name within a class. Collisions are build errors naming both items and
+//! their crates and suggesting `#[bridge(js_name = "...")]`. (Each name on its own, e.g.
+//! a `js_name` that is not a JS identifier, is checked by the macro at compile time.)
+
+use crate::exports::Exports;
+use anyhow::{Result, bail};
+
+/// Exports the glue adds to every package, with what they are.
+const GLUE_EXPORTS: &[(&str, &str)] = &[
+    ("withPool", "release pools"),
+    ("pushPool", "release pools"),
+    ("popPool", "release pools"),
+    ("keep", "release pools"),
+    ("autorelease", "release pools"),
+    ("__bridgeStats", "identity statistics"),
+    (
+        "default",
+        "the module's default export (`init` of the web target)",
+    ),
+    ("initSync", "the web target's synchronous initialisation"),
+];
+
+/// One name a package exports, and who exports it (for messages).
+struct Exported<'a> {
+    js_name: &'a str,
+    what: String,
+}
+
+pub fn check(exports: &Exports) -> Result<()> {
+    let mut seen: Vec<Exported> = Vec::new();
+    let classes = exports.classes.iter().map(|c| Exported {
+        js_name: &c.name,
+        what: format!("class `{}` of crate `{}`", c.rust_name, c.crate_name),
+    });
+    let functions = exports.functions.iter().map(|f| Exported {
+        js_name: &f.function.js_name,
+        what: format!(
+            "function `{}` of crate `{}`",
+            f.function.rust_name, f.crate_name
+        ),
+    });
+    for item in classes.chain(functions) {
+        if let Some((_, glue)) = GLUE_EXPORTS.iter().find(|(n, _)| *n == item.js_name) {
+            bail!(
+                "{} is exported to JS as `{}`, a name the generated glue exports itself \
+                 ({glue}); give it another JS name with #[bridge(js_name = \"...\")]",
+                item.what,
+                item.js_name
+            );
+        }
+        if let Some(first) = seen.iter().find(|s| s.js_name == item.js_name) {
+            bail!(
+                "two items are exported to JS as `{}`: {} and {}; names must be unique in one \
+                 package: give one of them another JS name with #[bridge(js_name = \"...\")]",
+                item.js_name,
+                first.what,
+                item.what
+            );
+        }
+        seen.push(item);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exports::{ClassExport, FunctionExport};
+    use bridge_schema::{Function, FunctionKind, Receiver, Ty};
+
+    fn class(krate: &str, rust: &str, js: &str) -> ClassExport {
+        ClassExport {
+            crate_name: krate.into(),
+            type_id: bridge_schema::type_id(krate, rust),
+            name: js.into(),
+            rust_name: rust.into(),
+            identity_mode: None,
+            doc: String::new(),
+            members: Vec::new(),
+        }
+    }
+
+    fn function(krate: &str, rust: &str, js: &str) -> FunctionExport {
+        FunctionExport {
+            crate_name: krate.into(),
+            function: Function {
+                kind: FunctionKind::Free,
+                js_name: js.into(),
+                rust_name: rust.into(),
+                symbol: bridge_schema::function_symbol(krate, rust),
+                receiver: Receiver::None,
+                params: vec![],
+                ret: Ty::Unit,
+                doc: String::new(),
+            },
+        }
+    }
+
+    fn error(exports: Exports) -> String {
+        check(&exports).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn two_classes_with_one_js_name() {
+        let err = error(Exports {
+            classes: vec![class("pa", "Node", "Node"), class("pb", "Node", "Node")],
+            ..Exports::default()
+        });
+        assert_eq!(
+            err,
+            "two items are exported to JS as `Node`: class `Node` of crate `pa` and class \
+             `Node` of crate `pb`; names must be unique in one package: give one of them \
+             another JS name with #[bridge(js_name = \"...\")]"
+        );
+    }
+
+    #[test]
+    fn js_name_resolves_it() {
+        let exports = Exports {
+            classes: vec![class("pa", "Node", "Node"), class("pb", "Node", "BNode")],
+            ..Exports::default()
+        };
+        check(&exports).unwrap();
+    }
+
+    #[test]
+    fn class_and_function_and_two_functions() {
+        let err = error(Exports {
+            classes: vec![class("pa", "Shape", "Shape")],
+            functions: vec![function("pb", "shape", "Shape")],
+            ..Exports::default()
+        });
+        assert!(
+            err.contains("class `Shape` of crate `pa` and function `shape` of crate `pb`"),
+            "{err}"
+        );
+        let err = error(Exports {
+            functions: vec![function("pa", "a_b", "aB"), function("pa", "aB", "aB")],
+            ..Exports::default()
+        });
+        assert!(
+            err.contains("function `a_b` of crate `pa` and function `aB` of crate `pa`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn user_export_against_a_glue_export() {
+        let err = error(Exports {
+            functions: vec![function("pa", "with_pool", "withPool")],
+            ..Exports::default()
+        });
+        assert_eq!(
+            err,
+            "function `with_pool` of crate `pa` is exported to JS as `withPool`, a name the \
+             generated glue exports itself (release pools); give it another JS name with \
+             #[bridge(js_name = \"...\")]"
+        );
+    }
+}
