@@ -181,6 +181,11 @@ pub trait WireOut {
 /// # Safety
 /// Implementations may trust that class addresses on the wire are live objects of their
 /// class that JS keeps alive during the call (the glue checks them before writing).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be taken by value from JS inside an Option or Vec",
+    label = "a class is not taken by value",
+    note = "inside Option or Vec, take a class as `Handle<{Self}>`"
+)]
 pub unsafe trait WireIn: Sized {
     /// # Safety
     /// The reader must cover bytes JS wrote for this type.

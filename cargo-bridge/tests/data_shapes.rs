@@ -64,7 +64,9 @@ pub fn handles(nodes: Vec<Option<Handle<Node>>>) -> u32 {
         "type `Option < Option < u32 > >` cannot cross the JS boundary: Option of Option or () is not supported",
         "type `Vec < & str >` cannot cross the JS boundary: Vec holds owned values (numbers, String, classes, Option, Vec)",
         "type `Result < Result < u32, String > , String >` cannot cross the JS boundary: Result of Result is not supported",
-        "type `Vec < Option < Node > >` cannot cross the JS boundary: a class is not taken by value: use Handle<C> inside Option or Vec",
+        // Known from the class's own traits, not from the spelling (`Node` could be a record).
+        "`Node` cannot be taken by value from JS inside an Option or Vec",
+        "inside Option or Vec, take a class as `Handle<Node>`",
     ]);
     // The valid `handles` produced no error of its own.
     run.stderr_lacks(&["Vec < Option < Handle < Node > > >"]);
