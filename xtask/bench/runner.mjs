@@ -2,7 +2,7 @@
 //
 //   node --expose-gc runner.mjs --pkg PATH --scenario NAME --mode MODE --kind KIND
 //        [--iterations N] [--min-runs 5] [--max-runs 15] [--target-cv 0.05] [--budget-ms MS]
-//        [--warmup-ms 1000]
+//        [--warmup-ms 1000] [--quick 1]
 //   node --expose-gc runner.mjs --pkg PATH --scenario POOL_SCENARIO --variant NAME --kind time ...
 //        (a release-pool scenario of pools.mjs: variants instead of modes, time only)
 //
@@ -14,6 +14,7 @@
 //       sustained warm-up, then 10 back-to-back runs with no pause (finalizers get no
 //                 chance to run);
 //       memory    warm-up, then one run sampling the JS heap, plus wasm memory probes.
+// --quick 1: a smoke run (workloads build their small shapes).
 // Prints one line `BENCH_JSON {...}` on stdout; progress goes to stderr.
 
 import { createRequire } from "node:module";
@@ -68,6 +69,8 @@ async function measureIdentity() {
       return {
         C: m.PeerItem,
         Pool: m.PeerPool,
+        Tree: m.PeerTree,
+        small: args.quick === 1,
         release: (o) => o.free(),
         releaseSent: (sent, got) => got.free(),
         floor: m.floor,
@@ -82,6 +85,8 @@ async function measureIdentity() {
     return {
       C,
       Pool: m[`Pool${suffix}`],
+      Tree: m[`Tree${suffix}`],
+      small: args.quick === 1,
       release: (o) => o.release(),
       releaseSent: (sent, got) => sent.release(),
       floor: m.floor,
@@ -200,6 +205,7 @@ async function measureIdentity() {
   const measure = { time: measureTime, sustained: measureSustained, memory: measureMemory }[args.kind];
   if (!measure) throw new Error(`unknown kind ${args.kind}`);
   const result = await measure();
+  if (!floorRow && scenario.counters) result.counters = scenario.counters(state);
   if (!floorRow) scenario.teardown(api, state);
   console.log("BENCH_JSON " + JSON.stringify({ result }));
 }

@@ -1,13 +1,51 @@
-// The five identity scenarios (after the reference design's benchmark), each with its
+// The identity scenarios (the five of the reference design's benchmark, and the uiTree
+// workload), each with its
 // floor: the same loop making the same number of boundary crossings against the bare
 // `floor` export (i32 in, i32 out, no wrapper).
 //
 // Every scenario is { iterations, crossings, setup(api), run(api, state, n),
 // floor(api, state, n), teardown(api, state) }, optionally allocFloor(api, state, n) (the
-// `alloc-floor` row: the same crossings doing the Rust work, without wrappers). `run` must be callable in chunks (the
+// `alloc-floor` row: the same crossings doing the Rust work, without wrappers) and
+// counters(state) (totals the runner reports with every measure, e.g. memo hits). `run` must be callable in chunks (the
 // memory measure samples the heap between chunks), so loop state lives in `state`.
 // What each mode leaves behind (none-mode wrappers nobody released) is the GC's, as in
 // the reference; only rustCreatesObject releases explicitly, in every mode alike.
+
+/** uiTree: fan-outs below the root (5 levels, 101_111 nodes); `api.small`: 39 nodes. */
+export const TREE_FANOUTS = [10, 10, 10, 100];
+const SMALL_TREE_FANOUTS = [2, 2, 2, 3];
+
+/**
+ * One node of a render, UI-style: check the parent link, read the version, reuse the
+ * memoized label if the node is unchanged (the memo is a WeakMap keyed by the node object,
+ * so only identity can make it hit), else read the value and compute it; then the
+ * children. Returns the view node, which holds its model node as a UI tree would.
+ */
+function renderNode(node, parent, st) {
+  st.visits++;
+  if (node.parent() === parent) st.parentSame++;
+  const version = node.version;
+  const memo = st.memo.get(node);
+  let label;
+  if (memo !== undefined && memo.version === version) {
+    st.hits++;
+    label = memo.label;
+  } else {
+    label = `node ${node.value} v${version}`;
+    st.memo.set(node, { version, label });
+  }
+  const kids = node.children();
+  const children = new Array(kids.length);
+  for (let i = 0; i < kids.length; i++) children[i] = renderNode(kids[i], node, st);
+  return { node, label, children };
+}
+
+/** Every model node a view holds. */
+function viewNodes(view, out = []) {
+  out.push(view.node);
+  for (const child of view.children) viewNodes(child, out);
+  return out;
+}
 
 export const SCENARIOS = {
   // Rust returns an object, JS passes it back: obj = C.roundtrip(obj).
@@ -139,5 +177,50 @@ export const SCENARIOS = {
       st.seq = seq;
     },
     teardown() {},
+  },
+
+  // The real workload: a Rust-owned document tree JS renders like UI code. Each iteration:
+  // a batch of edits in Rust (1% of the nodes, distinct), then a full re-render (walk from
+  // `tree.root()`, see renderNode). Setup makes the first, cold render (not counted).
+  // Counters: visits, memo hits, nodes changed by the edits, parent() === the walking parent.
+  uiTree: {
+    iterations: 1,
+    crossings: 303_333,
+    setup(api) {
+      const tree = new api.Tree(...(api.small ? SMALL_TREE_FANOUTS : TREE_FANOUTS));
+      const st = { tree, size: tree.size, memo: new WeakMap(), view: null, seed: 1 };
+      Object.assign(st, { renders: 0, visits: 0, hits: 0, changed: 0, parentSame: 0 });
+      st.view = renderNode(tree.root(), null, st);
+      Object.assign(st, { visits: 0, hits: 0, parentSame: 0 });
+      return st;
+    },
+    run(api, st, n) {
+      const batch = Math.max(1, Math.floor(st.size / 100));
+      for (let i = 0; i < n; i++) {
+        st.changed += st.tree.edit(st.seed++, batch);
+        st.view = renderNode(st.tree.root(), null, st);
+        st.renders++;
+      }
+    },
+    // Per render: children(), parent() and the version getter per node.
+    floor(api, st, n) {
+      const floor = api.floor;
+      let x = st.x;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < 303_333; j++) x = floor(x);
+      }
+      st.x = x;
+    },
+    counters: (st) => ({
+      renders: st.renders,
+      visits: st.visits,
+      hits: st.hits,
+      changed: st.changed,
+      parentSame: st.parentSame,
+    }),
+    teardown(api, st) {
+      for (const node of viewNodes(st.view)) api.release(node);
+      api.release(st.tree);
+    },
   },
 };

@@ -160,6 +160,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
             budget_ms: if args.quick { 10_000 } else { 120_000 },
             warmup_ms,
         },
+        quick: args.quick,
     };
     let pkgs = Packages {
         bridge: bridge_pkg,

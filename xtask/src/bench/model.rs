@@ -125,6 +125,9 @@ pub struct TimeResult {
     #[serde(flatten)]
     pub summary: Summary,
     pub phases: BTreeMap<String, Summary>,
+    /// The scenario's counters (`counters(state)` in `scenarios.mjs`), totals since setup.
+    #[serde(default)]
+    pub counters: BTreeMap<String, f64>,
 }
 
 impl TimeResult {
@@ -145,6 +148,8 @@ pub struct SustainedResult {
     pub last_over_first: f64,
     pub live_objects_growth: f64,
     pub heap_live_bytes_growth: f64,
+    #[serde(default)]
+    pub counters: BTreeMap<String, f64>,
 }
 
 /// `kind memory`: one instrumented run (bytes, counts).
@@ -164,6 +169,8 @@ pub struct MemoryResult {
     /// The class's `__bridgeStats()` entry, passed through to the JSON (null for the peer).
     #[serde(default)]
     pub cache: Option<serde_json::Value>,
+    #[serde(default)]
+    pub counters: BTreeMap<String, f64>,
 }
 
 /// What one runner process reported, by kind.

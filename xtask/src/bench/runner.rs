@@ -55,6 +55,8 @@ impl Job {
 pub struct Runner {
     pub script: PathBuf,
     pub sampling: Sampling,
+    /// A smoke run: workloads build their small shapes (`--quick 1`).
+    pub quick: bool,
 }
 
 /// Hard limit for one runner process.
@@ -121,6 +123,11 @@ impl Runner {
             .args(["--target-cv", &s.target_cv.to_string()])
             .args(["--budget-ms", &s.budget_ms.to_string()])
             .args(["--warmup-ms", &s.warmup_ms.to_string()])
+            .args(if self.quick {
+                &["--quick", "1"][..]
+            } else {
+                &[]
+            })
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -51,6 +51,18 @@ pub const SCENARIOS: &[Scenario] = &[
         alloc_floor: true,
         what: "a fresh object per call, released at once in every mode: `C.make(i).release()`",
     },
+    Scenario {
+        name: "uiTree",
+        iterations: 1,
+        quick_iterations: 1,
+        crossings: 303_333,
+        objects_per_iteration: 101_111,
+        alloc_floor: false,
+        what: "the real workload: a Rust-owned tree (101 111 nodes, 5 levels) rendered like UI \
+               code: per iteration, 1% of the nodes edited in Rust, then a full re-render (per \
+               node `parent()`, the `version` getter, a memo lookup in a `WeakMap` keyed by the \
+               node, `value` on a miss, `children()`)",
+    },
 ];
 
 pub const RELEASE: &str = "release100k";
@@ -148,8 +160,9 @@ mod tests {
         for s in SCENARIOS {
             let at = js.find(&format!("  {}: {{", s.name)).expect(s.name);
             let body = &js[at..];
+            let crossings = js_number_literal(s.crossings);
             assert!(
-                body.contains(&format!("crossings: {},", s.crossings)),
+                body.contains(&format!("crossings: {crossings},")),
                 "{}",
                 s.name
             );

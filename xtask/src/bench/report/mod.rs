@@ -12,6 +12,7 @@ use std::path::Path;
 mod pools;
 mod tables;
 mod targets;
+mod workload;
 
 use tables::*;
 pub use targets::targets;
@@ -224,6 +225,12 @@ fn generated(run: &Run, machine: &Machine) -> String {
     out += "\n## Sustained\n\n10 back-to-back runs in one process with no pause between them, so \
             FinalizationRegistry callbacks never get to run; last/first shows the degradation.\n\n";
     out += &sustained_table(run);
+    if let Some(t) = workload::workload_table(run) {
+        out += "\n## Workload\n\nIssue 12's real workload, `uiTree` (the scenario above): \
+                a UI-style render of a Rust-owned tree. Identity is what lets a memo keyed \
+                by node objects hit; fresh wrappers (`none`, wasm-bindgen) never do.\n\n";
+        out += &t;
+    }
     out += "\n## Targets\n\nFrom issues 4 and 12 (ratios on this machine, release build).\n\n";
     out += &targets_table(run);
     let errs = errors(run);

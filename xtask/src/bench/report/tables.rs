@@ -326,6 +326,10 @@ pub(super) fn identity_text(run: &Run) -> String {
         out += "\nSustained (10 back-to-back runs, no pause):\n\n";
         out += &sustained_table(run);
     }
+    if let Some(t) = super::workload::workload_table(run) {
+        out += "\nWorkload:\n\n";
+        out += &t;
+    }
     out += "\nTargets (issues 4 and 12):\n\n";
     out += &targets_table(run);
     out

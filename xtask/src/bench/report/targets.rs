@@ -155,6 +155,7 @@ pub fn targets(run: &Run) -> Vec<Target> {
             "≤ 1 (never slower)",
         ));
     }
+    out.extend(super::workload::targets(run));
     let g = "rust vs wasm-bindgen";
     for (s, min) in [
         ("passBothWaysRoundtrip", 20.0),
