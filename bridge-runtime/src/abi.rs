@@ -355,3 +355,21 @@ pub fn ret_option<T: Default>(v: Option<T>) -> T {
     RET.0[RET_IS_SOME].set(v.is_some() as u32);
     v.unwrap_or_default()
 }
+
+// ---- results of calls into JS (imports, callbacks) ----
+
+/// Take over the UTF-8 buffer the glue described in the return area (address 0: `None`).
+///
+/// # Safety
+/// The glue must just have described a buffer it allocated with [`__bridge_alloc`]`(cap, 1)`
+/// and filled with valid UTF-8, or address 0.
+pub unsafe fn take_ret_string() -> Option<String> {
+    let ptr = RET.0[RET_PTR].get();
+    // SAFETY: forwarded contract.
+    (ptr != 0).then(|| unsafe { lift_string(ptr, RET.0[RET_LEN].get(), RET.0[RET_CAP].get()) })
+}
+
+/// The `Option` flag the glue wrote for an optional number a JS function returned.
+pub fn ret_is_some() -> bool {
+    RET.0[RET_IS_SOME].get() != 0
+}

@@ -6,10 +6,12 @@
 //!   last Rust handle and the last JS reference are gone.
 //! - [`BridgeType`], [`BridgeClass`], [`IntoJs`], [`FromJs`]: what `#[bridge]` implements
 //!   for user types, and how thunks marshal them.
+//! - [`JsValue`], [`JsError`]: JS values and exceptions in Rust (see [`js`]).
 //! - [`abi`]: the helpers the macro's generated code calls. Not a stable API.
 
 pub mod abi;
 mod handle;
+pub mod js;
 mod pool;
 #[doc(hidden)]
 pub mod record;
@@ -18,5 +20,6 @@ pub mod wire;
 
 pub use bridge_macro::bridge;
 pub use handle::{Handle, HandleRef, HandleRefMut};
+pub use js::{JsError, JsType, JsValue};
 
 pub use types::{BridgeClass, BridgeType, FromJs, IntoJs};

@@ -4,7 +4,7 @@
 //! by it, and every type a signature names must resolve to a definition.
 
 use anyhow::{Result, bail};
-use bridge_schema::{Function, FunctionKind, Item, Record};
+use bridge_schema::{Function, FunctionKind, Import, Item, Record};
 
 #[derive(Debug, Clone)]
 pub struct ClassExport {
@@ -21,11 +21,20 @@ pub struct ClassExport {
     pub members: Vec<Function>,
 }
 
+/// A JS function declared in an extern block of `crate_name`.
+#[derive(Debug, Clone)]
+pub struct ImportExport {
+    pub crate_name: String,
+    pub import: Import,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Exports {
     /// Sorted by name, so the glue does not depend on link order.
     pub classes: Vec<ClassExport>,
     pub functions: Vec<FunctionExport>,
+    /// JS functions the module imports (`#[bridge] extern` blocks), sorted by symbol.
+    pub imports: Vec<ImportExport>,
     /// Crates that contributed records.
     pub crates: Vec<String>,
 }
@@ -84,6 +93,26 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
                 crate_name: record.crate_name,
                 function: f,
             }),
+            Item::Import(import) => {
+                if let Some(other) = exports
+                    .imports
+                    .iter()
+                    .find(|o| o.import.symbol == import.symbol)
+                {
+                    if other.import == import {
+                        continue;
+                    }
+                    bail!(
+                        "{wasm}: crate `{}` declares the JS import `{}` twice with different                          signatures or sources; JS imports need unique Rust names per crate:                          rename one of them",
+                        record.crate_name,
+                        import.rust_name
+                    );
+                }
+                exports.imports.push(ImportExport {
+                    crate_name: record.crate_name,
+                    import,
+                });
+            }
         }
     }
     for i in impls {
@@ -117,6 +146,9 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
     exports.functions.sort_by(|a, b| {
         (&a.function.js_name, &a.function.symbol).cmp(&(&b.function.js_name, &b.function.symbol))
     });
+    exports
+        .imports
+        .sort_by(|a, b| a.import.symbol.cmp(&b.import.symbol));
     exports.crates.sort();
     Ok(exports)
 }
@@ -139,9 +171,20 @@ fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
             &f.function,
         )
     });
-    for (what, crate_name, f) in members.chain(functions) {
-        let types = f.params.iter().map(|p| &p.ty).chain([&f.ret]);
-        for type_id in types.filter_map(|t| t.type_id()) {
+    let imports = exports.imports.iter().map(|i| {
+        (
+            format!("the JS import `{}`", i.import.rust_name),
+            &i.crate_name,
+            (&i.import.params, &i.import.ret),
+        )
+    });
+    let signatures = members
+        .chain(functions)
+        .map(|(what, krate, f)| (what, krate, (&f.params, &f.ret)))
+        .chain(imports);
+    for (what, crate_name, (params, ret)) in signatures {
+        let types = params.iter().map(|p| &p.ty).chain([ret]);
+        for type_id in types.flat_map(|t| t.type_ids()) {
             if exports.class(type_id).is_none() {
                 bail!(
                     "{wasm}: {what} of crate `{crate_name}` uses the type `{type_id}`, which no \

@@ -9,6 +9,7 @@ mod names;
 mod package;
 mod pipeline;
 mod progress;
+mod snippets;
 mod transforms;
 mod workspace;
 

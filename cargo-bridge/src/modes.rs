@@ -54,6 +54,7 @@ mod tests {
                 .map(|(n, m)| (n.to_string(), *m))
                 .collect::<BTreeMap<_, _>>(),
             crates: Vec::new(),
+            package_dirs: BTreeMap::new(),
         }
     }
 

@@ -16,7 +16,7 @@ pub fn write(out_dir: &Path, krate: &BridgeCrate, glue: &Glue, wasm: &[u8]) -> R
         (format!("{name}.d.ts"), glue.dts.as_bytes()),
         (format!("{name}_bg.wasm"), wasm),
     ];
-    let manifest = package_json(krate);
+    let manifest = package_json(krate, &glue.imported_files);
     for (file, bytes) in files
         .iter()
         .map(|(f, b)| (f.as_str(), *b))
@@ -28,7 +28,7 @@ pub fn write(out_dir: &Path, krate: &BridgeCrate, glue: &Glue, wasm: &[u8]) -> R
     Ok(())
 }
 
-fn package_json(krate: &BridgeCrate) -> String {
+fn package_json(krate: &BridgeCrate, imported_files: &[String]) -> String {
     let name = &krate.lib_name;
     let mut manifest = json!({
         "name": krate.name,
@@ -45,6 +45,12 @@ fn package_json(krate: &BridgeCrate) -> String {
         "files": [format!("{name}.js"), format!("{name}.d.ts"), format!("{name}_bg.wasm")],
         "sideEffects": false,
     });
+    for file in imported_files {
+        manifest["files"]
+            .as_array_mut()
+            .expect("files is an array")
+            .push(json!(file));
+    }
     if let Some(description) = &krate.description {
         manifest["description"] = json!(description);
     }

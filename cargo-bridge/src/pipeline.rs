@@ -6,7 +6,7 @@ use crate::glue::{self, ClassPlan, GlueModel};
 use crate::progress::Step;
 use crate::transforms::{self, identity::ClassMode};
 use crate::workspace::{self, BridgeCrate, Workspace};
-use crate::{BuildArgs, Target, cargo_build, modes, package};
+use crate::{BuildArgs, Target, cargo_build, modes, package, snippets};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -63,6 +63,11 @@ fn package_crate(
             mode: p.mode,
         })
         .collect();
+    let snippets = snippets::resolve(&exports.imports, &ws.package_dirs)?;
+    let wasm_uses_values = module
+        .imports
+        .iter()
+        .any(|i| i.module == bridge_schema::JS_VALUE_MODULE);
     let hooks = transforms::identity::run(&mut module, &class_modes)?;
     transforms::inline_identity::run(&mut module, &hooks)?;
     transforms::pool_dispatch::run(&mut module, &class_modes)?;
@@ -73,10 +78,12 @@ fn package_crate(
         Target::Nodejs => "nodejs",
         Target::Web => "web",
     };
-    let model = GlueModel::new(&krate.name, &krate.lib_name, target, &plans, &exports);
+    let mut model = GlueModel::new(&krate.name, &krate.lib_name, target, &plans, &exports);
+    model.js = glue::js_view(&exports, &snippets, wasm_uses_values);
     let glue = glue::render(&model)?;
 
     package::write(out_dir, krate, &glue, &wasm)?;
+    snippets::copy(out_dir, &snippets)?;
     step.done(
         "Packaged",
         &format!(

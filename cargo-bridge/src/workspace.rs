@@ -18,6 +18,9 @@ pub struct Workspace {
     pub crate_modes: BTreeMap<String, IdentityMode>,
     /// The crates to build.
     pub crates: Vec<BridgeCrate>,
+    /// Directory of every package in the dependency graph, by name (JS module files of
+    /// `#[bridge] extern` blocks are relative to their crate's directory).
+    pub package_dirs: BTreeMap<String, PathBuf>,
 }
 
 pub struct BridgeCrate {
@@ -65,7 +68,16 @@ pub fn load(manifest_path: Option<&Path>, package: Option<&str>) -> Result<Works
         }
     }
     let crates = select_crates(&metadata, manifest_path.as_path(), package)?;
+    let package_dirs = metadata
+        .packages
+        .iter()
+        .filter_map(|p| {
+            let dir = p.manifest_path.parent()?.as_std_path().to_path_buf();
+            Some((p.name.to_string(), dir))
+        })
+        .collect();
     Ok(Workspace {
+        package_dirs,
         manifest_path,
         target_dir: metadata.target_directory.clone().into_std_path_buf(),
         default_mode,

@@ -73,3 +73,53 @@ fn class_identity_mode_misspelled_argument() {
         r#"`identity_mode = "none" | "pointer" | "rust"`"#,
     ]);
 }
+
+/// Build a one-crate workspace with `lib_rs`, expecting the compiler to reject it.
+#[track_caller]
+fn build_lib_failing(name: &str, lib_rs: &str) -> support::Run {
+    let project = Project::workspace(&["bad"], "");
+    project.bridge_crate("bad", name, "\"cdylib\"", "", lib_rs);
+    let run = project.build(&[]);
+    run.fails().stderr_has(&["error: could not compile"]);
+    assert!(!project.path("bad/pkg").exists());
+    run
+}
+
+#[test]
+fn js_import_module_file_missing() {
+    build_lib_failing(
+        "import-missing-file",
+        r#"use bridge_runtime::bridge;
+
+#[bridge(module = "js/nope.mjs")]
+extern "C" {
+    fn host_add(a: u32, b: u32) -> u32;
+}
+"#,
+    )
+    .stderr_has(&[
+        r#"error: JS module "js/nope.mjs" does not exist"#,
+        "create it, or fix the path (relative to the crate's Cargo.toml)",
+    ]);
+}
+
+#[test]
+fn js_import_unsupported_parameter() {
+    build_lib_failing(
+        "import-bad-param",
+        r#"use bridge_runtime::bridge;
+
+#[bridge]
+pub struct Widget {
+    value: i32,
+}
+
+#[bridge]
+extern "C" {
+    #[bridge(js_namespace = "host")]
+    fn look(w: &Widget);
+}
+"#,
+    )
+    .stderr_has(&["the JS import `look` cannot take it: pass a class as Handle<C>"]);
+}

@@ -20,6 +20,8 @@ const FIXTURES: &[Fixture] = &[
     in_fixtures("rust-default", "fixtures/rust-default"),
     in_fixtures("linked-app", "fixtures/linked-app"),
     in_fixtures("bench", "fixtures/bench"),
+    in_fixtures("js-interop", "fixtures/js-interop"),
+    in_fixtures("js-missing", "fixtures/js-missing"),
     Fixture {
         package: "ws-default",
         manifest: "fixtures/ws-default/Cargo.toml",

@@ -340,13 +340,7 @@ fn return_of(
     refs: &mut TypeRefs,
 ) -> syn::Result<types::TyInfo> {
     match &sig.output {
-        ReturnType::Default => Ok(types::TyInfo {
-            ty: Ty::Unit,
-            named: None,
-            carrier: None,
-            handle: false,
-            slice: false,
-        }),
+        ReturnType::Default => Ok(types::plain(Ty::Unit)),
         ReturnType::Type(_, ty) => types::classify(ty, self_ty, Position::Return, refs),
     }
 }

@@ -5,8 +5,11 @@
 //! and a record describing the exports in the `__bridge_exports` custom section.
 
 mod attrs;
+mod callback;
 mod class;
 mod functions;
+mod imports;
+mod jscall;
 mod record;
 mod thunk;
 mod types;
@@ -20,9 +23,11 @@ pub fn bridge(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(syn::Item::Struct(s)) => class::expand(attr, s),
         Ok(syn::Item::Impl(i)) => functions::expand_impl(attr, i),
         Ok(syn::Item::Fn(f)) => functions::expand_free_fn(attr, f),
+        Ok(syn::Item::ForeignMod(m)) => imports::expand(attr, m),
         Ok(other) => Err(syn::Error::new_spanned(
             other,
-            "#[bridge] goes on a struct (a class), its impl block, or a free function",
+            "#[bridge] goes on a struct (a class), its impl block, a free function, or an \
+             `extern \"C\"` block of JS imports",
         )),
         Err(e) => Err(e),
     };

@@ -91,6 +91,14 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
     // and `x` beside `x_len` must not collide with a generated `x_len`.
     for (index, (js_name, info)) in spec.params.iter().enumerate() {
         let name = format_ident!("__bridge_arg{}", index);
+        if let Some(cb) = &info.callback {
+            let symbol = bridge_schema::callback_symbol(&spec.symbol, js_name);
+            let (prelude, arg) = crate::callback::lift_param(&name, cb, &symbol);
+            wasm_params.push(quote! { #name: u32 });
+            preludes.push(prelude);
+            args.push(arg);
+            continue;
+        }
         let p = lift_param(&name, info, &site(js_name));
         wasm_params.extend(p.wasm_params);
         preludes.push(p.prelude);
@@ -274,6 +282,16 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
             },
             other => unreachable!("Option<{other:?}> was rejected by classify"),
         },
+        Ty::JsValue => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
+            arg: quote! { #name },
+        },
+        Ty::JsValueRef => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
+            arg: quote! { &#name },
+        },
         Ty::Vec(inner) => {
             let prelude = if matches!(**inner, Ty::Named(_)) {
                 quote! { let #name = unsafe { #rt::lift_named_vec::<#carrier>(#name, #len) }; }
@@ -312,6 +330,7 @@ fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
             (quote! { -> #abi }, quote! { __value as #abi })
         }
         Ty::String => (quote! {}, quote! { #rt::ret_string(__value) }),
+        Ty::JsValue => (quote! { -> u32 }, quote! { __value.into_abi() }),
         Ty::Named(_) => (
             quote! { -> #into::Abi },
             quote! { #into::into_abi(__value) },

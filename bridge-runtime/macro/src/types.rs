@@ -23,6 +23,8 @@ pub struct TyInfo {
     pub handle: bool,
     /// A `&[T]` parameter (crosses like `Vec<T>`, lent to the callee).
     pub slice: bool,
+    /// For `Ty::Callback`: the signature and form of the JS function.
+    pub callback: Option<Box<crate::callback::CallbackInfo>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -33,7 +35,8 @@ pub enum Position {
 
 const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, usize, \
 isize, char, String, &str, Option<T>, #[bridge] types (classes as C, Handle<C>, &C, &mut C), \
-Vec<T>, &[number] parameters and Result<T, E: Display> returns";
+Vec<T>, &[number] parameters, Result<T, E: Display> returns, JsValue, &JsValue and JS \
+functions (&dyn Fn(..) -> R, &mut dyn FnMut(..) -> R, Box<dyn Fn(..) -> R>)";
 
 /// Classify `ty`; each user type it names gets a placeholder id from `refs`.
 pub fn classify(
@@ -51,8 +54,19 @@ pub fn classify(
             ..inner
         });
     }
-    let info = classify_any(ty, self_ty)?;
+    let info = classify_any(ty, self_ty, refs)?;
     check_position(&info, ty, pos)?;
+    Ok(with_placeholder(info, refs))
+}
+
+/// Classify a type of a JS import or callback signature (no position rules: `jscall`
+/// checks what each direction can carry).
+pub(crate) fn classify_in(
+    ty: &Type,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    let info = classify_any(ty, self_ty, refs)?;
     Ok(with_placeholder(info, refs))
 }
 
@@ -87,27 +101,30 @@ fn result_args(ty: &Type) -> syn::Result<Option<(&Type, &Type)>> {
     ))
 }
 
-fn plain(ty: Ty) -> TyInfo {
+pub fn plain(ty: Ty) -> TyInfo {
     TyInfo {
         ty,
         named: None,
         carrier: None,
         handle: false,
         slice: false,
+        callback: None,
     }
 }
 
-fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
+/// `refs` only serves the signatures of JS functions (their types get placeholders as
+/// they are classified); every other type gets its placeholder from `with_placeholder`.
+fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Result<TyInfo> {
     match ty {
         Type::Tuple(t) if t.elems.is_empty() => Ok(plain(Ty::Unit)),
-        Type::Paren(p) => classify_any(&p.elem, self_ty),
-        Type::Group(g) => classify_any(&g.elem, self_ty),
+        Type::Paren(p) => classify_any(&p.elem, self_ty, refs),
+        Type::Group(g) => classify_any(&g.elem, self_ty, refs),
         Type::Reference(r) => {
             if is_ident(&r.elem, "str") && r.mutability.is_none() {
                 return Ok(plain(Ty::Str));
             }
             if let Type::Slice(s) = &*r.elem {
-                let inner = classify_any(&s.elem, self_ty)?;
+                let inner = classify_any(&s.elem, self_ty, refs)?;
                 if r.mutability.is_some() || !inner.ty.is_number() {
                     return Err(unsupported(
                         ty,
@@ -119,6 +136,17 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
                     slice: true,
                     ..plain(Ty::Vec(Box::new(inner.ty)))
                 });
+            }
+            if is_last_ident(&r.elem, "JsValue") && r.mutability.is_none() {
+                return Ok(plain(Ty::JsValueRef));
+            }
+            if let Type::TraitObject(_) = &*r.elem {
+                let form = if r.mutability.is_some() {
+                    crate::callback::Form::Mut
+                } else {
+                    crate::callback::Form::Ref
+                };
+                return crate::callback::classify(ty, &r.elem, form, self_ty, refs);
             }
             let inner = named_info(&r.elem, self_ty, true)?;
             Ok(TyInfo {
@@ -153,11 +181,27 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
             if let Some(prim) = prim {
                 return Ok(plain(prim));
             }
+            if seg.ident == "JsValue" && matches!(seg.arguments, PathArguments::None) {
+                return Ok(plain(Ty::JsValue));
+            }
+            if seg.ident == "Box"
+                && let Ok(inner @ Type::TraitObject(_)) = single_arg(ty, &seg.arguments)
+            {
+                let form = crate::callback::Form::Boxed;
+                return crate::callback::classify(ty, inner, form, self_ty, refs);
+            }
             match seg.ident.to_string().as_str() {
                 "Option" => {
-                    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty)?;
+                    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty, refs)?;
                     if matches!(inner.ty, Ty::Option(_) | Ty::Unit) || inner.slice {
                         return Err(unsupported(ty, "Option of Option or () is not supported"));
+                    }
+                    if matches!(inner.ty, Ty::JsValue | Ty::JsValueRef | Ty::Callback(_)) {
+                        return Err(unsupported(
+                            ty,
+                            "Option of a JsValue or a function is not supported (a JsValue \
+                             can hold null or undefined itself)",
+                        ));
                     }
                     Ok(TyInfo {
                         ty: Ty::Option(Box::new(inner.ty.clone())),
@@ -165,11 +209,17 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>) -> syn::Result<TyInfo> {
                     })
                 }
                 "Vec" => {
-                    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty)?;
+                    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty, refs)?;
                     let ok = !inner.slice
                         && !matches!(
                             inner.ty,
-                            Ty::Unit | Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_)
+                            Ty::Unit
+                                | Ty::Str
+                                | Ty::ClassRef(_)
+                                | Ty::ClassMut(_)
+                                | Ty::JsValue
+                                | Ty::JsValueRef
+                                | Ty::Callback(_)
                         );
                     if !ok {
                         return Err(unsupported(
@@ -221,11 +271,17 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
         carrier: Some(resolved),
         handle: false,
         slice: false,
+        callback: None,
     })
 }
 
 fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
-    let param_only = |t: &Ty| matches!(t, Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_));
+    let param_only = |t: &Ty| {
+        matches!(
+            t,
+            Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::JsValueRef | Ty::Callback(_)
+        )
+    };
     match (&info.ty, pos) {
         (t, Position::Return) if param_only(t) => Err(unsupported(
             ty,
@@ -254,11 +310,16 @@ fn single_arg<'a>(ty: &Type, args: &'a PathArguments) -> syn::Result<&'a Type> {
     Err(unsupported(ty, "expected one type argument"))
 }
 
+fn is_last_ident(ty: &Type, name: &str) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.ident == name && s.arguments.is_none()))
+}
+
 fn is_ident(ty: &Type, name: &str) -> bool {
     matches!(ty, Type::Path(p) if p.path.is_ident(name))
 }
 
-fn unsupported(ty: &Type, why: &str) -> syn::Error {
+pub(crate) fn unsupported(ty: &Type, why: &str) -> syn::Error {
     let shown = quote::ToTokens::to_token_stream(ty).to_string();
     let why = if why.is_empty() {
         String::new()

@@ -21,6 +21,26 @@ pub const IDENTITY_IMPORT_MODULE: &str = "__bridge_identity";
 /// releases an entry; `cargo bridge` replaces it with a dispatch over the classes.
 pub const POOL_RELEASE_IMPORT: &str = "__pool_release";
 
+/// Import module of the JS functions `#[bridge] extern` blocks declare and of the
+/// trampolines through which Rust calls JS callbacks; the glue provides them.
+pub const JS_IMPORT_MODULE: &str = "__bridge_import";
+
+/// Import module of the runtime's `JsValue` operations (table, access, calls); the glue
+/// provides them.
+pub const JS_VALUE_MODULE: &str = "__bridge_js";
+
+/// Name of the wasm import implementing the JS function `name` an extern block of
+/// `crate_name` declares (crate-unique: two crates may import the same name).
+pub fn import_symbol(crate_name: &str, name: &str) -> String {
+    format!("{crate_name}::{name}")
+}
+
+/// Name of the wasm import through which Rust calls the JS function passed as `param`
+/// of the export `symbol` (one trampoline per callback parameter).
+pub fn callback_symbol(symbol: &str, param: &str) -> String {
+    format!("{symbol}#{param}")
+}
+
 // ---- names (see ARCHITECTURE.md, "Type ids and symbols") ----
 //
 // Every wasm export and import `#[bridge]` emits is spelled from the declaring crate's
@@ -107,6 +127,48 @@ pub enum Item {
     Class(Class),
     Impl(Impl),
     Function(Function),
+    /// A JS function declared in a `#[bridge] extern` block.
+    Import(Import),
+}
+
+/// A JS function Rust calls.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Import {
+    /// Rust name, for messages.
+    pub rust_name: String,
+    /// Name of the wasm import (in [`JS_IMPORT_MODULE`]), see [`import_symbol`].
+    pub symbol: String,
+    /// Where the function lives.
+    pub source: ImportSource,
+    pub params: Vec<Param>,
+    pub ret: Ty,
+    /// Declared `-> Result<T, JsError>`: a JS exception becomes `Err`.
+    pub catch: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "from", rename_all = "snake_case")]
+pub enum ImportSource {
+    /// `globalThis.<namespace...>.<name>`, looked up at each call.
+    Global {
+        namespace: Vec<String>,
+        name: String,
+    },
+    /// The export `name` of a JS module file of the crate (`path` relative to its
+    /// `Cargo.toml`).
+    Module { path: String, name: String },
+}
+
+/// A JS function passed to an export as `&dyn Fn(..)`, `&mut dyn FnMut(..)` or a
+/// `Box<dyn Fn(..)>` Rust may keep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Its trampoline import (in [`JS_IMPORT_MODULE`]) is named by [`callback_symbol`] from
+/// the export's symbol and the parameter's name.
+pub struct Callback {
+    pub params: Vec<Ty>,
+    pub ret: Box<Ty>,
+    /// Declared `-> Result<T, JsError>`.
+    pub catch: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -208,6 +270,12 @@ pub enum Ty {
     ClassMut(String),
     /// `Result<ok, E>` (returns only): `Err` throws a JS `Error` with `E`'s `Display` text.
     Result(Box<Ty>),
+    /// `bridge_runtime::JsValue`, owned.
+    JsValue,
+    /// `&JsValue` (borrowed for the call).
+    JsValueRef,
+    /// A JS function Rust calls (export parameters).
+    Callback(Callback),
 }
 
 impl Ty {
@@ -217,6 +285,19 @@ impl Ty {
             Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
             Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner) => inner.type_id(),
             _ => None,
+        }
+    }
+
+    /// Every type id the type names, including those in a callback's signature.
+    pub fn type_ids(&self) -> Vec<&str> {
+        match self {
+            Ty::Callback(cb) => cb
+                .params
+                .iter()
+                .chain([&*cb.ret])
+                .flat_map(Ty::type_ids)
+                .collect(),
+            other => other.type_id().into_iter().collect(),
         }
     }
 

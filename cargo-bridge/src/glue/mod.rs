@@ -2,10 +2,12 @@
 //! The templates are compiled into the binary, so an installed `cargo bridge` needs no
 //! files beside it.
 
+mod js;
 mod model;
 mod types;
 mod wire;
 
+pub use js::view as js_view;
 pub use model::{ClassPlan, GlueModel};
 
 use anyhow::{Context, Result};
@@ -56,12 +58,26 @@ const TEMPLATES: &[(&str, &str)] = &[
         "identity/rust.js.j2",
         include_str!("../../../templates/identity/rust.js.j2"),
     ),
+    (
+        "js/imports.js.j2",
+        include_str!("../../../templates/js/imports.js.j2"),
+    ),
+    (
+        "js/marshal.js.j2",
+        include_str!("../../../templates/js/marshal.js.j2"),
+    ),
+    (
+        "js/values.js.j2",
+        include_str!("../../../templates/js/values.js.j2"),
+    ),
 ];
 
 /// The rendered glue of one package.
 pub struct Glue {
     pub js: String,
     pub dts: String,
+    /// Further files of the package the glue imports (JS module snippets), relative paths.
+    pub imported_files: Vec<String>,
 }
 
 fn environment() -> Result<Environment<'static>> {
@@ -86,5 +102,10 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
         .get_template("glue.d.ts.j2")?
         .render(model)
         .context("rendering the TypeScript declarations")?;
-    Ok(Glue { js, dts })
+    let imported_files = model.js.modules.iter().map(|m| m.dest.clone()).collect();
+    Ok(Glue {
+        js,
+        dts,
+        imported_files,
+    })
 }

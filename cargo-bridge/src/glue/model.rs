@@ -32,6 +32,8 @@ pub struct GlueModel {
     pub functions: Vec<FnView>,
     /// Wire codecs the exports use, dependencies first (empty: no wire code is emitted).
     pub wire_codecs: Vec<CodecView>,
+    /// Calls from Rust into JS (set by the pipeline after `new`).
+    pub js: super::js::JsView,
 }
 
 #[derive(Serialize)]
@@ -123,6 +125,7 @@ impl GlueModel {
                 .iter()
                 .map(|f| fn_view(&f.function, None, &names))
                 .collect(),
+            js: Default::default(),
         }
     }
 }

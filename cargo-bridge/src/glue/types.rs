@@ -103,6 +103,27 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
                 ..simple("class")
             }
         }
+        Ty::JsValue | Ty::JsValueRef => TyView {
+            kind: if *ty == Ty::JsValue {
+                "js_value"
+            } else {
+                "js_value_ref"
+            },
+            ts: "any".into(),
+            ..simple("js_value")
+        },
+        Ty::Callback(cb) => {
+            let params: Vec<String> = cb
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("a{i}: {}", view(t, names).ts))
+                .collect();
+            TyView {
+                ts: format!("({}) => {}", params.join(", "), view(&cb.ret, names).ts),
+                ..simple("callback")
+            }
+        }
         Ty::Option(inner) => {
             let inner = view(inner, names);
             TyView {

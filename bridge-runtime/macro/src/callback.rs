@@ -1,0 +1,177 @@
+//! JS functions passed to exports: `&dyn Fn(A, ..) -> R` and `&mut dyn FnMut(A, ..) -> R`
+//! (valid for the call), and `Box<dyn Fn(A, ..) -> R>` / `Box<dyn FnMut(..) -> R>`, which
+//! Rust may keep (an observer list): the box owns the JS function's table entry and frees
+//! it on `Drop`.
+//!
+//! The JS function crosses as a `JsValue` table index; the thunk wraps it in a Rust closure
+//! that calls a per-parameter trampoline import the glue generates from the record (see
+//! `bridge_schema::callback_symbol`), so arguments and results are typed, not `JsValue`s.
+
+use crate::jscall::{self, JsCall};
+use crate::record::TypeRefs;
+use crate::types::{self, TyInfo};
+use bridge_schema::{Callback, Ty};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use syn::{PathArguments, ReturnType, Type, TypeParamBound};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// `&dyn Fn`
+    Ref,
+    /// `&mut dyn FnMut`
+    Mut,
+    /// `Box<dyn Fn>` / `Box<dyn FnMut>`
+    Boxed,
+}
+
+#[derive(Clone)]
+pub struct CallbackInfo {
+    pub form: Form,
+    /// The trait object type (`dyn Fn(u32) -> bool`).
+    pub dyn_ty: Type,
+    pub params: Vec<(TyInfo, Type)>,
+    pub ret: TyInfo,
+    pub ret_ty: Option<Type>,
+    pub catch: bool,
+}
+
+const SHAPES: &str = "JS functions are taken as `&dyn Fn(A, ..) -> R`, \
+`&mut dyn FnMut(A, ..) -> R` or `Box<dyn Fn(A, ..) -> R>`";
+
+/// Classify the trait object `dyn_ty` (the whole type is `ty`).
+pub fn classify(
+    ty: &Type,
+    dyn_ty: &Type,
+    form: Form,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    let bad = |why: &str| Err(types::unsupported(ty, &format!("{why}; {SHAPES}")));
+    let Type::TraitObject(obj) = dyn_ty else {
+        return bad("not a function type");
+    };
+    let mut sig = None;
+    for bound in &obj.bounds {
+        match bound {
+            TypeParamBound::Trait(t) => {
+                let seg = t.path.segments.last().expect("a segment");
+                if sig.is_some() || !(seg.ident == "Fn" || seg.ident == "FnMut") {
+                    return bad("only one `Fn` or `FnMut` bound (plus lifetimes) is supported");
+                }
+                if seg.ident == "FnMut" && form == Form::Ref {
+                    return bad("a `&dyn FnMut` cannot be called: take `&mut dyn FnMut`");
+                }
+                let PathArguments::Parenthesized(args) = &seg.arguments else {
+                    return bad("expected `Fn(A, ..) -> R`");
+                };
+                sig = Some(args);
+            }
+            TypeParamBound::Lifetime(_) => {}
+            _ => return bad("unsupported bound"),
+        }
+    }
+    let Some(args) = sig else {
+        return bad("expected an `Fn` or `FnMut` bound");
+    };
+    let mut params = Vec::new();
+    for input in &args.inputs {
+        let info = types::classify_in(input, self_ty, refs)?;
+        params.push((info, input.clone()));
+    }
+    let (ret, ret_ty, catch) = match &args.output {
+        ReturnType::Default => (types::plain(Ty::Unit), None, false),
+        ReturnType::Type(_, t) => match jscall::result_of_js_error(t) {
+            Some(ok) => (
+                types::classify_in(ok, self_ty, refs)?,
+                Some(ok.clone()),
+                true,
+            ),
+            None => (
+                types::classify_in(t, self_ty, refs)?,
+                Some((**t).clone()),
+                false,
+            ),
+        },
+    };
+    let schema = Callback {
+        params: params.iter().map(|(i, _)| i.ty.clone()).collect(),
+        ret: Box::new(ret.ty.clone()),
+        catch,
+    };
+    let info = CallbackInfo {
+        form,
+        dyn_ty: dyn_ty.clone(),
+        params,
+        ret,
+        ret_ty,
+        catch,
+    };
+    // Check the signature now, so the error points at the parameter's type.
+    call_of(&info, "a JS callback")?;
+    Ok(TyInfo {
+        callback: Some(Box::new(info)),
+        ..types::plain(Ty::Callback(schema))
+    })
+}
+
+fn call_of(info: &CallbackInfo, what: &str) -> syn::Result<JsCall> {
+    let names: Vec<Ident> = (0..info.params.len())
+        .map(|i| format_ident!("__arg{}", i))
+        .collect();
+    let params: Vec<(Ident, TyInfo, &Type)> = info
+        .params
+        .iter()
+        .zip(&names)
+        .map(|((i, t), n)| (n.clone(), i.clone(), t))
+        .collect();
+    jscall::build(&params, &info.ret, info.ret_ty.as_ref(), info.catch, what)
+}
+
+/// The thunk's prelude for a callback parameter `name` (a table index on the wasm side):
+/// binds `name` to the Rust closure, and returns the argument expression.
+pub fn lift_param(name: &Ident, info: &CallbackInfo, symbol: &str) -> (TokenStream, TokenStream) {
+    let call = call_of(info, "a JS callback").expect("checked by classify");
+    let raw = format_ident!("__bridge_cb_{}", name);
+    let module = bridge_schema::JS_IMPORT_MODULE;
+    let declare = call.declare(&raw, module, symbol, &[quote! { f: u32 }]);
+    let held = format_ident!("{}_fn", name);
+    let arg_names: Vec<Ident> = (0..info.params.len())
+        .map(|i| format_ident!("__arg{}", i))
+        .collect();
+    let arg_tys = info.params.iter().map(|(_, t)| t);
+    let ret = match &info.ret_ty {
+        Some(t) if info.catch => {
+            quote! { -> ::core::result::Result<#t, ::bridge_runtime::JsError> }
+        }
+        Some(t) => quote! { -> #t },
+        None => quote! {},
+    };
+    let invoke = call.invoke(&raw, &[quote! { #held.abi() }]);
+    let closure = quote! {
+        move |#(#arg_names: #arg_tys),*| #ret { #invoke }
+    };
+    let dyn_ty = &info.dyn_ty;
+    let prelude = match info.form {
+        Form::Ref | Form::Mut => quote! {
+            #declare
+            let #held = ::bridge_runtime::JsValue::from_abi(#name);
+            #[allow(unused_mut)]
+            let mut #name = {
+                let #held = &#held;
+                #closure
+            };
+        },
+        Form::Boxed => quote! {
+            #declare
+            let #held = ::bridge_runtime::JsValue::from_abi(#name);
+            let #name: ::std::boxed::Box<#dyn_ty> = ::std::boxed::Box::new(#closure);
+        },
+    };
+    let arg = match info.form {
+        Form::Ref => quote! { &#name },
+        Form::Mut => quote! { &mut #name },
+        Form::Boxed => quote! { #name },
+    };
+    (prelude, arg)
+}

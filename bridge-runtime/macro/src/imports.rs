@@ -1,0 +1,251 @@
+//! `#[bridge] extern "C" { ... }`: JS functions Rust calls. Each declared function becomes
+//! a safe Rust function of the same name and visibility that lowers its arguments, calls a
+//! raw wasm import (crate-unique name, `bridge_schema::import_symbol`) and lifts the
+//! result; a record tells `cargo bridge` where the function lives in JS, so the glue
+//! provides the import.
+//!
+//! - `#[bridge(js_namespace = "console", js_name = "log")] fn log(s: &str);`: a global,
+//!   `globalThis.console.log`, looked up at each call.
+//! - `#[bridge(module = "js/host.mjs")] extern "C" { fn host_add(a: u32, b: u32) -> u32; }`:
+//!   an export of a JS module file of the crate (path relative to its `Cargo.toml`), which
+//!   `cargo bridge` copies into the package.
+//! - `-> Result<T, JsError>`: a JS exception becomes `Err`; otherwise it propagates to the
+//!   JS caller of the outermost export.
+
+use crate::jscall;
+use crate::record::{self, TypeRefs};
+use crate::types::{self, TyInfo};
+use bridge_schema::{Import, ImportSource, Param, Ty};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use syn::{FnArg, ForeignItem, LitStr, Pat, ReturnType};
+
+#[derive(Default, Clone)]
+struct ImportArgs {
+    module: Option<LitStr>,
+    js_namespace: Option<LitStr>,
+    js_name: Option<LitStr>,
+}
+
+const VALID: &str = "valid arguments are `module = \"path/to/file.mjs\"` (on the block), \
+`js_namespace = \"a.b\"` and `js_name = \"name\"`";
+
+fn parse_args(attr: TokenStream, args: &mut ImportArgs, on_block: bool) -> syn::Result<()> {
+    let parser = syn::meta::parser(|meta| {
+        let value = || -> syn::Result<LitStr> { meta.value()?.parse() };
+        if meta.path.is_ident("module") {
+            if !on_block {
+                return Err(meta.error(format!(
+                    "`module` goes on the `extern` block, not on one function; {VALID}"
+                )));
+            }
+            args.module = Some(value()?);
+        } else if meta.path.is_ident("js_namespace") {
+            args.js_namespace = Some(value()?);
+        } else if meta.path.is_ident("js_name") {
+            args.js_name = Some(value()?);
+        } else {
+            return Err(meta.error(format!(
+                "unknown #[bridge] argument on a JS import; {VALID}"
+            )));
+        }
+        Ok(())
+    });
+    syn::parse::Parser::parse2(parser, attr)
+}
+
+pub fn expand(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<TokenStream> {
+    let mut block_args = ImportArgs::default();
+    parse_args(attr, &mut block_args, true)?;
+    if let Some(module) = &block_args.module {
+        check_module_file(module)?;
+        if block_args.js_namespace.is_some() {
+            return Err(syn::Error::new(
+                module.span(),
+                "`module` and `js_namespace` do not mix: a module's functions are its exports",
+            ));
+        }
+    }
+    let mut out = TokenStream::new();
+    for item in &block.items {
+        let ForeignItem::Fn(f) = item else {
+            return Err(syn::Error::new_spanned(
+                item,
+                "a #[bridge] extern block declares JS functions only (`fn name(args) -> R;`)",
+            ));
+        };
+        out.extend(import_fn(f, &block_args)?);
+    }
+    Ok(out)
+}
+
+/// The module file must exist when the crate compiles (the error names file and function
+/// users see first); `cargo bridge` checks again when it copies it.
+fn check_module_file(module: &LitStr) -> syn::Result<()> {
+    let path = module.value();
+    if path.starts_with('/') || path.contains("..") || path.contains('\\') {
+        return Err(syn::Error::new(
+            module.span(),
+            format!(
+                "JS module path \"{path}\" must be relative to the crate's Cargo.toml, inside the \
+                 crate, with `/` separators (e.g. \"js/host.mjs\")"
+            ),
+        ));
+    }
+    if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
+        let file = std::path::Path::new(&dir).join(&path);
+        if !file.is_file() {
+            return Err(syn::Error::new(
+                module.span(),
+                format!(
+                    "JS module \"{path}\" does not exist (looked for {}): create it, or fix the \
+                     path (relative to the crate's Cargo.toml)",
+                    file.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<TokenStream> {
+    let mut args = block_args.clone();
+    args.js_name = None;
+    let mut attrs = Vec::new();
+    for a in &f.attrs {
+        if a.path().is_ident("bridge") {
+            let syn::Meta::List(list) = &a.meta else {
+                return Err(syn::Error::new_spanned(
+                    a,
+                    format!("expected #[bridge(...)]; {VALID}"),
+                ));
+            };
+            parse_args(list.tokens.clone(), &mut args, false)?;
+        } else {
+            attrs.push(a.clone());
+        }
+    }
+    let sig = &f.sig;
+    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.variadic.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig,
+            "JS imports cannot be generic, async or variadic",
+        ));
+    }
+    let rust_name = sig.ident.to_string();
+    let js_name = args
+        .js_name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| rust_name.clone());
+    let what = format!("the JS import `{rust_name}`");
+
+    let mut refs = TypeRefs::default();
+    let mut params = Vec::new();
+    let mut infos: Vec<(Ident, TyInfo, &syn::Type)> = Vec::new();
+    for (i, arg) in sig.inputs.iter().enumerate() {
+        let FnArg::Typed(t) = arg else {
+            return Err(syn::Error::new_spanned(arg, "JS imports take no `self`"));
+        };
+        let ident = match &*t.pat {
+            Pat::Ident(p) => format_ident!("{}", p.ident.to_string().trim_start_matches("r#")),
+            Pat::Wild(_) => format_ident!("__arg{}", i),
+            other => {
+                return Err(syn::Error::new_spanned(
+                    other,
+                    "JS import parameters must be plain names",
+                ));
+            }
+        };
+        let info = types::classify_in(&t.ty, None, &mut refs)?;
+        params.push(Param {
+            name: crate::attrs::camel_case(ident.to_string().trim_start_matches('_')),
+            ty: info.ty.clone(),
+        });
+        infos.push((ident, info, &t.ty));
+    }
+    let (ret, ret_ty, catch) = match &sig.output {
+        ReturnType::Default => (types::plain(Ty::Unit), None, false),
+        ReturnType::Type(_, t) => match jscall::result_of_js_error(t) {
+            Some(ok) => (types::classify_in(ok, None, &mut refs)?, Some(ok), true),
+            None => (types::classify_in(t, None, &mut refs)?, Some(&**t), false),
+        },
+    };
+    let call = jscall::build(&infos, &ret, ret_ty, catch, &what)?;
+
+    let symbol = bridge_schema::import_symbol(&record::crate_name(), &rust_name);
+    let raw = format_ident!("__bridge_import");
+    let declare = call.declare(&raw, bridge_schema::JS_IMPORT_MODULE, &symbol, &[]);
+    let invoke = call.invoke(&raw, &[]);
+    let source = match &args.module {
+        Some(m) => ImportSource::Module {
+            path: m.value(),
+            name: js_name,
+        },
+        None => ImportSource::Global {
+            namespace: args
+                .js_namespace
+                .as_ref()
+                .map(|n| n.value().split('.').map(str::to_string).collect())
+                .unwrap_or_default(),
+            name: js_name,
+        },
+    };
+    if let ImportSource::Global { namespace, name } = &source
+        && (namespace.iter().any(|s| !is_js_ident(s)) || !is_js_ident(name))
+    {
+        return Err(syn::Error::new(
+            sig.ident.span(),
+            format!(
+                "`{}` is not a JS identifier path: js_namespace is dot-separated identifiers \
+                 (\"console\", \"window.app\") and js_name one identifier",
+                namespace
+                    .iter()
+                    .chain([name])
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(".")
+            ),
+        ));
+    }
+    let record = record::emit(
+        bridge_schema::Item::Import(Import {
+            rust_name,
+            symbol,
+            source,
+            params,
+            ret: ret.ty.clone(),
+            catch,
+        }),
+        refs,
+    );
+    let vis = &f.vis;
+    let mut rust_sig = sig.clone();
+    for (pos, input) in rust_sig.inputs.iter_mut().enumerate() {
+        if let FnArg::Typed(t) = input
+            && let Pat::Wild(_) = &*t.pat
+        {
+            let ident = format_ident!("__arg{}", pos);
+            *t.pat = syn::parse_quote!(#ident);
+        }
+    }
+    Ok(quote! {
+        #(#attrs)*
+        #[allow(clippy::let_unit_value, clippy::unused_unit)]
+        #vis #rust_sig {
+            #declare
+            #invoke
+        }
+        const _: () = {
+            #record
+        };
+    })
+}
+
+fn is_js_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}

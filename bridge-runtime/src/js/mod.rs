@@ -1,0 +1,52 @@
+//! Calling JS from Rust: [`JsValue`] (any JS value, held in the glue's value table),
+//! [`JsError`] (a JS exception as a Rust error), and the helpers the code generated for
+//! `#[bridge] extern` blocks and callback parameters calls.
+
+mod error;
+mod host;
+mod value;
+
+pub use error::JsError;
+pub use value::{JsType, JsValue};
+
+use std::cell::Cell;
+
+struct ExceptionCell(Cell<u32>);
+// SAFETY: wasm32-unknown-unknown is single-threaded; the host build never shares it.
+unsafe impl Sync for ExceptionCell {}
+/// Table index + 1 of the value a JS function threw into a call Rust made with a catch
+/// (0: none). Written by the glue.
+static EXCEPTION: ExceptionCell = ExceptionCell(Cell::new(0));
+
+/// Address of the exception cell, read once by the glue.
+#[unsafe(no_mangle)]
+pub extern "C" fn __bridge_js_exception_cell() -> u32 {
+    EXCEPTION.0.as_ptr() as usize as u32
+}
+
+/// Forget any exception recorded before a catching call.
+#[doc(hidden)]
+#[inline(always)]
+pub fn clear_exception() {
+    EXCEPTION.0.set(0);
+}
+
+/// The value thrown into the last catching call, if it threw.
+#[doc(hidden)]
+#[inline(always)]
+pub fn take_exception() -> Option<JsValue> {
+    match EXCEPTION.0.replace(0) {
+        0 => None,
+        n => Some(JsValue::from_abi(n - 1)),
+    }
+}
+
+/// The result of a catching call whose JS function returned `value` (already lifted).
+#[doc(hidden)]
+#[inline(always)]
+pub fn caught<T>(value: impl FnOnce() -> T) -> Result<T, JsError> {
+    match take_exception() {
+        Some(thrown) => Err(JsError::from_thrown(thrown)),
+        None => Ok(value()),
+    }
+}

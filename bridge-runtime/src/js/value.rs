@@ -1,0 +1,247 @@
+//! `JsValue`: an owned handle to any JS value, kept in the glue's value table.
+
+use super::host;
+use std::fmt;
+
+/// Table indices the glue reserves for constants (never freed).
+const UNDEFINED: u32 = 0;
+const NULL: u32 = 1;
+const TRUE: u32 = 2;
+const FALSE: u32 = 3;
+const RESERVED: u32 = 4;
+
+/// An owned handle to a JS value (object, function, string, number, …).
+///
+/// The value lives in a table in the JS glue; the handle is its index. `Clone` takes a new
+/// table entry for the same value and `Drop` frees the entry, so the table holds a JS
+/// value exactly as long as some Rust handle does. Crossing back to JS gives the original
+/// value (`===`). Two handles compare equal (`==`) when their values are `===` in JS.
+pub struct JsValue {
+    idx: u32,
+}
+
+/// What `typeof` says about a value (with `null` split out of `"object"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsType {
+    Undefined,
+    Null,
+    Boolean,
+    Number,
+    BigInt,
+    String,
+    Symbol,
+    Object,
+    Function,
+}
+
+impl JsValue {
+    /// Take over the table entry `idx` (the glue made it for this handle).
+    #[doc(hidden)]
+    pub fn from_abi(idx: u32) -> JsValue {
+        JsValue { idx }
+    }
+
+    /// The table index, keeping the entry (for `&JsValue` crossings).
+    #[doc(hidden)]
+    pub fn abi(&self) -> u32 {
+        self.idx
+    }
+
+    /// Give the table entry to the glue (for owned crossings).
+    #[doc(hidden)]
+    pub fn into_abi(self) -> u32 {
+        let idx = self.idx;
+        std::mem::forget(self);
+        idx
+    }
+
+    pub fn undefined() -> JsValue {
+        JsValue { idx: UNDEFINED }
+    }
+
+    pub fn null() -> JsValue {
+        JsValue { idx: NULL }
+    }
+
+    pub fn from_bool(value: bool) -> JsValue {
+        JsValue {
+            idx: if value { TRUE } else { FALSE },
+        }
+    }
+
+    pub fn from_f64(value: f64) -> JsValue {
+        // SAFETY: plain value in, new table entry out.
+        JsValue::from_abi(unsafe { host::from_f64(value) })
+    }
+
+    #[allow(clippy::should_implement_trait)] // infallible, unlike FromStr
+    pub fn from_str(value: &str) -> JsValue {
+        // SAFETY: JS decodes the bytes before returning.
+        JsValue::from_abi(unsafe { host::from_str(value.as_ptr() as u32, value.len() as u32) })
+    }
+
+    pub fn type_of(&self) -> JsType {
+        match self.idx {
+            UNDEFINED => return JsType::Undefined,
+            NULL => return JsType::Null,
+            TRUE | FALSE => return JsType::Boolean,
+            _ => {}
+        }
+        // SAFETY: a live table index.
+        match unsafe { host::type_of(self.idx) } {
+            0 => JsType::Undefined,
+            1 => JsType::Null,
+            2 => JsType::Boolean,
+            3 => JsType::Number,
+            4 => JsType::BigInt,
+            5 => JsType::String,
+            6 => JsType::Symbol,
+            7 => JsType::Function,
+            _ => JsType::Object,
+        }
+    }
+
+    pub fn is_undefined(&self) -> bool {
+        self.type_of() == JsType::Undefined
+    }
+
+    pub fn is_null(&self) -> bool {
+        self.type_of() == JsType::Null
+    }
+
+    pub fn is_function(&self) -> bool {
+        self.type_of() == JsType::Function
+    }
+
+    /// The number, if the value is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        if self.idx < RESERVED {
+            return None;
+        }
+        // SAFETY: a live table index.
+        unsafe { (host::is_number(self.idx) != 0).then(|| host::as_f64(self.idx)) }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.idx {
+            TRUE => Some(true),
+            FALSE => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The string, if the value is one.
+    pub fn as_string(&self) -> Option<String> {
+        if self.idx < RESERVED {
+            return None;
+        }
+        // SAFETY: a live table index; the glue describes a buffer it allocated for us.
+        unsafe {
+            host::as_string(self.idx);
+            crate::abi::take_ret_string()
+        }
+    }
+
+    /// `String(value)` in JS.
+    pub fn to_js_string(&self) -> String {
+        // SAFETY: as `as_string`; `String(v)` always gives a string (or throws).
+        unsafe {
+            host::to_string(self.idx);
+            crate::abi::take_ret_string().unwrap_or_default()
+        }
+    }
+
+    /// `value[key]` (`undefined` for a missing property; throws to the JS caller if the
+    /// value is `null` or `undefined`).
+    pub fn get(&self, key: &str) -> JsValue {
+        // SAFETY: a live index; JS reads the key before returning.
+        JsValue::from_abi(unsafe { host::get(self.idx, key.as_ptr() as u32, key.len() as u32) })
+    }
+
+    /// `value[key] = new_value`.
+    pub fn set(&self, key: &str, new_value: &JsValue) {
+        // SAFETY: live indices; JS reads the key before returning.
+        unsafe {
+            host::set(
+                self.idx,
+                key.as_ptr() as u32,
+                key.len() as u32,
+                new_value.idx,
+            )
+        }
+    }
+
+    /// Call the value as a function (with `this` undefined). A JS exception, or a value
+    /// that is not a function, is an `Err`.
+    pub fn call(&self, args: &[&JsValue]) -> Result<JsValue, super::JsError> {
+        let indices: Vec<u32> = args.iter().map(|a| a.idx).collect();
+        super::clear_exception();
+        // SAFETY: live indices; JS reads them before returning.
+        let ret = unsafe { host::call(self.idx, indices.as_ptr() as u32, indices.len() as u32) };
+        match super::take_exception() {
+            Some(thrown) => Err(super::JsError::from_thrown(thrown)),
+            None => Ok(JsValue::from_abi(ret)),
+        }
+    }
+}
+
+impl Clone for JsValue {
+    fn clone(&self) -> JsValue {
+        if self.idx < RESERVED {
+            return JsValue { idx: self.idx };
+        }
+        // SAFETY: a live table index.
+        JsValue::from_abi(unsafe { host::clone(self.idx) })
+    }
+}
+
+impl Drop for JsValue {
+    fn drop(&mut self) {
+        if self.idx >= RESERVED {
+            // SAFETY: this handle owns the entry.
+            unsafe { host::drop(self.idx) }
+        }
+    }
+}
+
+impl PartialEq for JsValue {
+    /// `===` in JS (so `NaN != NaN`).
+    fn eq(&self, other: &JsValue) -> bool {
+        // The glue keeps undefined, null, true and false only in their reserved entries.
+        if self.idx == other.idx || self.idx < RESERVED || other.idx < RESERVED {
+            return self.idx == other.idx;
+        }
+        // SAFETY: live table indices.
+        unsafe { host::eq(self.idx, other.idx) != 0 }
+    }
+}
+
+impl fmt::Debug for JsValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "JsValue({:?} #{})", self.type_of(), self.idx)
+    }
+}
+
+impl From<bool> for JsValue {
+    fn from(value: bool) -> JsValue {
+        JsValue::from_bool(value)
+    }
+}
+
+impl From<f64> for JsValue {
+    fn from(value: f64) -> JsValue {
+        JsValue::from_f64(value)
+    }
+}
+
+impl From<&str> for JsValue {
+    fn from(value: &str) -> JsValue {
+        JsValue::from_str(value)
+    }
+}
+
+impl From<String> for JsValue {
+    fn from(value: String) -> JsValue {
+        JsValue::from_str(&value)
+    }
+}

@@ -1,0 +1,193 @@
+//! The part of the view model for calls from Rust into JS: `#[bridge] extern` imports
+//! (global functions and JS module files), callback trampolines (one per callback
+//! parameter of an export), and whether the glue needs the `JsValue` table at all.
+
+use super::model::ParamView;
+use super::types::{self, TypeNames};
+use crate::exports::{Exports, ImportExport};
+use crate::snippets::Snippet;
+use bridge_schema::{ImportSource, Ty};
+use serde::Serialize;
+
+#[derive(Serialize, Default)]
+pub struct JsView {
+    /// The module uses JS values, imports or callbacks: the glue includes the table.
+    pub enabled: bool,
+    pub modules: Vec<ModuleView>,
+    pub imports: Vec<JsFnView>,
+    pub callbacks: Vec<JsFnView>,
+}
+
+#[derive(Serialize)]
+pub struct ModuleView {
+    /// The glue's namespace binding of the module.
+    pub var: String,
+    pub crate_name: String,
+    /// As written in the attribute.
+    pub path: String,
+    /// Relative to the package.
+    pub dest: String,
+    pub functions: Vec<ModuleFn>,
+}
+
+#[derive(Serialize)]
+pub struct ModuleFn {
+    pub js: String,
+    pub rust: String,
+}
+
+#[derive(Serialize)]
+pub struct JsFnView {
+    /// Name of the wasm import.
+    pub symbol: String,
+    /// For messages.
+    pub label: String,
+    pub rust_name: String,
+    pub js_name: String,
+    /// Globals: the JS expression of the namespace object, and the dotted path.
+    pub namespace: String,
+    pub path: String,
+    /// Module imports: the module's binding.
+    pub module_var: Option<String>,
+    pub params: Vec<ParamView>,
+    pub ret: types::TyView,
+    pub catch: bool,
+}
+
+fn param(name: String, ty: &Ty, names: &TypeNames) -> ParamView {
+    ParamView {
+        name,
+        ty: types::view(ty, names),
+        ts: types::param_ts(ty, names),
+    }
+}
+
+pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> JsView {
+    let names = TypeNames(exports);
+    let imports = &exports.imports;
+    let modules: Vec<ModuleView> = snippets
+        .iter()
+        .enumerate()
+        .map(|(i, s)| ModuleView {
+            var: format!("jsModule{i}$"),
+            crate_name: s.crate_name.clone(),
+            path: s.path.clone(),
+            dest: s.dest.clone(),
+            functions: imports
+                .iter()
+                .filter(|im| im.crate_name == s.crate_name)
+                .filter_map(|im| match &im.import.source {
+                    ImportSource::Module { path, name } if *path == s.path => Some(ModuleFn {
+                        js: name.clone(),
+                        rust: im.import.rust_name.clone(),
+                    }),
+                    _ => None,
+                })
+                .fold(Vec::<ModuleFn>::new(), |mut fns, f| {
+                    if !fns.iter().any(|g| g.js == f.js) {
+                        fns.push(f);
+                    }
+                    fns
+                }),
+        })
+        .collect();
+    let import_views = imports
+        .iter()
+        .map(|ImportExport { crate_name, import }| {
+            let (namespace, js_name, module_var) = match &import.source {
+                ImportSource::Global { namespace, name } => {
+                    // `?.`: a missing namespace gives the "not a function" error, not a TypeError.
+                    let ns = match namespace.split_first() {
+                        None => "globalThis".to_string(),
+                        Some((first, rest)) => std::iter::once(format!("globalThis.{first}"))
+                            .chain(rest.iter().cloned())
+                            .collect::<Vec<_>>()
+                            .join("?."),
+                    };
+                    (ns, name.clone(), None)
+                }
+                ImportSource::Module { path, name } => {
+                    let var = modules
+                        .iter()
+                        .find(|m| m.crate_name == *crate_name && m.path == *path)
+                        .map(|m| m.var.clone());
+                    (String::new(), name.clone(), var)
+                }
+            };
+            let path = match &import.source {
+                ImportSource::Global { namespace, name } => namespace
+                    .iter()
+                    .chain([name])
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("."),
+                ImportSource::Module { path, name } => format!("{path}#{name}"),
+            };
+            JsFnView {
+                symbol: import.symbol.clone(),
+                label: format!("JS import `{}` ({path})", import.rust_name),
+                rust_name: import.rust_name.clone(),
+                js_name,
+                namespace,
+                path,
+                module_var,
+                params: import
+                    .params
+                    .iter()
+                    .map(|p| param(p.name.clone(), &p.ty, &names))
+                    .collect(),
+                ret: types::view(&import.ret, &names),
+                catch: import.catch,
+            }
+        })
+        .collect::<Vec<_>>();
+    let mut callbacks = Vec::new();
+    let all_functions = exports.functions.iter().map(|f| (None, &f.function)).chain(
+        exports
+            .classes
+            .iter()
+            .flat_map(|c| c.members.iter().map(move |m| (Some(c.name.as_str()), m))),
+    );
+    let mut uses_values = wasm_uses_values || !imports.is_empty();
+    for (class, f) in all_functions {
+        let tys = f.params.iter().map(|p| &p.ty).chain([&f.ret]);
+        if tys
+            .into_iter()
+            .any(|t| matches!(t, Ty::JsValue | Ty::JsValueRef))
+        {
+            uses_values = true;
+        }
+        for p in &f.params {
+            let Ty::Callback(cb) = &p.ty else { continue };
+            uses_values = true;
+            let owner = match class {
+                Some(c) => format!("{c}.{}", f.js_name),
+                None => f.js_name.clone(),
+            };
+            callbacks.push(JsFnView {
+                symbol: bridge_schema::callback_symbol(&f.symbol, &p.name),
+                label: format!("the callback `{}` of {owner}", p.name),
+                rust_name: String::new(),
+                js_name: String::new(),
+                namespace: String::new(),
+                path: String::new(),
+                module_var: None,
+                params: cb
+                    .params
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| param(format!("a{i}"), t, &names))
+                    .collect(),
+                ret: types::view(&cb.ret, &names),
+                catch: cb.catch,
+            });
+        }
+    }
+    callbacks.sort_by(|a, b| a.symbol.cmp(&b.symbol));
+    JsView {
+        enabled: uses_values,
+        modules,
+        imports: import_views,
+        callbacks,
+    }
+}
