@@ -8,6 +8,7 @@
 //! - strings, vectors and `Option` flags going to JS are described in the return area
 //!   ([`__bridge_ret_area`]): `[ptr, len, cap, is_some]`.
 
+pub use crate::error::{ErrDisplayOnly, ErrProbe};
 use crate::handle::{BorrowConflict, RawHeader};
 use crate::{BridgeClass, FromJs, Handle, HandleRef, HandleRefMut, IntoJs};
 use std::alloc::Layout;
@@ -197,11 +198,7 @@ pub unsafe fn lift_vec<T: Copy>(ptr: u32, len: u32) -> Vec<T> {
 /// As [`lift_vec`]; every element must be what the glue passes for `T`.
 pub unsafe fn lift_named_vec<T: FromJs<Abi = u32>>(ptr: u32, len: u32) -> Vec<T> {
     // SAFETY: forwarded contract.
-    let abis: Vec<u32> = unsafe { lift_vec(ptr, len) };
-    // SAFETY: forwarded contract.
-    abis.into_iter()
-        .map(|a| unsafe { T::from_abi(a) })
-        .collect()
+    unsafe { T::lift_vec(ptr, len) }
 }
 
 /// A `char` from the code point JS passed (the glue checked it is one code point).
@@ -347,7 +344,7 @@ pub fn ret_opt_named<T: IntoJs>(v: Option<T>) -> T::Abi {
 
 /// Lower every element (classes: through the identity hook), then describe the values.
 pub fn ret_named_vec<T: IntoJs<Abi = u32>>(v: Vec<T>) {
-    ret_vec(v.into_iter().map(IntoJs::into_abi).collect::<Vec<u32>>());
+    T::ret_vec(v);
 }
 
 /// Return an optional number: the value (or its default) plus the flag in the return area.

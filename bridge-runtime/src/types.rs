@@ -52,6 +52,16 @@ pub trait IntoJs: Sized {
     type Abi: Default;
     /// Hand the value to JS (for a class: one strong reference, through the identity hook).
     fn into_abi(self) -> Self::Abi;
+
+    /// Return a `Vec<Self>`: by default each element's value in a `u32` array described
+    /// in the return area; records and enums encode the whole vector on the wire.
+    #[inline]
+    fn ret_vec(v: Vec<Self>)
+    where
+        Self: IntoJs<Abi = u32>,
+    {
+        abi::ret_vec(v.into_iter().map(IntoJs::into_abi).collect::<Vec<u32>>());
+    }
 }
 
 /// A value a thunk takes from JS by value: `Handle<C>`, records and enums.
@@ -67,6 +77,24 @@ pub trait FromJs: Sized {
     /// `abi` must be what the glue passes for this type (for a class: a live box whose
     /// reference JS keeps for the duration of the call).
     unsafe fn from_abi(abi: Self::Abi) -> Self;
+
+    /// Take a `Vec<Self>`: by default a `u32` array JS allocated (`ptr`, `len`); records
+    /// and enums read the whole vector from the wire's in-buffer at offset `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` and `len` must be what the glue passes for a `Vec<Self>`.
+    #[inline]
+    unsafe fn lift_vec(ptr: u32, len: u32) -> Vec<Self>
+    where
+        Self: FromJs<Abi = u32>,
+    {
+        // SAFETY: forwarded contract.
+        let abis: Vec<u32> = unsafe { abi::lift_vec(ptr, len) };
+        abis.into_iter()
+            // SAFETY: forwarded contract.
+            .map(|a| unsafe { Self::from_abi(a) })
+            .collect()
+    }
 }
 
 impl<C: BridgeClass> IntoJs for Handle<C> {

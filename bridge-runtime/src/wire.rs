@@ -149,19 +149,49 @@ pub extern "C" fn __bridge_wire_in(bytes: u32) -> u32 {
     buf.base() as usize as u32
 }
 
-/// A reader over the `len` bytes JS wrote into the in-buffer for this call.
+/// Decode the value JS wrote into the in-buffer at `offset` for this call. Reads stay
+/// inside the buffer.
 ///
 /// # Safety
-/// JS must have written `len` bytes at the in-buffer's address for this call.
-pub unsafe fn reader(len: u32) -> WireReader {
-    // SAFETY: single-threaded; only the address is read.
+/// JS must have written a `T` at `offset` for this call.
+pub unsafe fn read_at<T: WireIn>(offset: u32) -> Result<T> {
+    // SAFETY: single-threaded; only the address and size are read.
     let buf = unsafe { &mut *IN.0.get() };
-    let at = buf.base() as usize;
-    let end = at + (len as usize).min(buf.words.len() * 8);
-    WireReader { at, end }
+    let base = buf.base() as usize;
+    let end = base + buf.words.len() * 8;
+    let mut r = WireReader {
+        at: (base + offset as usize).min(end),
+        end,
+    };
+    // SAFETY: forwarded contract.
+    unsafe { T::wire_read(&mut r) }
+}
+
+/// As [`read_at`], for conversions that cannot fail (`FromJs`): a value the glue wrote
+/// always decodes, so failing here means glue and wasm disagree. That panics (a trap the
+/// glue turns into an `Error`, clearing the call's borrows), never throws past a guard.
+///
+/// # Safety
+/// As [`read_at`].
+pub unsafe fn take_at<T: WireIn>(offset: u32) -> T {
+    // SAFETY: forwarded contract.
+    match unsafe { read_at(offset) } {
+        Ok(v) => v,
+        Err(_) => mismatch(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn mismatch() -> ! {
+    panic!(
+        "bridge wire: a parameter did not decode; the glue and the wasm disagree: rebuild \
+         both with the same cargo-bridge"
+    )
 }
 
 /// Encode a result into the out-buffer and describe it in the return area.
+#[inline]
 pub fn ret<T: WireOut>(value: T) {
     // SAFETY: single-threaded; JS decoded the previous result before this call, and
     // nothing below calls back into JS.
@@ -171,7 +201,23 @@ pub fn ret<T: WireOut>(value: T) {
     crate::abi::describe_ret(buf.base() as usize as u32, buf.len as u32);
 }
 
+/// The error for an enum index JS should never have written.
+#[cold]
+#[inline(never)]
+pub fn bad_variant(enum_name: &str, index: u32, count: usize) -> BridgeError {
+    BridgeError::new(format!(
+        "bridge wire: variant index {index} of enum `{enum_name}` is out of range (it has \
+         {count}); the glue and the wasm disagree: rebuild both with the same cargo-bridge"
+    ))
+}
+
 /// A value Rust encodes onto the wire for JS.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be sent to JS inside a record, enum or compound value",
+    label = "not a bridge data type",
+    note = "fields and elements may be numbers, bool, char, String, Option, Vec, #[bridge(record)] \
+            structs, #[bridge] enums and class handles (`Handle<C>`)"
+)]
 pub trait WireOut {
     fn wire_write(self, w: &mut WireBuf);
 }
@@ -182,9 +228,11 @@ pub trait WireOut {
 /// Implementations may trust that class addresses on the wire are live objects of their
 /// class that JS keeps alive during the call (the glue checks them before writing).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be taken by value from JS inside an Option or Vec",
-    label = "a class is not taken by value",
-    note = "inside Option or Vec, take a class as `Handle<{Self}>`"
+    message = "`{Self}` cannot be taken by value from JS inside an Option, Vec, record or enum",
+    label = "a class is not taken by value; other types need #[bridge(record)] or #[bridge]",
+    note = "inside Option or Vec, take a class as `Handle<{Self}>`; fields and elements may be \
+            numbers, bool, char, String, Option, Vec, #[bridge(record)] structs, #[bridge] enums \
+            and class handles"
 )]
 pub unsafe trait WireIn: Sized {
     /// # Safety

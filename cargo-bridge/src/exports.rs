@@ -4,7 +4,7 @@
 //! by it, and every type a signature names must resolve to a definition.
 
 use anyhow::{Result, bail};
-use bridge_schema::{Function, FunctionKind, Import, Item, Record};
+use bridge_schema::{EnumDef, Function, FunctionKind, Import, Item, Record, RecordDef, Ty};
 
 #[derive(Debug, Clone)]
 pub struct ClassExport {
@@ -32,11 +32,41 @@ pub struct ImportExport {
 pub struct Exports {
     /// Sorted by name, so the glue does not depend on link order.
     pub classes: Vec<ClassExport>,
+    /// `#[bridge(record)]` structs, sorted by name.
+    pub records: Vec<DataExport<RecordDef>>,
+    /// `#[bridge]` enums, sorted by name.
+    pub enums: Vec<DataExport<EnumDef>>,
     pub functions: Vec<FunctionExport>,
     /// JS functions the module imports (`#[bridge] extern` blocks), sorted by symbol.
     pub imports: Vec<ImportExport>,
     /// Crates that contributed records.
     pub crates: Vec<String>,
+}
+
+/// A record or enum and the crate that exported it.
+#[derive(Debug, Clone)]
+pub struct DataExport<T> {
+    pub crate_name: String,
+    pub def: T,
+}
+
+/// What a type id names.
+#[derive(Debug, Clone, Copy)]
+pub enum TypeDef<'a> {
+    Class(&'a ClassExport),
+    Record(&'a RecordDef),
+    Enum(&'a EnumDef),
+}
+
+impl TypeDef<'_> {
+    /// The name JS sees.
+    pub fn js_name(&self) -> &str {
+        match self {
+            TypeDef::Class(c) => &c.name,
+            TypeDef::Record(r) => &r.name,
+            TypeDef::Enum(e) => &e.name,
+        }
+    }
 }
 
 /// A free function and the crate that exported it.
@@ -50,6 +80,20 @@ impl Exports {
     /// The class with type id `type_id`.
     pub fn class(&self, type_id: &str) -> Option<&ClassExport> {
         self.classes.iter().find(|c| c.type_id == type_id)
+    }
+
+    /// The class, record or enum with type id `type_id`.
+    pub fn type_def(&self, type_id: &str) -> Option<TypeDef<'_>> {
+        if let Some(c) = self.class(type_id) {
+            return Some(TypeDef::Class(c));
+        }
+        if let Some(r) = self.records.iter().find(|r| r.def.type_id == type_id) {
+            return Some(TypeDef::Record(&r.def));
+        }
+        self.enums
+            .iter()
+            .find(|e| e.def.type_id == type_id)
+            .map(|e| TypeDef::Enum(&e.def))
     }
 }
 
@@ -89,6 +133,14 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
                 });
             }
             Item::Impl(i) => impls.push(i),
+            Item::Record(def) => exports.records.push(DataExport {
+                crate_name: record.crate_name,
+                def,
+            }),
+            Item::Enum(def) => exports.enums.push(DataExport {
+                crate_name: record.crate_name,
+                def,
+            }),
             Item::Function(f) => exports.functions.push(FunctionExport {
                 crate_name: record.crate_name,
                 function: f,
@@ -126,6 +178,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
         };
         class.members.extend(i.members);
     }
+    check_unique_type_ids(&exports, wasm)?;
     check_type_refs(&exports, wasm)?;
     for class in &exports.classes {
         let ctors = class
@@ -143,6 +196,12 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
     exports
         .classes
         .sort_by(|a, b| (&a.name, &a.type_id).cmp(&(&b.name, &b.type_id)));
+    exports
+        .records
+        .sort_by(|a, b| (&a.def.name, &a.def.type_id).cmp(&(&b.def.name, &b.def.type_id)));
+    exports
+        .enums
+        .sort_by(|a, b| (&a.def.name, &a.def.type_id).cmp(&(&b.def.name, &b.def.type_id)));
     exports.functions.sort_by(|a, b| {
         (&a.function.js_name, &a.function.symbol).cmp(&(&b.function.js_name, &b.function.symbol))
     });
@@ -153,8 +212,64 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
     Ok(exports)
 }
 
-/// Every type a signature names has a definition in the module.
+/// A record or enum shares no type id with another type (a class's duplicate is caught
+/// where classes are collected).
+fn check_unique_type_ids(exports: &Exports, wasm: &str) -> Result<()> {
+    let mut ids: Vec<(&str, &str)> = exports
+        .classes
+        .iter()
+        .map(|c| (c.type_id.as_str(), c.crate_name.as_str()))
+        .collect();
+    let data = exports
+        .records
+        .iter()
+        .map(|r| (r.def.type_id.as_str(), r.crate_name.as_str()))
+        .chain(
+            exports
+                .enums
+                .iter()
+                .map(|e| (e.def.type_id.as_str(), e.crate_name.as_str())),
+        );
+    for (id, krate) in data {
+        if ids.iter().any(|(seen, _)| *seen == id) {
+            bail!(
+                "{wasm}: crate `{krate}` exports two #[bridge] types with the type id `{id}`; \
+                 types are told apart by crate and name: rename one of them"
+            );
+        }
+        ids.push((id, krate));
+    }
+    Ok(())
+}
+
+/// Every type a signature or a record/enum field names has a definition in the module.
 fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
+    let fields = exports
+        .records
+        .iter()
+        .flat_map(|r| {
+            r.def.fields.iter().map(move |f| {
+                (
+                    format!("field `{}.{}`", r.def.rust_name, f.name),
+                    &r.crate_name,
+                    &f.ty,
+                )
+            })
+        })
+        .chain(exports.enums.iter().flat_map(|e| {
+            e.def.variants.iter().flat_map(move |v| {
+                v.fields.iter().map(move |f| {
+                    (
+                        format!("field `{}::{}.{}`", e.def.rust_name, v.name, f.name),
+                        &e.crate_name,
+                        &f.ty,
+                    )
+                })
+            })
+        }));
+    for (what, crate_name, ty) in fields {
+        check_type_ref(exports, wasm, &what, crate_name, ty)?;
+    }
     let members = exports.classes.iter().flat_map(|c| {
         c.members.iter().map(move |m| {
             (
@@ -183,15 +298,27 @@ fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
         .map(|(what, krate, f)| (what, krate, (&f.params, &f.ret)))
         .chain(imports);
     for (what, crate_name, (params, ret)) in signatures {
-        let types = params.iter().map(|p| &p.ty).chain([ret]);
-        for type_id in types.flat_map(|t| t.type_ids()) {
-            if exports.class(type_id).is_none() {
-                bail!(
-                    "{wasm}: {what} of crate `{crate_name}` uses the type `{type_id}`, which no \
-                     #[bridge] item in the module defines; rebuild with matching bridge-runtime \
-                     and cargo-bridge versions"
-                );
-            }
+        for ty in params.iter().map(|p| &p.ty).chain([ret]) {
+            check_type_ref(exports, wasm, &what, crate_name, ty)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_type_ref(
+    exports: &Exports,
+    wasm: &str,
+    what: &str,
+    crate_name: &str,
+    ty: &Ty,
+) -> Result<()> {
+    for type_id in ty.type_ids().into_iter().chain(ty.error_type_id()) {
+        if exports.type_def(type_id).is_none() {
+            bail!(
+                "{wasm}: {what} of crate `{crate_name}` uses the type `{type_id}`, which no \
+                 #[bridge] item in the module defines; rebuild with matching bridge-runtime \
+                 and cargo-bridge versions"
+            );
         }
     }
     Ok(())

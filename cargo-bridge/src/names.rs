@@ -41,7 +41,17 @@ pub fn check(exports: &Exports) -> Result<()> {
             f.function.rust_name, f.crate_name
         ),
     });
-    for item in classes.chain(functions) {
+    // Records and enums are TypeScript types (fieldless enums also a frozen object): one
+    // name space with the classes and functions.
+    let records = exports.records.iter().map(|r| Exported {
+        js_name: &r.def.name,
+        what: format!("record `{}` of crate `{}`", r.def.rust_name, r.crate_name),
+    });
+    let enums = exports.enums.iter().map(|e| Exported {
+        js_name: &e.def.name,
+        what: format!("enum `{}` of crate `{}`", e.def.rust_name, e.crate_name),
+    });
+    for item in classes.chain(functions).chain(records).chain(enums) {
         if let Some((_, glue)) = GLUE_EXPORTS.iter().find(|(n, _)| *n == item.js_name) {
             bail!(
                 "{} is exported to JS as `{}`, a name the generated glue exports itself \

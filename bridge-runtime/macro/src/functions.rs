@@ -287,7 +287,7 @@ fn is_handle_this(ty: &Type, self_ty: &Type) -> bool {
 /// `Self`, `Handle<Self>` or the class by name: what a constructor returns.
 fn returns_self(ret: &types::TyInfo, self_ty: &Type) -> bool {
     let made = match &ret.ty {
-        Ty::Result(ok) => &**ok,
+        Ty::Result(ok, _) => &**ok,
         other => other,
     };
     matches!(made, Ty::Named(_)) && names_self(ret, self_ty)

@@ -7,6 +7,7 @@
 mod attrs;
 mod callback;
 mod class;
+mod data;
 mod functions;
 mod imports;
 mod jscall;
@@ -16,18 +17,29 @@ mod types;
 
 use proc_macro::TokenStream;
 
+/// `#[bridge(record)]`: the struct is plain data, not a class.
+fn is_record(attr: &proc_macro2::TokenStream) -> bool {
+    let mut tokens = attr.clone().into_iter();
+    matches!(
+        (tokens.next(), tokens.next()),
+        (Some(proc_macro2::TokenTree::Ident(i)), None) if i == "record"
+    )
+}
+
 #[proc_macro_attribute]
 pub fn bridge(attr: TokenStream, item: TokenStream) -> TokenStream {
     let attr = proc_macro2::TokenStream::from(attr);
     let expanded = match syn::parse::<syn::Item>(item) {
+        Ok(syn::Item::Struct(s)) if is_record(&attr) => data::expand_record(s),
         Ok(syn::Item::Struct(s)) => class::expand(attr, s),
+        Ok(syn::Item::Enum(e)) => data::expand_enum(attr, e),
         Ok(syn::Item::Impl(i)) => functions::expand_impl(attr, i),
         Ok(syn::Item::Fn(f)) => functions::expand_free_fn(attr, f),
         Ok(syn::Item::ForeignMod(m)) => imports::expand(attr, m),
         Ok(other) => Err(syn::Error::new_spanned(
             other,
-            "#[bridge] goes on a struct (a class), its impl block, a free function, or an \
-             `extern \"C\"` block of JS imports",
+            "#[bridge] goes on a struct (a class; #[bridge(record)] for plain data), an enum, \
+             an impl block of a class, a free function, or an `extern \"C\"` block of JS imports",
         )),
         Err(e) => Err(e),
     };

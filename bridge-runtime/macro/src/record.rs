@@ -15,16 +15,30 @@ pub fn crate_name() -> String {
     std::env::var("CARGO_PKG_NAME").unwrap_or_else(|_| "unknown".to_string())
 }
 
-/// The user types a record names, in placeholder order.
+/// The user types a record names, in placeholder order: each a const `&str` expression.
 #[derive(Default)]
 pub struct TypeRefs {
-    types: Vec<Type>,
+    types: Vec<TokenStream>,
 }
 
 impl TypeRefs {
     /// A placeholder to put where `ty`'s type id belongs.
     pub fn placeholder(&mut self, ty: &Type) -> String {
-        self.types.push(ty.clone());
+        self.placeholder_expr(quote! { <#ty as ::bridge_runtime::BridgeType>::TYPE_ID })
+    }
+
+    /// A placeholder for the type id of a `Result`'s error type `err`: its `TYPE_ID` when
+    /// it is a record or enum, else empty (see `bridge_runtime::abi::ErrProbe`).
+    pub fn error_placeholder(&mut self, err: &Type) -> String {
+        self.placeholder_expr(quote! {{
+            #[allow(unused_imports)]
+            use ::bridge_runtime::abi::ErrDisplayOnly as _;
+            ::bridge_runtime::abi::ErrProbe::<#err>::DATA_TYPE_ID
+        }})
+    }
+
+    fn placeholder_expr(&mut self, expr: TokenStream) -> String {
+        self.types.push(expr);
         bridge_schema::type_id_placeholder(self.types.len() - 1)
     }
 }
@@ -47,7 +61,7 @@ pub fn emit(item: bridge_schema::Item, refs: TypeRefs) -> TokenStream {
             .expect("every placeholder occurs once, in order");
         let before = format!("{before}\"");
         pieces.push(quote! { #before.as_bytes() });
-        pieces.push(quote! { <#ty as ::bridge_runtime::BridgeType>::TYPE_ID.as_bytes() });
+        pieces.push(quote! { (#ty).as_bytes() });
         rest = after;
         pieces.push(quote! { "\"".as_bytes() });
     }

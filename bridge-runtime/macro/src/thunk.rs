@@ -77,16 +77,6 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         }
     }
 
-    // Wire parameters share one in-buffer; JS passes its length after the other values.
-    if spec
-        .params
-        .iter()
-        .any(|(_, info)| info.ty.travels_on_wire())
-    {
-        preludes.push(quote! {
-            let mut __wire = unsafe { ::bridge_runtime::wire::reader(__wire_len) };
-        });
-    }
     // Generated names, never the user's: a parameter may be a raw identifier (`r#type`),
     // and `x` beside `x_len` must not collide with a generated `x_len`.
     for (index, (js_name, info)) in spec.params.iter().enumerate() {
@@ -104,13 +94,6 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         preludes.push(p.prelude);
         args.push(p.arg);
     }
-    if spec
-        .params
-        .iter()
-        .any(|(_, info)| info.ty.travels_on_wire())
-    {
-        wasm_params.push(quote! { __wire_len: u32 });
-    }
 
     let (ret_sig, lower) = lower_return(&spec.ret);
     let symbol = &spec.symbol;
@@ -118,13 +101,18 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
     let callee = &spec.callee;
     let call = quote! { #callee(#(#args),*) };
     // `Err(e)` becomes the error thrown after the closure: `e` and every guard are
-    // dropped first, so an `Err` leaves nothing borrowed or half-done.
-    let value = if matches!(spec.ret.ty, Ty::Result(_)) {
+    // dropped first, so an `Err` leaves nothing borrowed or half-done. A record or enum
+    // `e` is also encoded as the error's `data` (`ErrProbe` picks the way at compile time).
+    let value = if let Some(err) = &spec.ret.error {
         quote! {
             match #call {
                 ::core::result::Result::Ok(v) => v,
                 ::core::result::Result::Err(e) => {
-                    return ::core::result::Result::Err(::bridge_runtime::abi::err_display(e));
+                    #[allow(unused_imports)]
+                    use ::bridge_runtime::abi::ErrDisplayOnly as _;
+                    return ::core::result::Result::Err(
+                        ::bridge_runtime::abi::ErrProbe::<#err>(e).into_error(),
+                    );
                 }
             }
         }
@@ -193,10 +181,11 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
     let carrier = &info.carrier;
     let rt = quote!(::bridge_runtime::abi);
     match &info.ty {
+        // JS wrote the value into the wire's in-buffer at offset `#name`.
         t if t.travels_on_wire() => Lifted {
-            wasm_params: Vec::new(),
+            wasm_params: vec![quote! { #name: u32 }],
             prelude: quote! {
-                let #name = unsafe { ::bridge_runtime::wire::WireIn::wire_read(&mut __wire) }?;
+                let #name = unsafe { ::bridge_runtime::wire::read_at(#name) }?;
             },
             arg: quote! { #name },
         },
@@ -319,7 +308,7 @@ fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
     let carrier = &info.carrier;
     let into = quote! { <#carrier as ::bridge_runtime::IntoJs> };
     match &info.ty {
-        Ty::Result(ok) => lower_return(&TyInfo {
+        Ty::Result(ok, _) => lower_return(&TyInfo {
             ty: (**ok).clone(),
             ..info.clone()
         }),

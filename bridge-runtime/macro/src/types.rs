@@ -25,12 +25,16 @@ pub struct TyInfo {
     pub slice: bool,
     /// For `Ty::Callback`: the signature and form of the JS function.
     pub callback: Option<Box<crate::callback::CallbackInfo>>,
+    /// The error type `E` of a `Result<T, E>` return.
+    pub error: Option<Type>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Position {
     Param,
     Return,
+    /// A field of a record or enum variant (crosses both ways, owned).
+    Field,
 }
 
 const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, usize, \
@@ -46,11 +50,13 @@ pub fn classify(
     refs: &mut TypeRefs,
 ) -> syn::Result<TyInfo> {
     if pos == Position::Return
-        && let Some((ok, _err)) = result_args(ty)?
+        && let Some((ok, err)) = result_args(ty)?
     {
         let inner = classify(ok, self_ty, pos, refs)?;
+        let err = resolve_self(err, self_ty);
         return Ok(TyInfo {
-            ty: Ty::Result(Box::new(inner.ty.clone())),
+            ty: Ty::Result(Box::new(inner.ty.clone()), refs.error_placeholder(&err)),
+            error: Some(err),
             ..inner
         });
     }
@@ -109,6 +115,16 @@ pub fn plain(ty: Ty) -> TyInfo {
         handle: false,
         slice: false,
         callback: None,
+        error: None,
+    }
+}
+
+/// `ty` with a bare `Self` replaced by the impl's type (error types are named in the
+/// thunk, outside the impl block).
+fn resolve_self(ty: &Type, self_ty: Option<&Type>) -> Type {
+    match (ty, self_ty) {
+        (Type::Path(p), Some(s)) if p.qself.is_none() && p.path.is_ident("Self") => s.clone(),
+        _ => ty.clone(),
     }
 }
 
@@ -272,6 +288,7 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
         handle: false,
         slice: false,
         callback: None,
+        error: None,
     })
 }
 
@@ -296,6 +313,15 @@ fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
             "Option<&mut C> is not supported: take Option<&C>",
         )),
         (Ty::Unit, Position::Param) => Err(unsupported(ty, "() is not a parameter type")),
+        (t, Position::Field) if param_only(t) || info.slice => Err(unsupported(
+            ty,
+            "a record or enum field owns its value: use String, Vec<T> or Handle<C>",
+        )),
+        (Ty::Option(t) | Ty::Vec(t), Position::Field) if param_only(t) => Err(unsupported(
+            ty,
+            "a record or enum field owns its value: use String, Vec<T> or Handle<C>",
+        )),
+        (Ty::Unit, Position::Field) => Err(unsupported(ty, "a field cannot be ()")),
         _ => Ok(()),
     }
 }

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -129,6 +129,56 @@ pub enum Item {
     Function(Function),
     /// A JS function declared in a `#[bridge] extern` block.
     Import(Import),
+    /// `#[bridge(record)]` struct: plain data by value.
+    Record(RecordDef),
+    /// `#[bridge]` enum: a string (fieldless) or a tagged object.
+    Enum(EnumDef),
+}
+
+/// A record: crosses as a plain JS object with one property per field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordDef {
+    /// See [`type_id`].
+    pub type_id: String,
+    /// Name in JS (its TypeScript interface).
+    pub name: String,
+    pub rust_name: String,
+    pub fields: Vec<Field>,
+    pub doc: String,
+}
+
+/// A field of a record or enum variant, in declaration order (the wire order).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Field {
+    /// Property name in JS (camelCase; `value` for a one-field tuple variant).
+    pub name: String,
+    pub ty: Ty,
+}
+
+/// An enum. Fieldless enums cross as the variant name (a string); others as
+/// `{ kind: "<Variant>", ...fields }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnumDef {
+    /// See [`type_id`].
+    pub type_id: String,
+    /// Name in JS (the frozen object of a fieldless enum, the TypeScript type).
+    pub name: String,
+    pub rust_name: String,
+    pub variants: Vec<Variant>,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    pub name: String,
+    pub fields: Vec<Field>,
+}
+
+impl EnumDef {
+    /// No variant has fields: the enum crosses as a string.
+    pub fn is_fieldless(&self) -> bool {
+        self.variants.iter().all(|v| v.fields.is_empty())
+    }
 }
 
 /// A JS function Rust calls.
@@ -269,7 +319,9 @@ pub enum Ty {
     /// `&mut C` of a class, by type id (parameters only).
     ClassMut(String),
     /// `Result<ok, E>` (returns only): `Err` throws a JS `Error` with `E`'s `Display` text.
-    Result(Box<Ty>),
+    /// The string is `E`'s type id when `E` is a record or enum (the `Error` then carries
+    /// `e` as `data`), empty otherwise.
+    Result(Box<Ty>, String),
     /// `bridge_runtime::JsValue`, owned.
     JsValue,
     /// `&JsValue` (borrowed for the call).
@@ -283,7 +335,15 @@ impl Ty {
     pub fn type_id(&self) -> Option<&str> {
         match self {
             Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
-            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner) => inner.type_id(),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => inner.type_id(),
+            _ => None,
+        }
+    }
+
+    /// The type id of a `Result`'s error type, when it is a record or enum.
+    pub fn error_type_id(&self) -> Option<&str> {
+        match self {
+            Ty::Result(_, err) if !err.is_empty() => Some(err),
             _ => None,
         }
     }
@@ -305,7 +365,7 @@ impl Ty {
     pub fn type_id_mut(&mut self) -> Option<&mut String> {
         match self {
             Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
-            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner) => inner.type_id_mut(),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => inner.type_id_mut(),
             _ => None,
         }
     }

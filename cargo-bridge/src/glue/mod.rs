@@ -2,6 +2,7 @@
 //! The templates are compiled into the binary, so an installed `cargo bridge` needs no
 //! files beside it.
 
+mod data;
 mod js;
 mod model;
 mod types;

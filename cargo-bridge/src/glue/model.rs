@@ -1,6 +1,7 @@
 //! The data the templates render: the module's exports, grouped the way a JS class is
 //! written (constructor, methods, statics, properties), with each class's resolved mode.
 
+use super::data::{self, EnumView, RecordView};
 use super::types::{self, TyView, TypeNames};
 use super::wire::{self, CodecView};
 use crate::config::IdentityMode;
@@ -30,10 +31,12 @@ pub struct GlueModel {
     pub target: &'static str,
     pub classes: Vec<ClassView>,
     pub functions: Vec<FnView>,
-    /// Wire codecs the exports use, dependencies first (empty: no wire code is emitted).
+    /// Wire codecs the exports use (empty: no wire code is emitted).
     pub wire_codecs: Vec<CodecView>,
     /// Calls from Rust into JS (set by the pipeline after `new`).
     pub js: super::js::JsView,
+    pub records: Vec<RecordView>,
+    pub enums: Vec<EnumView>,
 }
 
 #[derive(Serialize)]
@@ -77,10 +80,8 @@ pub struct FnView {
     pub label: String,
     pub has_self: bool,
     pub params: Vec<ParamView>,
-    /// Some parameter crosses on the wire: the call passes the wire length last.
-    pub wire_params: bool,
-    /// The call passes something before the wire length (`this` or a non-wire parameter).
-    pub plain_args: bool,
+    /// Some parameter is written into the wire's in-buffer (passed as its offset).
+    pub wire_session: bool,
     pub ret: TyView,
     pub doc: Vec<String>,
 }
@@ -114,6 +115,8 @@ impl GlueModel {
         }
         GlueModel {
             wire_codecs,
+            records: data::records(exports, &names),
+            enums: data::enums(exports, &names),
             generator: format!("cargo-bridge {}", env!("CARGO_PKG_VERSION")),
             crate_name: crate_name.to_string(),
             lib_name: lib_name.to_string(),
@@ -158,22 +161,31 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
                 ts: types::param_ts(&p.ty, names),
             })
             .collect(),
-        wire_params: f.params.iter().any(|p| p.ty.travels_on_wire()),
-        plain_args: f.receiver != Receiver::None
-            || f.params.iter().any(|p| !p.ty.travels_on_wire()),
+        wire_session: f.params.iter().any(|p| {
+            matches!(
+                types::view(&p.ty, names).kind,
+                "wire" | "data" | "opt_data" | "data_vec"
+            )
+        }),
         ret: types::view(&f.ret, names),
-        doc: doc_with_throws(&f.doc, &f.ret),
+        doc: doc_with_throws(&f.doc, &f.ret, names),
     }
 }
 
 /// The doc lines, plus what a `Result`-returning export throws.
-fn doc_with_throws(doc: &str, ret: &bridge_schema::Ty) -> Vec<String> {
+fn doc_with_throws(doc: &str, ret: &bridge_schema::Ty, names: &TypeNames) -> Vec<String> {
     let mut lines = doc_lines(doc);
-    if matches!(ret, bridge_schema::Ty::Result(_)) {
-        lines.push(
+    if let bridge_schema::Ty::Result(_, err) = ret {
+        lines.push(if err.is_empty() {
             "@throws {Error} when Rust returns `Err(e)`: `message` is `e`'s `Display` text"
-                .to_string(),
-        );
+                .to_string()
+        } else {
+            format!(
+                "@throws {{Error & {{ data: {} }}}} when Rust returns `Err(e)`: `message` is \
+                 `e`'s `Display` text, `data` is `e`",
+                names.js_name(err)
+            )
+        });
     }
     lines
 }

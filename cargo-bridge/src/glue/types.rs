@@ -2,20 +2,34 @@
 //! its TypeScript spelling and, for vectors, the typed array that holds it. User types
 //! are named by type id in the records; [`TypeNames`] resolves them to their JS names.
 
-use crate::exports::Exports;
+use crate::exports::{Exports, TypeDef};
 use bridge_schema::Ty;
 use serde::Serialize;
 
 /// Type id → JS name of every user type in the module.
 pub struct TypeNames<'a>(pub &'a Exports);
 
-impl TypeNames<'_> {
-    pub fn js_name(&self, type_id: &str) -> String {
+impl<'a> TypeNames<'a> {
+    /// The class, record or enum `type_id` names.
+    pub fn def(&self, type_id: &str) -> TypeDef<'a> {
         // `exports::decode` checked that every type id resolves.
         self.0
-            .class(type_id)
-            .map(|c| c.name.clone())
+            .type_def(type_id)
             .unwrap_or_else(|| panic!("type id `{type_id}` was resolved by exports::decode"))
+    }
+
+    pub fn js_name(&self, type_id: &str) -> String {
+        self.def(type_id).js_name().to_string()
+    }
+
+    /// A record or enum (crosses by value), not a class.
+    pub fn is_data(&self, type_id: &str) -> bool {
+        !matches!(self.def(type_id), TypeDef::Class(_))
+    }
+
+    /// A fieldless enum (crosses as its variant index, a string in JS).
+    pub fn is_fieldless_enum(&self, type_id: &str) -> bool {
+        matches!(self.def(type_id), TypeDef::Enum(e) if e.is_fieldless())
     }
 }
 
@@ -29,10 +43,18 @@ pub struct TyView {
     pub array: Option<&'static str>,
     /// TypeScript type.
     pub ts: String,
-    /// The wire codec (`templates/wire.js.j2`) of a `wire` kind.
+    /// The wire codec (`templates/wire.js.j2`) of the `wire`, `data`, `opt_data` and
+    /// `data_vec` kinds.
     pub codec: Option<String>,
+    /// The JS name of the fieldless enum of the `enum` and `opt_enum` kinds.
+    #[serde(rename = "enum")]
+    pub enum_name: Option<String>,
     /// A `Result` return: `Err` throws.
     pub throws: bool,
+    /// The codec of a `Result`'s error type when it is a record or enum (the thrown
+    /// `Error`'s `data`), and its TypeScript type.
+    pub error_codec: Option<String>,
+    pub error_ts: Option<String>,
 }
 
 fn number_kind(ty: &Ty) -> Option<(&'static str, &'static str)> {
@@ -68,23 +90,50 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
         array: None,
         ts: scalar_ts(kind).to_string(),
         codec: None,
+        enum_name: None,
         throws: false,
+        error_codec: None,
+        error_ts: None,
+    };
+    let coded = |kind: &'static str| TyView {
+        ts: super::wire::ts(ty, names),
+        codec: Some(super::wire::codec_name(ty, names)),
+        ..simple(kind)
     };
     if ty.travels_on_wire() {
-        return TyView {
-            kind: "wire",
-            class: None,
-            array: None,
-            ts: super::wire::ts(ty, names),
-            codec: Some(super::wire::codec_name(ty, names)),
-            throws: false,
-        };
+        return coded("wire");
     }
+    let named = |ty: &Ty| match ty {
+        Ty::Named(id) => Some(id.clone()),
+        _ => None,
+    };
     match ty {
-        Ty::Result(ok) => TyView {
+        Ty::Result(ok, err) => TyView {
             throws: true,
+            error_codec: (!err.is_empty())
+                .then(|| super::wire::codec_name(&Ty::Named(err.clone()), names)),
+            error_ts: (!err.is_empty()).then(|| names.js_name(err)),
             ..view(ok, names)
         },
+        Ty::Named(id) if names.is_fieldless_enum(id) => TyView {
+            enum_name: Some(names.js_name(id)),
+            ts: names.js_name(id),
+            ..simple("enum")
+        },
+        Ty::Named(id) if names.is_data(id) => coded("data"),
+        Ty::Option(inner) if named(inner).is_some_and(|id| names.is_fieldless_enum(&id)) => {
+            TyView {
+                kind: "opt_enum",
+                ts: format!("{} | null", view(inner, names).ts),
+                ..view(inner, names)
+            }
+        }
+        Ty::Option(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => TyView {
+            kind: "opt_data",
+            ts: format!("{} | null", view(inner, names).ts),
+            ..view(inner, names)
+        },
+        Ty::Vec(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => coded("data_vec"),
         Ty::Usize => simple("usize"),
         Ty::Isize => simple("isize"),
         Ty::Char => simple("char"),
@@ -230,7 +279,7 @@ mod tests {
         assert_eq!(view(&Ty::Usize, &names).kind, "usize");
         let v = view(&Ty::Option(Box::new(Ty::Char)), &names);
         assert_eq!((v.kind, v.ts.as_str()), ("opt_char", "string | null"));
-        let v = view(&Ty::Result(Box::new(Ty::U32)), &names);
+        let v = view(&Ty::Result(Box::new(Ty::U32), String::new()), &names);
         assert_eq!((v.kind, v.throws), ("u32", true));
         let v = view(
             &Ty::Vec(Box::new(Ty::Option(Box::new(Ty::Named("a::Node".into()))))),

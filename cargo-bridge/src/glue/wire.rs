@@ -3,21 +3,43 @@
 //! `templates/wire.js.j2`), named after the type's shape (`Vec_Option_String`).
 
 use super::types::TypeNames;
-use bridge_schema::Ty;
+use crate::exports::TypeDef;
+use bridge_schema::{Field, Ty};
 use serde::Serialize;
 
 /// One codec: `templates/wire.js.j2` renders `wireRead_<name>` and `wireWrite_<name>`.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct CodecView {
     pub name: String,
-    /// "vec" (element by element), "num_vec" (one typed-array block) or "option".
+    /// "vec" (element by element), "num_vec" (one typed-array block), "option",
+    /// "record" (its fields), "enum" (a tagged object: `kind` and the variant's fields)
+    /// or "fieldless" (an enum crossing as its variant's name).
     pub kind: &'static str,
     /// The element (`vec`, `option`), or the typed array's element (`num_vec`).
-    pub elem: LeafView,
+    pub elem: Option<LeafView>,
     /// Typed array constructor of a `num_vec`.
     pub array: Option<&'static str>,
     /// TypeScript type, for messages.
     pub ts: String,
+    /// A record's fields.
+    pub fields: Vec<FieldView>,
+    /// An enum's variants, by index.
+    pub variants: Vec<VariantView>,
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct FieldView {
+    /// Property name in JS.
+    pub name: String,
+    pub leaf: LeafView,
+    /// TypeScript type.
+    pub ts: String,
+}
+
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct VariantView {
+    pub name: String,
+    pub fields: Vec<FieldView>,
 }
 
 /// A value inside a codec: a scalar read inline, a class address, or another codec.
@@ -47,8 +69,12 @@ fn typed_array(ty: &Ty) -> Option<&'static str> {
 }
 
 /// Whether `ty` gets a codec of its own (rather than being read inline).
-fn is_compound(ty: &Ty) -> bool {
-    matches!(ty, Ty::Vec(_) | Ty::Option(_))
+fn is_compound(ty: &Ty, names: &TypeNames) -> bool {
+    match ty {
+        Ty::Vec(_) | Ty::Option(_) => true,
+        Ty::Named(id) => names.is_data(id),
+        _ => false,
+    }
 }
 
 /// The codec name of a compound type: its shape, e.g. `Vec_Option_String`. A user type
@@ -99,7 +125,7 @@ fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
         codec: None,
     };
     match ty {
-        t if is_compound(t) => LeafView {
+        t if is_compound(t, names) => LeafView {
             kind: "codec",
             class: None,
             codec: Some(codec_name(t, names)),
@@ -128,40 +154,104 @@ fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
     }
 }
 
-/// Add the codecs `ty` needs (dependencies first, each once) to `out`.
+/// Add the codecs `ty` needs (each once) to `out`. JS function declarations are
+/// hoisted, so their order does not matter; records may be recursive.
 pub fn collect(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
-    let ty = match ty {
-        Ty::Result(ok) => ok,
-        other => other,
-    };
-    if !ty.travels_on_wire() {
-        return;
+    match ty {
+        Ty::Result(ok, err) => {
+            collect(ok, names, out);
+            if !err.is_empty() {
+                add(&Ty::Named(err.clone()), names, out);
+            }
+        }
+        t if t.travels_on_wire() => add(t, names, out),
+        // A fieldless enum alone crosses as its index; in a Vec it is on the wire.
+        Ty::Named(id) if names.is_data(id) && !names.is_fieldless_enum(id) => add(ty, names, out),
+        Ty::Vec(inner) if matches!(&**inner, Ty::Named(id) if names.is_data(id)) => {
+            add(ty, names, out)
+        }
+        Ty::Option(inner) => collect(inner, names, out),
+        _ => {}
     }
-    add(ty, names, out);
+}
+
+fn fields(fields: &[Field], names: &TypeNames, out: &mut Vec<CodecView>) -> Vec<FieldView> {
+    fields
+        .iter()
+        .map(|f| {
+            if is_compound(&f.ty, names) {
+                add(&f.ty, names, out);
+            }
+            FieldView {
+                name: f.name.clone(),
+                leaf: leaf(&f.ty, names),
+                ts: ts(&f.ty, names),
+            }
+        })
+        .collect()
 }
 
 fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
-    let (kind, inner, array) = match ty {
-        Ty::Vec(inner) => match typed_array(inner) {
-            Some(array) => ("num_vec", inner, Some(array)),
-            None => ("vec", inner, None),
-        },
-        Ty::Option(inner) => ("option", inner, None),
-        _ => return,
-    };
-    if is_compound(inner) {
-        add(inner, names, out);
+    let name = codec_name(ty, names);
+    if out.iter().any(|c| c.name == name) {
+        return;
     }
-    let codec = CodecView {
-        name: codec_name(ty, names),
-        kind,
-        elem: leaf(inner, names),
-        array,
+    let base = CodecView {
+        name,
+        kind: "",
+        elem: None,
+        array: None,
         ts: ts(ty, names),
+        fields: Vec::new(),
+        variants: Vec::new(),
     };
-    if !out.iter().any(|c| c.name == codec.name) {
-        out.push(codec);
-    }
+    // Reserve the slot first: a recursive record finds itself and stops.
+    let at = out.len();
+    out.push(base.clone());
+    let codec = match ty {
+        Ty::Vec(inner) | Ty::Option(inner) => {
+            if is_compound(inner, names) {
+                add(inner, names, out);
+            }
+            let (kind, array) = match (ty, typed_array(inner)) {
+                (Ty::Vec(_), Some(array)) => ("num_vec", Some(array)),
+                (Ty::Vec(_), None) => ("vec", None),
+                _ => ("option", None),
+            };
+            CodecView {
+                kind,
+                elem: Some(leaf(inner, names)),
+                array,
+                ..base
+            }
+        }
+        Ty::Named(id) => match names.def(id) {
+            TypeDef::Record(r) => CodecView {
+                kind: "record",
+                fields: fields(&r.fields, names, out),
+                ..base
+            },
+            TypeDef::Enum(e) => CodecView {
+                kind: if e.is_fieldless() {
+                    "fieldless"
+                } else {
+                    "enum"
+                },
+                variants: e
+                    .variants
+                    .iter()
+                    .map(|v| VariantView {
+                        name: v.name.clone(),
+                        fields: fields(&v.fields, names, out),
+                    })
+                    .collect(),
+                ..base
+            },
+            TypeDef::Class(_) => unreachable!("classes are read inline"),
+        },
+        other => unreachable!("{other:?} has no codec"),
+    };
+    out[at] = codec;
 }
 
 #[cfg(test)]
@@ -192,13 +282,13 @@ mod tests {
     }
 
     #[test]
-    fn codecs_come_dependencies_first_and_once() {
+    fn codecs_come_once_outer_first() {
         let exports = exports();
         let names = TypeNames(&exports);
         let mut out = Vec::new();
         collect(&vec(opt(Ty::String)), &names, &mut out);
         collect(
-            &Ty::Result(Box::new(vec(opt(Ty::String)))),
+            &Ty::Result(Box::new(vec(opt(Ty::String))), String::new()),
             &names,
             &mut out,
         );
@@ -210,15 +300,16 @@ mod tests {
         assert_eq!(
             names,
             [
-                ("Option_String", "option"),
                 ("Vec_Option_String", "vec"),
-                ("Vec_F64", "num_vec"),
+                ("Option_String", "option"),
                 ("Option_Vec_F64", "option"),
-                ("Option_C$String", "option"),
+                ("Vec_F64", "num_vec"),
                 ("Vec_Option_C$String", "vec"),
+                ("Option_C$String", "option"),
             ]
         );
-        assert_eq!(out[1].elem.codec.as_deref(), Some("Option_String"));
+        let elem = out[0].elem.as_ref().unwrap();
+        assert_eq!(elem.codec.as_deref(), Some("Option_String"));
     }
 
     #[test]

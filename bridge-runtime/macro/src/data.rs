@@ -1,0 +1,401 @@
+//! `#[bridge(record)]` on a struct and `#[bridge]` on an enum: plain data that crosses by
+//! value. Both are encoded on the wire (`bridge_runtime::wire`) by the `WireOut`/`WireIn`
+//! impls generated here, field by field in declaration order; a fieldless enum crosses
+//! as its variant's index (a JS string in the glue).
+
+use crate::attrs;
+use crate::class::doc_of;
+use crate::record::{self, TypeRefs};
+use crate::types::{self, Position};
+use bridge_schema::{EnumDef, Field, Item, RecordDef, Variant};
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::ext::IdentExt;
+use syn::{Fields, Ident, Type};
+
+/// `#[bridge(record)] struct`: the struct unchanged plus its trait impls and record.
+pub fn expand_record(item: syn::ItemStruct) -> syn::Result<TokenStream> {
+    let fields = record_fields(&item)?;
+    let ident = &item.ident;
+    let rust_name = ident.unraw().to_string();
+    let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
+    let mut refs = TypeRefs::default();
+    let schema_fields = schema_fields(&fields, &mut refs)?;
+    let record = record::emit(
+        Item::Record(RecordDef {
+            type_id: type_id.clone(),
+            name: rust_name.clone(),
+            rust_name,
+            fields: schema_fields,
+            doc: doc_of(&item.attrs),
+        }),
+        refs,
+    );
+    let wire = record_wire(ident, &fields);
+    let traits = data_traits(ident, &type_id, false);
+    Ok(quote! {
+        #item
+        #wire
+        #traits
+        const _: () = {
+            #record
+        };
+    })
+}
+
+/// `#[bridge] enum`: the enum unchanged plus its trait impls and record.
+pub fn expand_enum(attr: TokenStream, item: syn::ItemEnum) -> syn::Result<TokenStream> {
+    if !attr.is_empty() {
+        return Err(syn::Error::new_spanned(
+            attr,
+            "#[bridge] on an enum takes no arguments",
+        ));
+    }
+    let variants = enum_variants(&item)?;
+    let ident = &item.ident;
+    let rust_name = ident.unraw().to_string();
+    let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
+    let mut refs = TypeRefs::default();
+    let mut schema_variants = Vec::new();
+    for v in &variants {
+        schema_variants.push(Variant {
+            name: v.ident.unraw().to_string(),
+            fields: schema_fields(&v.fields, &mut refs)?,
+        });
+    }
+    let fieldless = variants.iter().all(|v| v.fields.is_empty());
+    let record = record::emit(
+        Item::Enum(EnumDef {
+            type_id: type_id.clone(),
+            name: rust_name.clone(),
+            rust_name,
+            variants: schema_variants,
+            doc: doc_of(&item.attrs),
+        }),
+        refs,
+    );
+    let wire = enum_wire(ident, &variants);
+    let traits = data_traits(ident, &type_id, fieldless);
+    let index = fieldless.then(|| fieldless_index(ident, &variants));
+    Ok(quote! {
+        #item
+        #wire
+        #traits
+        #index
+        const _: () = {
+            #record
+        };
+    })
+}
+
+fn schema_fields(fields: &[DataField], refs: &mut TypeRefs) -> syn::Result<Vec<Field>> {
+    fields
+        .iter()
+        .map(|f| {
+            let info = types::classify(&f.ty, None, Position::Field, refs)?;
+            Ok(Field {
+                name: f.js_name.clone(),
+                ty: info.ty,
+            })
+        })
+        .collect()
+}
+
+/// `BridgeType`, `BridgeData` and the thunk conversions of a record or enum. Records and
+/// enums with data travel on the wire (the wasm value is the in-buffer offset, or unused
+/// for results); a fieldless enum travels as its variant index.
+fn data_traits(ident: &Ident, type_id: &str, fieldless: bool) -> TokenStream {
+    let rt = quote!(::bridge_runtime);
+    let (into_abi, from_abi) = if fieldless {
+        (
+            quote! { #ident::__bridge_index(self) },
+            quote! { #ident::__bridge_from_index(abi) },
+        )
+    } else {
+        (
+            quote! { #rt::wire::ret(self); 0 },
+            // SAFETY: forwarded contract: JS wrote the value at offset `abi`.
+            quote! { unsafe { #rt::wire::take_at(abi) } },
+        )
+    };
+    quote! {
+        impl #rt::BridgeType for #ident {
+            const TYPE_ID: &'static str = #type_id;
+        }
+        impl #rt::BridgeData for #ident {}
+        impl #rt::IntoJs for #ident {
+            type Abi = u32;
+            #[inline]
+            fn into_abi(self) -> u32 {
+                #into_abi
+            }
+            #[inline]
+            fn ret_vec(v: ::std::vec::Vec<Self>) {
+                #rt::wire::ret(v)
+            }
+        }
+        impl #rt::FromJs for #ident {
+            type Abi = u32;
+            #[inline]
+            unsafe fn from_abi(abi: u32) -> Self {
+                #from_abi
+            }
+            #[inline]
+            unsafe fn lift_vec(ptr: u32, _len: u32) -> ::std::vec::Vec<Self> {
+                // SAFETY: forwarded contract: JS wrote the vector at offset `ptr`.
+                unsafe { #rt::wire::take_at(ptr) }
+            }
+        }
+    }
+}
+
+/// A fieldless enum's variant index both ways (JS checked the name before passing it).
+fn fieldless_index(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
+    let name = ident.to_string();
+    let count = variants.len();
+    let (to, from): (Vec<_>, Vec<_>) = variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let i = i as u32;
+            let v = &v.ident;
+            (quote! { #ident::#v => #i, }, quote! { #i => #ident::#v, })
+        })
+        .unzip();
+    quote! {
+        impl #ident {
+            #[doc(hidden)]
+            #[inline]
+            pub fn __bridge_index(self) -> u32 {
+                match self {
+                    #(#to)*
+                }
+            }
+            #[doc(hidden)]
+            #[inline]
+            pub fn __bridge_from_index(index: u32) -> Self {
+                match index {
+                    #(#from)*
+                    other => ::core::panic!(
+                        "bridge: variant index {} of enum `{}` is out of range (it has {}); the \
+                         glue and the wasm disagree: rebuild both with the same cargo-bridge",
+                        other, #name, #count
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// One field of a record or enum variant.
+pub struct DataField {
+    /// The Rust field name (`None` for the one field of a tuple variant).
+    pub ident: Option<Ident>,
+    /// Name in JS: camelCase of the Rust name, `value` for a tuple variant's field.
+    pub js_name: String,
+    pub ty: Type,
+}
+
+pub struct DataVariant {
+    pub ident: Ident,
+    pub fields: Vec<DataField>,
+    /// `Named(String)`: one unnamed field, `value` in JS.
+    pub tuple: bool,
+}
+
+/// The fields of a record struct (named fields only).
+pub fn record_fields(item: &syn::ItemStruct) -> syn::Result<Vec<DataField>> {
+    let name = &item.ident;
+    if !item.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &item.generics,
+            format!("#[bridge(record)] `{name}` cannot be generic: export a concrete type"),
+        ));
+    }
+    match &item.fields {
+        Fields::Named(named) => named
+            .named
+            .iter()
+            .map(|f| {
+                let ident = f.ident.clone().expect("named fields have names");
+                Ok(DataField {
+                    js_name: attrs::camel_case(ident.to_string().trim_start_matches("r#")),
+                    ident: Some(ident),
+                    ty: f.ty.clone(),
+                })
+            })
+            .collect(),
+        Fields::Unnamed(_) => Err(syn::Error::new_spanned(
+            &item.fields,
+            format!(
+                "#[bridge(record)] `{name}` is a tuple struct: records cross as JS objects, \
+                 so give the fields names (`struct {name} {{ x: f64, y: f64 }}`)"
+            ),
+        )),
+        Fields::Unit => Err(syn::Error::new_spanned(
+            name,
+            format!("#[bridge(record)] `{name}` has no fields: give it named fields"),
+        )),
+    }
+}
+
+/// The variants of a bridge enum.
+pub fn enum_variants(item: &syn::ItemEnum) -> syn::Result<Vec<DataVariant>> {
+    let name = &item.ident;
+    if !item.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &item.generics,
+            format!("#[bridge] enum `{name}` cannot be generic: export a concrete type"),
+        ));
+    }
+    if item.variants.is_empty() {
+        return Err(syn::Error::new_spanned(
+            name,
+            format!("#[bridge] enum `{name}` has no variants: no value of it can cross"),
+        ));
+    }
+    let mut out = Vec::new();
+    for v in &item.variants {
+        let vname = &v.ident;
+        let (fields, tuple) = match &v.fields {
+            Fields::Unit => (Vec::new(), false),
+            Fields::Named(named) => {
+                let mut fields = Vec::new();
+                for f in &named.named {
+                    let ident = f.ident.clone().expect("named fields have names");
+                    let js_name = attrs::camel_case(ident.to_string().trim_start_matches("r#"));
+                    if js_name == "kind" {
+                        return Err(syn::Error::new_spanned(
+                            &ident,
+                            format!(
+                                "`{name}::{vname}` has a field `kind`, but `kind` is the tag of \
+                                 a JS enum object (`{{ kind: \"{vname}\", ... }}`): rename the field"
+                            ),
+                        ));
+                    }
+                    fields.push(DataField {
+                        ident: Some(ident),
+                        js_name,
+                        ty: f.ty.clone(),
+                    });
+                }
+                (fields, false)
+            }
+            Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+                let f = unnamed.unnamed.first().expect("one field");
+                (
+                    vec![DataField {
+                        ident: None,
+                        js_name: "value".to_string(),
+                        ty: f.ty.clone(),
+                    }],
+                    true,
+                )
+            }
+            Fields::Unnamed(unnamed) => {
+                return Err(syn::Error::new_spanned(
+                    unnamed,
+                    format!(
+                        "`{name}::{vname}` has {} unnamed fields: a tuple variant crosses as \
+                         `{{ kind, value }}` and can hold one field; name the fields \
+                         (`{vname} {{ a: .., b: .. }}`) to send several",
+                        unnamed.unnamed.len()
+                    ),
+                ));
+            }
+        };
+        out.push(DataVariant {
+            ident: vname.clone(),
+            fields,
+            tuple,
+        });
+    }
+    Ok(out)
+}
+
+/// `WireOut` and `WireIn` of a record: its fields in declaration order.
+pub fn record_wire(ident: &Ident, fields: &[DataField]) -> TokenStream {
+    let w = quote!(::bridge_runtime::wire);
+    let names: Vec<&Ident> = fields
+        .iter()
+        .map(|f| f.ident.as_ref().expect("records have named fields"))
+        .collect();
+    quote! {
+        impl #w::WireOut for #ident {
+            #[inline]
+            fn wire_write(self, w: &mut #w::WireBuf) {
+                #( #w::WireOut::wire_write(self.#names, w); )*
+            }
+        }
+        unsafe impl #w::WireIn for #ident {
+            #[inline]
+            unsafe fn wire_read(r: &mut #w::WireReader) -> ::bridge_runtime::abi::Result<Self> {
+                ::core::result::Result::Ok(#ident {
+                    // SAFETY: forwarded contract; struct literal fields evaluate in order.
+                    #( #names: unsafe { #w::WireIn::wire_read(r) }?, )*
+                })
+            }
+        }
+    }
+}
+
+/// `WireOut` and `WireIn` of an enum: the variant's index as a `u32`, then its fields.
+pub fn enum_wire(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
+    let w = quote!(::bridge_runtime::wire);
+    let name = ident.to_string();
+    let mut write_arms = Vec::new();
+    let mut read_arms = Vec::new();
+    for (index, v) in variants.iter().enumerate() {
+        let index = index as u32;
+        let vident = &v.ident;
+        let binds: Vec<Ident> = (0..v.fields.len())
+            .map(|i| quote::format_ident!("__f{i}"))
+            .collect();
+        let (pattern, build) = if v.tuple {
+            (quote! { (#(#binds),*) }, quote! { (#(#binds),*) })
+        } else if v.fields.is_empty() {
+            (quote! {}, quote! {})
+        } else {
+            let names: Vec<&Ident> = v.fields.iter().filter_map(|f| f.ident.as_ref()).collect();
+            (
+                quote! { { #(#names: #binds),* } },
+                quote! { { #(#names: #binds),* } },
+            )
+        };
+        write_arms.push(quote! {
+            #ident::#vident #pattern => {
+                w.put(#index.to_le_bytes());
+                #( #w::WireOut::wire_write(#binds, w); )*
+            }
+        });
+        read_arms.push(quote! {
+            #index => {
+                // SAFETY: forwarded contract; fields are read in declaration order.
+                #( let #binds = unsafe { #w::WireIn::wire_read(r) }?; )*
+                ::core::result::Result::Ok(#ident::#vident #build)
+            }
+        });
+    }
+    let count = variants.len();
+    quote! {
+        impl #w::WireOut for #ident {
+            #[inline]
+            fn wire_write(self, w: &mut #w::WireBuf) {
+                match self {
+                    #(#write_arms)*
+                }
+            }
+        }
+        unsafe impl #w::WireIn for #ident {
+            #[inline]
+            unsafe fn wire_read(r: &mut #w::WireReader) -> ::bridge_runtime::abi::Result<Self> {
+                match u32::from_le_bytes(r.take()?) {
+                    #(#read_arms)*
+                    other => ::core::result::Result::Err(
+                        ::bridge_runtime::wire::bad_variant(#name, other, #count),
+                    ),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! Records and enums in the glue: the TypeScript declarations of every record (an
+//! interface) and enum (a string-literal union or a discriminated union), and the frozen
+//! objects fieldless enums export (`Color.Red === "Red"`).
+
+use super::types::TypeNames;
+use super::wire;
+use crate::exports::Exports;
+use bridge_schema::Field;
+use serde::Serialize;
+
+#[derive(Serialize)]
+pub struct RecordView {
+    pub name: String,
+    pub doc: Vec<String>,
+    pub fields: Vec<FieldTs>,
+}
+
+#[derive(Serialize)]
+pub struct EnumView {
+    pub name: String,
+    pub doc: Vec<String>,
+    /// Crosses as the variant name (a string); else as `{ kind, ...fields }`.
+    pub fieldless: bool,
+    pub variants: Vec<VariantTs>,
+}
+
+#[derive(Serialize)]
+pub struct VariantTs {
+    pub name: String,
+    pub fields: Vec<FieldTs>,
+}
+
+#[derive(Serialize)]
+pub struct FieldTs {
+    pub name: String,
+    pub ts: String,
+}
+
+fn doc_lines(doc: &str) -> Vec<String> {
+    doc.lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn fields(fields: &[Field], names: &TypeNames) -> Vec<FieldTs> {
+    fields
+        .iter()
+        .map(|f| FieldTs {
+            name: f.name.clone(),
+            ts: wire::ts(&f.ty, names),
+        })
+        .collect()
+}
+
+pub fn records(exports: &Exports, names: &TypeNames) -> Vec<RecordView> {
+    exports
+        .records
+        .iter()
+        .map(|r| RecordView {
+            name: r.def.name.clone(),
+            doc: doc_lines(&r.def.doc),
+            fields: fields(&r.def.fields, names),
+        })
+        .collect()
+}
+
+pub fn enums(exports: &Exports, names: &TypeNames) -> Vec<EnumView> {
+    exports
+        .enums
+        .iter()
+        .map(|e| EnumView {
+            name: e.def.name.clone(),
+            doc: doc_lines(&e.def.doc),
+            fieldless: e.def.is_fieldless(),
+            variants: e
+                .def
+                .variants
+                .iter()
+                .map(|v| VariantTs {
+                    name: v.name.clone(),
+                    fields: fields(&v.fields, names),
+                })
+                .collect(),
+        })
+        .collect()
+}
