@@ -14,6 +14,7 @@ mod peer;
 mod report;
 mod runner;
 mod scenarios;
+mod size;
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use anyhow::{Context, Result, bail};
@@ -27,7 +28,7 @@ use xshell::Shell;
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Only scenarios whose name contains one of these (comma-separated, case-insensitive);
-    /// the release-pool scenarios are release100k and emptyPoolPushPop
+    /// the release-pool scenarios are release100k and emptyPoolPushPop, the size table `size`
     #[arg(long)]
     filter: Option<String>,
     /// Only these rows (comma-separated); the floor rows run unless left out here. Pool
@@ -73,17 +74,16 @@ pub enum Peer {
 pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     let started = Instant::now();
     let root = fixtures::project_root();
-    if !SCENARIOS
+    let names: Vec<&str> = SCENARIOS
         .iter()
         .map(|s| s.name)
         .chain(POOL_SCENARIOS.iter().map(|s| s.name))
+        .chain([SIZE])
+        .collect();
+    if !names
+        .iter()
         .any(|name| matches_filter(name, args.filter.as_deref()))
     {
-        let names: Vec<&str> = SCENARIOS
-            .iter()
-            .map(|s| s.name)
-            .chain(POOL_SCENARIOS.iter().map(|s| s.name))
-            .collect();
         bail!(
             "--filter {:?} matches no scenario: {}",
             args.filter.as_deref().unwrap_or(""),
@@ -168,6 +168,26 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     };
     let jobs = plan(args, &modes, &pkgs);
     let (records, pools) = collect(runner.run_all(jobs));
+    let mut size_error = None;
+    let size = if matches_filter(SIZE, args.filter.as_deref()) {
+        // A smoke run builds the 1-class crate only, without the peer.
+        let counts: &[usize] = if args.quick {
+            &size::CLASS_COUNTS[..1]
+        } else {
+            &size::CLASS_COUNTS
+        };
+        let peer = pkgs.peer.is_some() && !args.quick;
+        match size::measure(sh, &root, &path, counts, peer) {
+            Ok(size) => Some(size),
+            Err(e) => {
+                eprintln!("bench: FAILED size: {e:#}");
+                size_error = Some(format!("{e:#}"));
+                None
+            }
+        }
+    } else {
+        None
+    };
 
     let canonical = !args.quick
         && args.filter.is_none()
@@ -177,6 +197,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     let run = Run {
         records,
         pools,
+        size,
         quick: args.quick,
         canonical,
         command: command_line(),
@@ -223,8 +244,14 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     if !failed.is_empty() {
         bail!("{} benchmark process(es) failed", failed.len());
     }
+    if let Some(e) = size_error {
+        bail!("the size table failed: {e}");
+    }
     Ok(())
 }
+
+/// The `--filter` name of the size table.
+const SIZE: &str = "size";
 
 /// The packages the runners load.
 struct Packages {

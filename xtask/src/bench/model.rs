@@ -224,10 +224,29 @@ pub struct SamplingNote {
     pub warmup_ms: u64,
 }
 
+/// Bytes of one package's glue and module, raw and gzip'd.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageSize {
+    pub js: u64,
+    pub js_gz: u64,
+    pub wasm: u64,
+    pub wasm_gz: u64,
+}
+
+/// The size table: bridge packages by class count, the wasm-bindgen 1-class package.
+#[derive(Clone, Debug, Default)]
+pub struct SizeReport {
+    pub bridge: Vec<(usize, PackageSize)>,
+    pub peer: Option<PackageSize>,
+}
+
 /// What one invocation measured, with how it was asked for.
 pub struct Run {
     pub records: Vec<Record>,
     pub pools: Vec<PoolRecord>,
+    /// The size table (when the `size` section ran).
+    pub size: Option<SizeReport>,
     pub quick: bool,
     /// A full run: it may rewrite `docs/benchmarks.md`.
     pub canonical: bool,

@@ -45,6 +45,11 @@ pub fn build(sh: &Shell, root: &Path, quiet: bool) -> Result<PathBuf> {
     Ok(out.join("bench_peer.js"))
 }
 
+/// The `wasm-bindgen` version `fixtures/bench/peer` pins.
+pub fn pinned_version(root: &Path) -> Result<String> {
+    crate_version(&root.join("fixtures/bench/peer/Cargo.toml"))
+}
+
 /// The exact version the peer's manifest pins (`wasm-bindgen = "=X"`).
 fn crate_version(manifest: &Path) -> Result<String> {
     let text = std::fs::read_to_string(manifest)

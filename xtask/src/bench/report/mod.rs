@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 mod pools;
+mod size;
 mod tables;
 mod targets;
 mod workload;
@@ -88,6 +89,10 @@ pub fn text(run: &Run, machine: &Machine) -> String {
     } else {
         &pools
     };
+    if let Some(size) = &run.size {
+        out += "\nSize (gzip'd, `--target web`):\n\n";
+        out += &size::size_table(size);
+    }
     if let Some(note) = &run.peer_note {
         let _ = writeln!(out, "\n{note}");
     }
@@ -136,6 +141,11 @@ pub fn json(run: &Run, machine: &Machine) -> Value {
         "peer": run.peer_note,
         "records": run.records.iter().map(|r| record_json(run, r)).collect::<Vec<_>>(),
         "pools": pools::json(&run.pools),
+        "size": run.size.as_ref().map(|s| json!({
+            "bridge": s.bridge.iter().map(|(n, p)| json!({"classes": n, "package": p})).collect::<Vec<_>>(),
+            "wasmBindgen": s.peer,
+            "gzipGluePerExtraClass": size::per_extra_class(s),
+        })),
         "targets": targets(run).into_iter().map(|t| json!({
             "group": t.group, "target": t.what, "want": t.want, "got": t.got, "pass": t.pass,
         })).collect::<Vec<_>>(),
@@ -230,6 +240,14 @@ fn generated(run: &Run, machine: &Machine) -> String {
                 a UI-style render of a Rust-owned tree. Identity is what lets a memo keyed \
                 by node objects hit; fresh wrappers (`none`, wasm-bindgen) never do.\n\n";
         out += &t;
+    }
+    if let Some(size) = &run.size {
+        out += "\n## Size\n\nIssue 12: generated crates with 1, 10 and 100 copies of the \
+                bench class (constructor, `make`, `roundtrip`, `consume`, a getter; identity \
+                mode `rust`), `cargo bridge build --release --target web`; and the 1-class \
+                crate as a wasm-bindgen user writes it (`wasm-bindgen --target web`). gzip \
+                level 9. No `wasm-opt` on either side.\n\n";
+        out += &size::size_table(size);
     }
     out += "\n## Targets\n\nFrom issues 4 and 12 (ratios on this machine, release build).\n\n";
     out += &targets_table(run);

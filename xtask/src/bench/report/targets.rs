@@ -156,6 +156,9 @@ pub fn targets(run: &Run) -> Vec<Target> {
         ));
     }
     out.extend(super::workload::targets(run));
+    if let Some(size) = &run.size {
+        out.extend(super::size::targets(size));
+    }
     let g = "rust vs wasm-bindgen";
     for (s, min) in [
         ("passBothWaysRoundtrip", 20.0),

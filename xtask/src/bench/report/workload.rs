@@ -195,6 +195,7 @@ mod tests {
                 ),
             ],
             pools: vec![],
+            size: None,
             quick: false,
             canonical: false,
             command: String::new(),
