@@ -8,8 +8,8 @@
 //! - strings, vectors and `Option` flags going to JS are described in the return area
 //!   ([`__bridge_ret_area`]): `[ptr, len, cap, is_some]`.
 
-pub use crate::error::{ErrDisplayOnly, ErrProbe};
 use crate::handle::{BorrowConflict, RawHeader};
+pub use crate::result::{ErrDisplayOnly, ErrProbe};
 use crate::{BridgeClass, FromJs, Handle, HandleRef, HandleRefMut, IntoJs};
 use std::alloc::Layout;
 use std::cell::{Cell, RefCell};

@@ -10,12 +10,12 @@
 //! - [`abi`]: the helpers the macro's generated code calls. Not a stable API.
 
 pub mod abi;
-mod error;
 mod handle;
 pub mod js;
 mod pool;
 #[doc(hidden)]
 pub mod record;
+mod result;
 mod types;
 pub mod wire;
 
@@ -23,5 +23,5 @@ pub use bridge_macro::bridge;
 pub use handle::{Handle, HandleRef, HandleRefMut};
 pub use js::{JsError, JsType, JsValue};
 
-pub use error::BridgeData;
+pub use result::BridgeData;
 pub use types::{BridgeClass, BridgeType, FromJs, IntoJs};

@@ -75,3 +75,63 @@ pub fn handles(nodes: Vec<Option<Handle<Node>>>) -> u32 {
         "no package from a failed build"
     );
 }
+
+#[test]
+fn rejected_record_and_enum_shapes_are_compile_errors_with_a_fix() {
+    let project = Project::workspace(&["shapes"], "");
+    project.bridge_crate(
+        "shapes",
+        "data-enum-shapes",
+        "\"cdylib\"",
+        "",
+        r#"use bridge_runtime::{bridge, Handle};
+
+#[bridge]
+pub struct Node {
+    id: u32,
+}
+
+#[bridge]
+pub enum Pair {
+    Two(u32, u32),
+    One(u32),
+}
+
+#[bridge(record)]
+pub struct Tuple(f64, f64);
+
+#[bridge]
+pub enum Tagged {
+    Item { kind: String },
+}
+
+#[bridge]
+pub enum Never {}
+
+#[bridge(record)]
+pub struct Borrowed {
+    pub name: &'static str,
+}
+
+#[bridge(record)]
+pub struct Owner {
+    pub node: Node,
+    pub ok: Handle<Node>,
+}
+"#,
+    );
+    let run = project.build(&[]);
+    run.fails().stderr_has(&[
+        "`Pair::Two` has 2 unnamed fields: a tuple variant crosses as `{ kind, value }` and can hold one field; name the fields (`Two { a: .., b: .. }`) to send several",
+        "#[bridge(record)] `Tuple` is a tuple struct: records cross as JS objects, so give the fields names (`struct Tuple { x: f64, y: f64 }`)",
+        "`Tagged::Item` has a field `kind`, but `kind` is the tag of a JS enum object (`{ kind: \"Item\", ... }`): rename the field",
+        "#[bridge] enum `Never` has no variants: no value of it can cross",
+        "type `& 'static str` cannot cross the JS boundary: a record or enum field owns its value: use String, Vec<T> or Handle<C>",
+        // A class by value in a record: known from the class's traits.
+        "`Node` cannot be taken by value from JS inside an Option, Vec, record or enum",
+    ]);
+    assert!(
+        !project.path("shapes/pkg").exists(),
+        "no package from a failed build"
+    );
+}
