@@ -1,7 +1,8 @@
 //! Identity-mode configuration in Cargo manifests, validated before anything is built.
 //!
 //! `[package.metadata.bridge] identity-mode = "..."` sets a crate's default;
-//! `[workspace.metadata.bridge] identity-mode = "..."` the workspace's.
+//! `[workspace.metadata.bridge] identity-mode = "..."` the workspace's. The other keys of
+//! a crate's table are read by `package_settings.rs`.
 
 use anyhow::{Result, bail};
 use serde_json::Value;
@@ -61,11 +62,22 @@ pub fn read_identity_mode(
             bridge
         );
     };
+    // A crate's table also holds its packaging settings (package_settings.rs).
+    let valid: &[&str] = if table.starts_with("package.") {
+        &[KEY, "npm-name", "wasm-opt"]
+    } else {
+        &[KEY]
+    };
     for key in bridge.keys() {
-        if key != KEY {
+        if !valid.contains(&key.as_str()) {
             bail!(
-                "{}: unknown key `{key}` in [{table}]; the valid key is `{KEY}` (with a hyphen)",
-                manifest.display()
+                "{}: unknown key `{key}` in [{table}]; valid keys: {} (with hyphens)",
+                manifest.display(),
+                valid
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
     }

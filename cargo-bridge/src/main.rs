@@ -7,10 +7,12 @@ mod glue;
 mod modes;
 mod names;
 mod package;
+mod package_settings;
 mod pipeline;
 mod progress;
 mod snippets;
 mod transforms;
+mod wasm_opt;
 mod workspace;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -46,8 +48,21 @@ enum Command {
 pub enum Target {
     /// Node.js ESM: the module is instantiated on import
     Nodejs,
-    /// Browsers and bundlers: call the default-exported `init()` first
+    /// Browsers without a bundler: call the default-exported `init()` first
     Web,
+    /// Bundlers (Vite, webpack 5): ESM that imports its .wasm as an asset, ready on import
+    Bundler,
+}
+
+impl Target {
+    /// The name used in templates and package.json decisions.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Nodejs => "nodejs",
+            Target::Web => "web",
+            Target::Bundler => "bundler",
+        }
+    }
 }
 
 #[derive(Args, Debug, Clone)]

@@ -1,13 +1,20 @@
 //! Writing the wasm-pack-style package: `<name>.js`, `<name>.d.ts`, `<name>_bg.wasm`,
 //! `package.json`. Files are written whole, and only after every step succeeded.
 
+use crate::Target;
 use crate::glue::Glue;
 use crate::workspace::BridgeCrate;
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::path::Path;
 
-pub fn write(out_dir: &Path, krate: &BridgeCrate, glue: &Glue, wasm: &[u8]) -> Result<()> {
+pub fn write(
+    out_dir: &Path,
+    krate: &BridgeCrate,
+    target: Target,
+    glue: &Glue,
+    wasm: &[u8],
+) -> Result<()> {
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("creating the output directory {}", out_dir.display()))?;
     let name = &krate.lib_name;
@@ -16,7 +23,7 @@ pub fn write(out_dir: &Path, krate: &BridgeCrate, glue: &Glue, wasm: &[u8]) -> R
         (format!("{name}.d.ts"), glue.dts.as_bytes()),
         (format!("{name}_bg.wasm"), wasm),
     ];
-    let manifest = package_json(krate, &glue.imported_files);
+    let manifest = package_json(krate, target, &glue.imported_files);
     for (file, bytes) in files
         .iter()
         .map(|(f, b)| (f.as_str(), *b))
@@ -28,11 +35,36 @@ pub fn write(out_dir: &Path, krate: &BridgeCrate, glue: &Glue, wasm: &[u8]) -> R
     Ok(())
 }
 
-fn package_json(krate: &BridgeCrate, imported_files: &[String]) -> String {
+/// package.json from the crate's metadata. `sideEffects` is true to the target: the
+/// nodejs and bundler glue instantiate the module when imported, the web glue only in
+/// `init()`, so bundlers may drop an unused web glue but must keep the others; imported
+/// JS snippets may have effects of their own.
+fn package_json(krate: &BridgeCrate, target: Target, imported_files: &[String]) -> String {
     let name = &krate.lib_name;
+    let mut effects: Vec<String> = match target {
+        Target::Web => Vec::new(),
+        Target::Nodejs | Target::Bundler => vec![format!("./{name}.js")],
+    };
+    effects.extend(imported_files.iter().map(|f| format!("./{f}")));
+    let side_effects = if effects.is_empty() {
+        json!(false)
+    } else {
+        json!(effects)
+    };
     let mut manifest = json!({
-        "name": krate.name,
+        "name": krate.settings.npm_name,
         "version": krate.version,
+    });
+    for (key, value) in [
+        ("description", &krate.description),
+        ("license", &krate.license),
+        ("repository", &krate.repository),
+    ] {
+        if let Some(value) = value {
+            manifest[key] = json!(value);
+        }
+    }
+    let rest = json!({
         "type": "module",
         "main": format!("{name}.js"),
         "types": format!("{name}.d.ts"),
@@ -43,16 +75,16 @@ fn package_json(krate: &BridgeCrate, imported_files: &[String]) -> String {
             }
         },
         "files": [format!("{name}.js"), format!("{name}.d.ts"), format!("{name}_bg.wasm")],
-        "sideEffects": false,
+        "sideEffects": side_effects,
     });
+    for (key, value) in rest.as_object().expect("an object") {
+        manifest[key] = value.clone();
+    }
     for file in imported_files {
         manifest["files"]
             .as_array_mut()
             .expect("files is an array")
             .push(json!(file));
-    }
-    if let Some(description) = &krate.description {
-        manifest["description"] = json!(description);
     }
     let mut text = serde_json::to_string_pretty(&manifest).expect("json serializes");
     text.push('\n');

@@ -1,12 +1,12 @@
 //! `cargo bridge build`, top to bottom: read the workspace → cargo build → decode the
-//! export section → wasm transforms → render glue → write the package.
+//! export section → wasm transforms → wasm-opt (`--release`) → render glue → write the package.
 
 use crate::config::IdentityMode;
 use crate::glue::{self, ClassPlan, GlueModel};
 use crate::progress::Step;
 use crate::transforms::{self, identity::ClassMode};
 use crate::workspace::{self, BridgeCrate, Workspace};
-use crate::{BuildArgs, Target, cargo_build, modes, package, snippets};
+use crate::{BuildArgs, cargo_build, modes, package, snippets};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -72,17 +72,24 @@ fn package_crate(
     transforms::inline_identity::run(&mut module, &hooks)?;
     transforms::pool_dispatch::run(&mut module, &class_modes)?;
     walrus::passes::gc::run(&mut module);
-    let wasm = module.emit_wasm();
+    let mut wasm = module.emit_wasm();
+    if args.release {
+        let scratch = ws.target_dir.join("bridge");
+        wasm = crate::wasm_opt::run(
+            wasm,
+            &krate.settings.wasm_opt,
+            &scratch,
+            &krate.lib_name,
+            args.quiet,
+        )?;
+    }
 
-    let target = match args.target {
-        Target::Nodejs => "nodejs",
-        Target::Web => "web",
-    };
+    let target = args.target.name();
     let mut model = GlueModel::new(&krate.name, &krate.lib_name, target, &plans, &exports);
     model.js = glue::js_view(&exports, &snippets, wasm_uses_values);
     let glue = glue::render(&model)?;
 
-    package::write(out_dir, krate, &glue, &wasm)?;
+    package::write(out_dir, krate, args.target, &glue, &wasm)?;
     snippets::copy(out_dir, &snippets)?;
     step.done(
         "Packaged",

@@ -2,6 +2,7 @@
 //! packages go, and every crate's identity-mode configuration (validated up front).
 
 use crate::config::{self, IdentityMode};
+use crate::package_settings::{self, PackageSettings};
 use anyhow::{Context, Result, bail};
 use cargo_metadata::{CrateType, Metadata, MetadataCommand, Package, TargetKind};
 use std::collections::BTreeMap;
@@ -31,6 +32,10 @@ pub struct BridgeCrate {
     pub dir: PathBuf,
     pub version: String,
     pub description: Option<String>,
+    pub license: Option<String>,
+    pub repository: Option<String>,
+    /// `[package.metadata.bridge]` npm-name and wasm-opt.
+    pub settings: PackageSettings,
 }
 
 pub fn load(manifest_path: Option<&Path>, package: Option<&str>) -> Result<Workspace> {
@@ -163,6 +168,7 @@ fn check_bridge_crate(pkg: &Package) -> Result<BridgeCrate> {
             manifest.display()
         );
     }
+    let settings = package_settings::read(&pkg.metadata, manifest, &pkg.name)?;
     Ok(BridgeCrate {
         name: pkg.name.to_string(),
         lib_name: lib.name.replace('-', "_"),
@@ -172,5 +178,8 @@ fn check_bridge_crate(pkg: &Package) -> Result<BridgeCrate> {
             .to_path_buf(),
         version: pkg.version.to_string(),
         description: pkg.description.clone(),
+        license: pkg.license.clone(),
+        repository: pkg.repository.clone(),
+        settings,
     })
 }

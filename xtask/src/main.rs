@@ -2,7 +2,9 @@
 
 mod bench;
 mod fixtures;
+mod js_tools;
 mod tasks;
+mod typescript;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -16,10 +18,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Every test: cargo test, clippy, fmt check, then test-node
+    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, then test-node
     Test,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
+        /// Only fixtures whose name contains this
+        #[arg(long)]
+        filter: Option<String>,
+    },
+    /// Type-check every fixture's .d.ts and tests/usage.mts with tsc --strict (two libs)
+    TestTypes {
         /// Only fixtures whose name contains this
         #[arg(long)]
         filter: Option<String>,
@@ -37,6 +45,7 @@ fn main() -> Result<()> {
     match cli.task {
         Task::Test => tasks::test_all(&sh),
         Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
+        Task::TestTypes { filter } => typescript::test_types(&sh, filter.as_deref()),
         Task::Example => tasks::example(&sh),
         Task::Bench(args) => bench::run(&sh, &args),
     }

@@ -1,19 +1,20 @@
 //! The test and example tasks.
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
+use crate::{js_tools, typescript};
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
 /// A fixture package the node suites import.
-struct Fixture {
-    package: &'static str,
+pub struct Fixture {
+    pub package: &'static str,
     /// Manifest of the workspace it belongs to.
-    manifest: &'static str,
+    pub manifest: &'static str,
     /// Directory of the package (its `tests/` holds the suites).
-    dir: &'static str,
+    pub dir: &'static str,
 }
 
-const FIXTURES: &[Fixture] = &[
+pub const FIXTURES: &[Fixture] = &[
     in_fixtures("kitchen-sink", "fixtures/kitchen-sink"),
     in_fixtures("data", "fixtures/data"),
     in_fixtures("identity", "fixtures/identity"),
@@ -52,8 +53,11 @@ pub fn test_all(sh: &Shell) -> Result<()> {
         .quiet()
         .run()?;
     cmd!(sh, "cargo test --workspace --quiet").run()?;
+    // Release builds (the benchmark's, the browser's) run wasm-opt: install it first.
+    js_tools::wasm_opt(sh)?;
     // Smoke only: speed is never asserted by a timed test.
     cmd!(sh, "cargo xtask bench --quick").run()?;
+    typescript::test_types(sh, None)?;
     // Last, so node's test summary closes the output.
     test_node(sh, None)
 }

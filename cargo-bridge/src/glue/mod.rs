@@ -29,6 +29,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/load_nodejs.js.j2"),
     ),
     (
+        "load_bundler.js.j2",
+        include_str!("../../../templates/load_bundler.js.j2"),
+    ),
+    (
         "load_web.js.j2",
         include_str!("../../../templates/load_web.js.j2"),
     ),

@@ -125,6 +125,11 @@ impl Project {
 
 /// Run `cargo-bridge bridge <args...>` (as `cargo bridge` would) in `dir`.
 pub fn run_in(dir: &Path, args: &[&str]) -> Run {
+    run_in_env(dir, args, &[])
+}
+
+/// [`run_in`] with extra environment variables (e.g. a `PATH` with a fake tool first).
+pub fn run_in_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-bridge"));
     cmd.arg("bridge")
         .args(args)
@@ -137,6 +142,7 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Run {
         .env_remove("CARGO_MANIFEST_PATH")
         .env_remove("CARGO_PRIMARY_PACKAGE")
         .env_remove("CARGO_BUILD_TARGET");
+    cmd.envs(env.iter().copied());
     let output = cmd.output().expect("run cargo-bridge");
     Run::new(args, output)
 }

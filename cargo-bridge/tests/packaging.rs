@@ -1,0 +1,243 @@
+//! End-to-end tests of what `cargo bridge build` packages for the JS ecosystem: the
+//! `bundler` target, package.json fields from the crate's metadata, `npm-name`, and
+//! `wasm-opt` on `--release` (driven through a stand-in `wasm-opt` that records its
+//! arguments; the real binaryen runs in `cargo xtask test-browser`).
+//!
+//! Crate names are unique per test (see `support`).
+
+mod support;
+
+use std::path::Path;
+use support::{Project, read, run_in_env};
+
+const LIB: &str = r#"
+use bridge_runtime::bridge;
+
+/// A counter.
+#[bridge]
+pub struct Counter {
+    n: u32,
+}
+
+#[bridge]
+impl Counter {
+    #[bridge(constructor)]
+    pub fn new(n: u32) -> Counter {
+        Counter { n }
+    }
+
+    #[bridge(getter)]
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+}
+"#;
+
+const METADATA: &str = "description = \"Counts\"\nlicense = \"MIT\"\n\
+                        repository = \"https://example.com/acme/counter\"\n";
+
+/// A workspace with one crate `dir/` named `name`, with `package_fields` added to its
+/// `[package]` table and `extra` after its dependencies.
+fn project(dir: &str, name: &str, package_fields: &str, extra: &str) -> Project {
+    let project = Project::workspace(&[dir], "");
+    project.bridge_crate(dir, name, "\"cdylib\"", extra, LIB);
+    let manifest = project.path(&format!("{dir}/Cargo.toml"));
+    let text = read(&manifest).replacen(
+        "publish = false\n",
+        &format!("publish = false\n{package_fields}"),
+        1,
+    );
+    std::fs::write(&manifest, text).unwrap();
+    project
+}
+
+fn package_json(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(&dir.join("package.json"))).unwrap()
+}
+
+#[test]
+fn bundler_target_imports_its_wasm_and_runs() {
+    let project = project(
+        "bnd",
+        "bundled-counter",
+        METADATA,
+        "[package.metadata.bridge]\nnpm-name = \"@acme/counter\"",
+    );
+    let bundler = project.path("bundler");
+    let web = project.path("web");
+    project
+        .build(&[
+            "--target",
+            "bundler",
+            "--out-dir",
+            bundler.to_str().unwrap(),
+        ])
+        .ok();
+    project
+        .build(&["--target", "web", "--out-dir", web.to_str().unwrap()])
+        .ok();
+
+    let js = read(&bundler.join("bundled_counter.js"));
+    assert!(
+        js.contains(r#"new URL("./bundled_counter_bg.wasm", import.meta.url)"#),
+        "bundlers find the wasm through new URL(…, import.meta.url):\n{js}"
+    );
+    assert!(!js.contains("node:fs"), "no Node built-ins in bundler glue");
+    assert!(
+        !js.contains("export default function init"),
+        "ready on import"
+    );
+    let dts = read(&bundler.join("bundled_counter.d.ts"));
+    assert!(!dts.contains("init("), "{dts}");
+
+    let manifest = package_json(&bundler);
+    assert_eq!(manifest["name"], "@acme/counter");
+    assert_eq!(manifest["version"], "0.1.0");
+    assert_eq!(manifest["description"], "Counts");
+    assert_eq!(manifest["license"], "MIT");
+    assert_eq!(manifest["repository"], "https://example.com/acme/counter");
+    assert_eq!(
+        manifest["sideEffects"],
+        serde_json::json!(["./bundled_counter.js"]),
+        "the bundler glue instantiates on import"
+    );
+    assert_eq!(
+        package_json(&web)["sideEffects"],
+        serde_json::json!(false),
+        "the web glue does nothing until init()"
+    );
+
+    // It really runs: a fetch that reads the file stands in for the bundler's server.
+    let script = project.path("run-bundler.mjs");
+    std::fs::write(
+        &script,
+        format!(
+            r#"import {{ readFileSync }} from "node:fs";
+globalThis.fetch = async (url) => new Response(readFileSync(url), {{ headers: {{ "content-type": "application/wasm" }} }});
+const m = await import({glue:?});
+console.log(new m.Counter(41).n + 1);
+"#,
+            glue = bundler.join("bundled_counter.js").display().to_string(),
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new("node")
+        .arg(&script)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "42");
+}
+
+#[test]
+fn package_json_without_optional_metadata() {
+    let project = project("plain", "plain-counter", "", "");
+    let out = project.path("out");
+    project.build(&["--out-dir", out.to_str().unwrap()]).ok();
+    let manifest = package_json(&out);
+    assert_eq!(manifest["name"], "plain-counter");
+    for key in ["description", "license", "repository"] {
+        assert!(
+            manifest.get(key).is_none(),
+            "{key} was invented: {manifest}"
+        );
+    }
+    assert_eq!(
+        manifest["sideEffects"],
+        serde_json::json!(["./plain_counter.js"])
+    );
+}
+
+#[test]
+fn bad_npm_name_is_an_error_before_building() {
+    let project = project(
+        "badnpm",
+        "badnpm-counter",
+        "",
+        "[package.metadata.bridge]\nnpm-name = \"Acme/Counter\"",
+    );
+    let manifest = project.path("badnpm/Cargo.toml");
+    project
+        .build(&[])
+        .fails()
+        .stderr_has(&[
+            &format!(
+                "{}: invalid [package.metadata.bridge] npm-name = \"Acme/Counter\"",
+                manifest.display()
+            ),
+            "use lowercase letters",
+        ])
+        .compiled_nothing();
+}
+
+/// A stand-in `wasm-opt` on PATH that logs its arguments and copies input to output.
+fn fake_wasm_opt(project: &Project) -> (String, std::path::PathBuf) {
+    let bin = project.path("fake-bin");
+    let log = project.path("wasm-opt.log");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join("wasm-opt");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> {log:?}\nin=\"\"; out=\"\"\nwhile [ $# -gt 0 ]; do\n  \
+             case \"$1\" in -o) out=\"$2\"; shift;; *.wasm) in=\"$1\";; esac; shift\ndone\n\
+             cp \"$in\" \"$out\"\n",
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (path, log)
+}
+
+#[test]
+fn release_runs_wasm_opt_with_the_crate_flags() {
+    let project = project(
+        "opt",
+        "opt-counter",
+        "",
+        "[package.metadata.bridge]\nwasm-opt = [\"-O3\", \"--strip-debug\"]",
+    );
+    let (path, log) = fake_wasm_opt(&project);
+    let env = [("PATH", path.as_str())];
+    // Debug builds are never optimized.
+    run_in_env(&project.root(), &["build"], &env).ok();
+    assert!(!log.exists(), "wasm-opt ran on a debug build");
+    run_in_env(&project.root(), &["build", "--release"], &env)
+        .ok()
+        .stderr_has(&["Optimized opt_counter"]);
+    let args = read(&log);
+    assert!(
+        args.starts_with("-O3 --strip-debug "),
+        "the crate's flags come first: {args}"
+    );
+    assert!(args.contains("opt_counter.pre-opt.wasm -o "), "{args}");
+}
+
+#[test]
+fn wasm_opt_false_turns_it_off() {
+    let project = project(
+        "noopt",
+        "noopt-counter",
+        "",
+        "[package.metadata.bridge]\nwasm-opt = false",
+    );
+    let (path, log) = fake_wasm_opt(&project);
+    run_in_env(
+        &project.root(),
+        &["build", "--release"],
+        &[("PATH", path.as_str())],
+    )
+    .ok()
+    .stderr_lacks(&["Optimized", "warning"]);
+    assert!(!log.exists(), "wasm-opt ran although wasm-opt = false");
+}

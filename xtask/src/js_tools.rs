@@ -1,0 +1,105 @@
+//! The outside tools the JS-ecosystem checks drive, installed on first use:
+//! the npm packages pinned in `xtask/js/package.json` (playwright-core, typescript, vite)
+//! and Debian's `chromium` and `binaryen` (wasm-opt) when the process may install them.
+
+use crate::fixtures::project_root;
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+use xshell::{Shell, cmd};
+
+/// `xtask/js/`: the pinned package.json and, once installed, its node_modules.
+pub fn js_dir() -> PathBuf {
+    project_root().join("xtask/js")
+}
+
+/// Install the pinned npm packages unless node_modules matches the lockfile already.
+/// Returns `xtask/js/`.
+pub fn npm_packages(sh: &Shell) -> Result<PathBuf> {
+    let dir = js_dir();
+    if !is_current(&dir.join("node_modules/.package-lock.json"), &dir) {
+        eprintln!("installing the pinned npm packages of xtask/js (first use)");
+        let _cd = sh.push_dir(&dir);
+        cmd!(sh, "npm ci --no-audit --no-fund --loglevel=error")
+            .run()
+            .context(
+                "`npm ci` in xtask/js failed; it needs Node.js 20+ with npm and the npm registry",
+            )?;
+    }
+    Ok(dir)
+}
+
+/// npm writes `node_modules/.package-lock.json` on install; it is current when newer
+/// than both the package.json and the lockfile.
+fn is_current(installed: &Path, dir: &Path) -> bool {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let Some(installed) = modified(installed) else {
+        return false;
+    };
+    ["package.json", "package-lock.json"]
+        .iter()
+        .all(|f| modified(&dir.join(f)).is_some_and(|t| t <= installed))
+}
+
+/// Path of Debian's Chromium, installing the `chromium` package if it is missing.
+#[allow(dead_code)] // used by test-browser (next commit)
+pub fn chromium(sh: &Shell) -> Result<PathBuf> {
+    if let Some(path) = std::env::var_os("BRIDGE_CHROMIUM") {
+        let path = PathBuf::from(path);
+        if !path.is_file() {
+            bail!(
+                "BRIDGE_CHROMIUM={} does not exist; point it at a Chromium binary or unset it",
+                path.display()
+            );
+        }
+        return Ok(path);
+    }
+    debian_program(sh, "chromium", "chromium")
+}
+
+/// Make sure binaryen's `wasm-opt` is on PATH (the release builds the tests check run it).
+pub fn wasm_opt(sh: &Shell) -> Result<PathBuf> {
+    debian_program(sh, "wasm-opt", "binaryen")
+}
+
+/// `/usr/bin/<program>`, or install Debian `package` when running as root.
+fn debian_program(sh: &Shell, program: &str, package: &str) -> Result<PathBuf> {
+    let path = Path::new("/usr/bin").join(program);
+    if path.is_file() {
+        return Ok(path);
+    }
+    let uid = cmd!(sh, "id -u").quiet().read().unwrap_or_default();
+    if uid.trim() != "0" || !Path::new("/usr/bin/apt-get").is_file() {
+        bail!(
+            "{} is missing: install it with `sudo apt-get install -y {package}` (Debian), \
+             then run the task again",
+            path.display()
+        );
+    }
+    apt_update(sh)?;
+    eprintln!("installing Debian's {package} (first use)");
+    cmd!(sh, "apt-get install -y -qq {package}")
+        .env("DEBIAN_FRONTEND", "noninteractive")
+        .run()
+        .with_context(|| format!("`apt-get install -y {package}` failed"))?;
+    if !path.is_file() {
+        bail!(
+            "installed {package} but {} is still missing",
+            path.display()
+        );
+    }
+    Ok(path)
+}
+
+/// `apt-get update`, once per process.
+fn apt_update(sh: &Shell) -> Result<()> {
+    static UPDATE: Once = Once::new();
+    let mut result = Ok(());
+    UPDATE.call_once(|| {
+        result = cmd!(sh, "apt-get update -qq")
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .run()
+            .context("`apt-get update` failed");
+    });
+    result
+}
