@@ -27,6 +27,18 @@ pub fn build_fixture(
     package: Option<&str>,
     release: bool,
 ) -> Result<()> {
+    let extra: &[&str] = if release { &["--release"] } else { &[] };
+    build_fixture_with(sh, path, manifest, package, extra)
+}
+
+/// [`build_fixture`] with any `cargo bridge build` arguments (`--target`, `--out-dir`, ...).
+pub fn build_fixture_with(
+    sh: &Shell,
+    path: &str,
+    manifest: &Path,
+    package: Option<&str>,
+    extra: &[&str],
+) -> Result<()> {
     let mut args = vec!["bridge".to_string(), "build".into(), "--quiet".into()];
     args.push("--manifest-path".into());
     args.push(manifest.display().to_string());
@@ -34,9 +46,7 @@ pub fn build_fixture(
         args.push("--package".into());
         args.push(p.into());
     }
-    if release {
-        args.push("--release".into());
-    }
+    args.extend(extra.iter().map(|a| a.to_string()));
     cmd!(sh, "cargo {args...}")
         .env("PATH", path)
         .run()

@@ -42,7 +42,6 @@ fn is_current(installed: &Path, dir: &Path) -> bool {
 }
 
 /// Path of Debian's Chromium, installing the `chromium` package if it is missing.
-#[allow(dead_code)] // used by test-browser (next commit)
 pub fn chromium(sh: &Shell) -> Result<PathBuf> {
     if let Some(path) = std::env::var_os("BRIDGE_CHROMIUM") {
         let path = PathBuf::from(path);

@@ -1,6 +1,7 @@
 //! Project tasks: `cargo xtask <task>`. See `cargo xtask --help`.
 
 mod bench;
+mod browser;
 mod fixtures;
 mod js_tools;
 mod tasks;
@@ -18,10 +19,16 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, then test-node
+    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, then test-node
     Test,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
+        /// Only fixtures whose name contains this
+        #[arg(long)]
+        filter: Option<String>,
+    },
+    /// Build the fixtures with --target web --release and run their suites in headless Chromium
+    TestBrowser {
         /// Only fixtures whose name contains this
         #[arg(long)]
         filter: Option<String>,
@@ -45,6 +52,7 @@ fn main() -> Result<()> {
     match cli.task {
         Task::Test => tasks::test_all(&sh),
         Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
+        Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
         Task::TestTypes { filter } => typescript::test_types(&sh, filter.as_deref()),
         Task::Example => tasks::example(&sh),
         Task::Bench(args) => bench::run(&sh, &args),

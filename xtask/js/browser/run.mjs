@@ -1,0 +1,211 @@
+// Runs the fixtures' node:test suites in headless Chromium: `cargo xtask test-browser`
+// writes a config (see xtask/src/browser.rs) and runs `node run.mjs CONFIG`.
+//
+// A static server on 127.0.0.1 (an ephemeral port, stopped at the end) serves the
+// repository read-only. Each suite runs in a fresh page whose import map sends
+// `node:test` and `node:assert/strict` to the shims beside this file and every fixture's
+// `pkg/<lib>.js` to a wrapper that re-exports its `--target web` build once `init()` has
+// resolved (as the nodejs glue is ready on import). So the suites' own bodies run unchanged. Suites that import other Node built-ins (node:fs,
+// node:child_process, ...) are Node-only and listed as skipped.
+//
+// Output: one `ok`/`not ok` line per test, then node:test's closing counts.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const BROWSER_SAFE = new Set(["node:test", "node:assert/strict"]);
+const SUITE_TIMEOUT_MS = 120_000;
+
+const config = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const root = resolve(config.root);
+
+/** Static specifiers a module imports. */
+function importsOf(source) {
+  const found = [];
+  const pattern = /(?:^|[;\s])(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|(?:^|[;\s])import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
+  for (const m of source.matchAll(pattern)) found.push(m[1] ?? m[2] ?? m[3]);
+  return found;
+}
+
+/** The Node built-ins a suite needs beyond node:test and node:assert/strict, following relative imports. */
+function nodeOnlyImports(file, seen = new Set()) {
+  if (seen.has(file)) return [];
+  seen.add(file);
+  const needs = [];
+  for (const spec of importsOf(readFileSync(file, "utf8"))) {
+    if (spec.startsWith("node:") && !BROWSER_SAFE.has(spec)) needs.push(spec);
+    else if (spec.startsWith(".") && !spec.includes("/pkg/")) needs.push(...nodeOnlyImports(resolve(dirname(file), spec), seen));
+  }
+  return needs;
+}
+
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+};
+
+const urlOf = (file) => `/${relative(root, file).split(sep).join("/")}`;
+
+function page() {
+  const imports = {
+    "node:test": "/__bridge/node-test.mjs",
+    "node:assert/strict": "/__bridge/assert.mjs",
+  };
+  config.packages.forEach((p, i) => {
+    imports[urlOf(p.glue)] = `/__bridge/pkg/${i}.js`;
+    // JS snippets the glue imports come from the web build too (the same instances).
+    imports[`${urlOf(dirname(p.glue))}/snippets/`] = `${urlOf(dirname(p.web))}/snippets/`;
+  });
+  return `<!doctype html>
+<meta charset="utf-8">
+<title>cargo-bridge browser tests</title>
+<script type="importmap">${JSON.stringify({ imports })}</script>
+<script type="module">
+  const { runRegistered } = await import("/__bridge/node-test.mjs");
+  const suite = new URL(location.href).searchParams.get("suite");
+  window.__bridgeResults = [];
+  window.__bridgeDone = (async () => {
+    await import(suite);
+    await runRegistered((result) => window.__bridgeResults.push(result));
+  })();
+</script>
+`;
+}
+
+function serve() {
+  const html = page();
+  const glues = config.packages.map((p) => urlOf(p.glue));
+  const wrap = (res, index, search) => {
+    // The suites import pkg/<lib>.js and expect it ready (the nodejs target): this
+    // stands in for it, re-exporting the --target web build after awaiting its init(),
+    // so a failing instantiation fails the import as in Node. A query (a suite's fresh
+    // instance, `pkg/x.js?instance=2`) carries over to the web build.
+    const web = JSON.stringify(urlOf(config.packages[index].web) + search);
+    res.writeHead(200, { "content-type": MIME[".js"], "cache-control": "no-store" });
+    res.end(`import init from ${web};\nexport * from ${web};\nawait init();\n`);
+  };
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    const path = decodeURIComponent(url.pathname);
+    let file;
+    if (path === "/__bridge/index.html") {
+      res.writeHead(200, { "content-type": MIME[".html"] });
+      return res.end(html);
+    }
+    const wrapper = /^\/__bridge\/pkg\/(\d+)\.js$/.exec(path);
+    if (wrapper && config.packages[Number(wrapper[1])]) return wrap(res, Number(wrapper[1]), "");
+    // Import maps match URLs without a query only; a glue URL with one arrives here.
+    if (glues.includes(path)) return wrap(res, glues.indexOf(path), url.search);
+    if (path.startsWith("/__bridge/")) {
+      file = join(here, path.slice("/__bridge/".length));
+    } else {
+      file = join(root, path);
+    }
+    if (!resolve(file).startsWith(root + sep) && !resolve(file).startsWith(here + sep)) {
+      res.writeHead(403);
+      return res.end();
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": MIME[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end(`not found: ${path}`);
+    }
+  });
+  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
+}
+
+const started = performance.now();
+const server = await serve();
+const origin = `http://127.0.0.1:${server.address().port}`;
+const browser = await chromium.launch({
+  executablePath: config.chromium,
+  headless: true,
+  // This machine's network is closed: no background connections, no sandbox as root.
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--js-flags=--expose-gc",
+  ],
+});
+
+const counts = { tests: 0, pass: 0, fail: 0, skipped: 0, todo: 0, suites: 0 };
+let n = 0;
+const line = (text) => process.stdout.write(`${text}\n`);
+try {
+  for (const suite of config.suites) {
+    const label = relative(root, suite);
+    const nodeOnly = nodeOnlyImports(suite);
+    if (nodeOnly.length > 0) {
+      line(`# ${label}: Node-only (imports ${[...new Set(nodeOnly)].join(", ")}), not run in the browser`);
+      continue;
+    }
+    counts.suites++;
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    const errors = [];
+    tab.on("pageerror", (error) => errors.push(error.stack ?? String(error)));
+    tab.on("console", (msg) => {
+      if (msg.type() === "error" || msg.type() === "warning") errors.push(`console.${msg.type()}: ${msg.text()}`);
+      else line(`# ${label}: ${msg.text()}`);
+    });
+    let results = [];
+    try {
+      await tab.goto(`${origin}/__bridge/index.html?suite=${encodeURIComponent(urlOf(suite))}`);
+      await tab.waitForFunction(() => window.__bridgeDone !== undefined, null, { timeout: 30_000 });
+      await tab.evaluate(
+        (ms) => Promise.race([window.__bridgeDone, new Promise((_, no) => setTimeout(() => no(new Error(`suite timed out after ${ms} ms`)), ms))]),
+        SUITE_TIMEOUT_MS,
+      );
+      results = await tab.evaluate(() => window.__bridgeResults);
+    } catch (error) {
+      results = (await tab.evaluate(() => window.__bridgeResults ?? []).catch(() => []));
+      results.push({ name: "(loading or running the suite)", ok: false, error: [error.message, ...errors].join("\n") });
+    }
+    if (results.length === 0) results.push({ name: "(suite)", ok: false, error: "the suite registered no tests" });
+    for (const r of results) {
+      counts.tests++;
+      n++;
+      if (r.skipped || r.todo) {
+        counts[r.skipped ? "skipped" : "todo"]++;
+        line(`ok ${n} - ${label} > ${r.name} # ${r.skipped ? "SKIP" : "TODO"}`);
+      } else if (r.ok) {
+        counts.pass++;
+        line(`ok ${n} - ${label} > ${r.name}`);
+      } else {
+        counts.fail++;
+        line(`not ok ${n} - ${label} > ${r.name}`);
+        for (const l of String(r.error).split("\n")) line(`  ${l}`);
+      }
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+
+line(`1..${n}`);
+line(`# tests ${counts.tests}`);
+line(`# suites ${counts.suites}`);
+line(`# pass ${counts.pass}`);
+line(`# fail ${counts.fail}`);
+line(`# cancelled 0`);
+line(`# skipped ${counts.skipped}`);
+line(`# todo ${counts.todo}`);
+line(`# duration_ms ${Math.round(performance.now() - started)}`);
+process.exitCode = counts.fail > 0 || counts.tests === 0 ? 1 : 0;

@@ -1,0 +1,75 @@
+//! `cargo xtask test-browser`: the fixtures' node:test suites in headless Chromium.
+//!
+//! Builds every fixture with `--target web --release` (so wasm-opt runs: the suites check
+//! optimized output) into `target/browser/<fixture>/`, then hands a config to
+//! `xtask/js/browser/run.mjs`, which serves the repository on 127.0.0.1, maps each
+//! suite's `pkg/` imports to those builds and its `node:test`/`node:assert/strict` to
+//! shims, and runs every suite in a fresh page (see that file).
+
+use crate::fixtures::{build_fixture_with, install_cargo_bridge, project_root};
+use crate::js_tools;
+use crate::tasks::FIXTURES;
+use anyhow::{Context, Result, bail};
+use serde_json::json;
+use xshell::{Shell, cmd};
+
+pub fn test_browser(sh: &Shell, filter: Option<&str>) -> Result<()> {
+    let js = js_tools::npm_packages(sh)?;
+    let chromium = js_tools::chromium(sh)?;
+    js_tools::wasm_opt(sh)?;
+    // The shims first: they must agree with Node's own node:assert/strict.
+    let shim_tests = js.join("browser/assert.test.mjs");
+    cmd!(sh, "node --test {shim_tests}").run()?;
+
+    let path = install_cargo_bridge(sh)?;
+    let root = project_root();
+    let out = root.join("target/browser");
+    let mut packages = Vec::new();
+    let mut suites = Vec::new();
+    // Every fixture is built: suites import each other's packages.
+    for f in FIXTURES {
+        let lib = f.package.replace('-', "_");
+        let web_dir = out.join(f.package);
+        let web_dir_arg = web_dir.display().to_string();
+        build_fixture_with(
+            sh,
+            &path,
+            &root.join(f.manifest),
+            Some(f.package),
+            &["--release", "--target", "web", "--out-dir", &web_dir_arg],
+        )?;
+        packages.push(json!({
+            "glue": root.join(f.dir).join("pkg").join(format!("{lib}.js")),
+            "web": web_dir.join(format!("{lib}.js")),
+        }));
+        if filter.is_some_and(|filter| !f.package.contains(filter)) {
+            continue;
+        }
+        let tests = root.join(f.dir).join("tests");
+        for entry in
+            std::fs::read_dir(&tests).with_context(|| format!("reading {}", tests.display()))?
+        {
+            let file = entry?.path();
+            if file.to_string_lossy().ends_with(".test.mjs") {
+                suites.push(file);
+            }
+        }
+    }
+    if suites.is_empty() {
+        bail!("no test suites matched");
+    }
+    suites.sort();
+    let config = json!({
+        "root": root,
+        "chromium": chromium,
+        "packages": packages,
+        "suites": suites,
+    });
+    let config_path = out.join("config.json");
+    std::fs::write(&config_path, serde_json::to_string_pretty(&config)?)?;
+    let runner = js.join("browser/run.mjs");
+    cmd!(sh, "node {runner} {config_path}")
+        .run()
+        .context("browser suites failed (see the `not ok` lines above)")?;
+    Ok(())
+}
