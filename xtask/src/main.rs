@@ -4,6 +4,7 @@ mod bench;
 mod browser;
 mod fixtures;
 mod js_tools;
+mod packages;
 mod tasks;
 mod typescript;
 
@@ -19,7 +20,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, then test-node
+    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, test-packages, then test-node
     Test,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
@@ -33,6 +34,8 @@ enum Task {
         #[arg(long)]
         filter: Option<String>,
     },
+    /// npm pack + install + import by name (Node, tsc), and a Vite app bundling a --target bundler package, run in Chromium
+    TestPackages,
     /// Type-check every fixture's .d.ts and tests/usage.mts with tsc --strict (two libs)
     TestTypes {
         /// Only fixtures whose name contains this
@@ -53,6 +56,7 @@ fn main() -> Result<()> {
         Task::Test => tasks::test_all(&sh),
         Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
         Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
+        Task::TestPackages => packages::test_packages(&sh),
         Task::TestTypes { filter } => typescript::test_types(&sh, filter.as_deref()),
         Task::Example => tasks::example(&sh),
         Task::Bench(args) => bench::run(&sh, &args),

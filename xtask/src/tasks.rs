@@ -1,7 +1,7 @@
 //! The test and example tasks.
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
-use crate::{browser, js_tools, typescript};
+use crate::{browser, js_tools, packages, typescript};
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
@@ -59,6 +59,7 @@ pub fn test_all(sh: &Shell) -> Result<()> {
     cmd!(sh, "cargo xtask bench --quick").run()?;
     typescript::test_types(sh, None)?;
     browser::test_browser(sh, None)?;
+    packages::test_packages(sh)?;
     // Last, so node's test summary closes the output.
     test_node(sh, None)
 }

@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BROWSER_SAFE = new Set(["node:test", "node:assert/strict"]);
@@ -127,21 +127,7 @@ function serve() {
 const started = performance.now();
 const server = await serve();
 const origin = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({
-  executablePath: config.chromium,
-  headless: true,
-  // This machine's network is closed: no background connections, no sandbox as root.
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--js-flags=--expose-gc",
-  ],
-});
+const browser = await launch(config.chromium);
 
 const counts = { tests: 0, pass: 0, fail: 0, skipped: 0, todo: 0, suites: 0 };
 let n = 0;

@@ -1,0 +1,165 @@
+//! `cargo xtask test-packages`: packages are used the way users use them.
+//!
+//! 1. npm: `npm pack` kitchen-sink's nodejs package, install the tarball into a scratch
+//!    project, import it by name in Node (`xtask/js/packages/consumer.mjs`) and type-check
+//!    a `.mts` importing it by name (`consumer.mts`).
+//! 2. bundler: build it with `--target bundler --release`, install that tarball into a
+//!    Vite app (`xtask/js/packages/vite-app/`), `vite build` it and run the bundle in
+//!    headless Chromium (`xtask/js/browser/page.mjs`).
+
+use crate::fixtures::{build_fixture_with, install_cargo_bridge, project_root};
+use crate::js_tools;
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use xshell::{Shell, cmd};
+
+const FIXTURE: &str = "kitchen-sink";
+
+pub fn test_packages(sh: &Shell) -> Result<()> {
+    let js = js_tools::npm_packages(sh)?;
+    let chromium = js_tools::chromium(sh)?;
+    let path = install_cargo_bridge(sh)?;
+    let root = project_root();
+    let work = root.join("target/pkg-check");
+    if work.exists() {
+        std::fs::remove_dir_all(&work).with_context(|| format!("clearing {}", work.display()))?;
+    }
+    let manifest = root.join("fixtures/Cargo.toml");
+    let mut passed = 0;
+
+    // 1. npm pack → install → import by name, in Node and in tsc.
+    let node_pkg = work.join("node-pkg");
+    build(sh, &path, &manifest, &node_pkg, &[])?;
+    let tarball = pack(sh, &node_pkg, &work.join("node-tgz"))?;
+    let app = work.join("node-app");
+    consumer_project(sh, &app, &tarball)?;
+    std::fs::copy(js.join("packages/consumer.mjs"), app.join("consumer.mjs"))?;
+    std::fs::copy(js.join("packages/consumer.mts"), app.join("consumer.mts"))?;
+    let out = {
+        let _cd = sh.push_dir(&app);
+        cmd!(sh, "node consumer.mjs").read()?
+    };
+    expect(
+        &out,
+        json!({"count": 42, "name": "pkg", "shout": "HI"}),
+        "Node",
+    )?;
+    passed += 1;
+    std::fs::write(
+        app.join("tsconfig.json"),
+        serde_json::to_string_pretty(&json!({
+            "compilerOptions": {
+                "strict": true, "noEmit": true, "skipLibCheck": false,
+                "lib": ["es2020", "dom"], "target": "es2020",
+                "module": "nodenext", "moduleResolution": "nodenext", "types": [],
+            },
+            "files": ["consumer.mts"],
+        }))?,
+    )?;
+    let tsc = js.join("node_modules/.bin/tsc");
+    cmd!(sh, "{tsc} -p {app}/tsconfig.json")
+        .run()
+        .context("tsc rejected a .mts importing the installed package by name")?;
+    passed += 1;
+
+    // 2. --target bundler → Vite → Chromium.
+    let bundler_pkg = work.join("bundler-pkg");
+    build(
+        sh,
+        &path,
+        &manifest,
+        &bundler_pkg,
+        &["--release", "--target", "bundler"],
+    )?;
+    let tarball = pack(sh, &bundler_pkg, &work.join("bundler-tgz"))?;
+    let vite_app = work.join("vite-app");
+    consumer_project(sh, &vite_app, &tarball)?;
+    for file in ["index.html", "main.js"] {
+        std::fs::copy(js.join("packages/vite-app").join(file), vite_app.join(file))?;
+    }
+    let vite = js.join("node_modules/vite/bin/vite.js");
+    {
+        let _cd = sh.push_dir(&vite_app);
+        cmd!(sh, "node {vite} build --logLevel warn")
+            .run()
+            .context("vite build of the app importing the bundler package failed")?;
+    }
+    let dist = vite_app.join("dist");
+    let assets: Vec<String> = std::fs::read_dir(dist.join("assets"))?
+        .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect::<Result<_, _>>()?;
+    if !assets.iter().any(|a| a.ends_with(".wasm")) {
+        bail!("vite did not emit the package's .wasm as an asset; dist/assets has {assets:?}");
+    }
+    let page = js.join("browser/page.mjs");
+    let out = cmd!(sh, "node {page} {dist} {chromium}").read()?;
+    expect(
+        &out,
+        json!({"count": 42, "name": "vite", "shout": "HI", "items": 2}),
+        "the Vite bundle in Chromium",
+    )?;
+    passed += 1;
+
+    println!(
+        "packages: {passed} passed, 0 failed (npm pack + install + import, tsc, Vite bundle in Chromium)"
+    );
+    Ok(())
+}
+
+fn build(sh: &Shell, path: &str, manifest: &Path, out: &Path, extra: &[&str]) -> Result<()> {
+    let out_arg = out.display().to_string();
+    let mut args = vec!["--out-dir", out_arg.as_str()];
+    args.extend_from_slice(extra);
+    build_fixture_with(sh, path, manifest, Some(FIXTURE), &args)
+}
+
+/// `npm pack` the package in `pkg` into `dest`; the tarball's path.
+fn pack(sh: &Shell, pkg: &Path, dest: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(dest)?;
+    let _cd = sh.push_dir(pkg);
+    let name = cmd!(
+        sh,
+        "npm pack --silent --pack-destination {dest} --loglevel=error"
+    )
+    .read()
+    .context("npm pack")?;
+    let tarball = dest.join(name.trim());
+    if !tarball.is_file() {
+        bail!("npm pack did not write {}", tarball.display());
+    }
+    Ok(tarball)
+}
+
+/// A scratch project depending on the tarball, installed as a user would.
+fn consumer_project(sh: &Shell, dir: &Path, tarball: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let manifest = json!({
+        "name": "bridge-consumer",
+        "private": true,
+        "type": "module",
+        "dependencies": { FIXTURE: format!("file:{}", tarball.display()) },
+    });
+    std::fs::write(
+        dir.join("package.json"),
+        serde_json::to_string_pretty(&manifest)?,
+    )?;
+    let _cd = sh.push_dir(dir);
+    cmd!(
+        sh,
+        "npm install --no-audit --no-fund --no-package-lock --loglevel=error"
+    )
+    .run()
+    .context("npm install of the packed tarball")?;
+    Ok(())
+}
+
+fn expect(out: &str, want: Value, what: &str) -> Result<()> {
+    let line = out.lines().last().unwrap_or_default();
+    let got: Value = serde_json::from_str(line)
+        .with_context(|| format!("{what} printed no JSON result: {out}"))?;
+    if got != want {
+        bail!("{what}: expected {want}, got {got}");
+    }
+    Ok(())
+}
