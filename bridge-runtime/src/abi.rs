@@ -86,15 +86,27 @@ pub extern "C" fn __bridge_init() {
     }));
 }
 
-/// After a panic trapped out of a call, clear the borrow flag of an object that call had
-/// borrowed. Sound because the trap unwound every Rust frame: no borrow is live.
+/// After a panic or a JS exception unwound a call's frames (skipping its borrow guards),
+/// end the exclusive borrow that call had taken of an object. Sound because the call's
+/// `&mut` guard was the only borrow of it (an exclusive borrow excludes every other).
 ///
 /// # Safety
-/// `addr` must be a live object box, and no Rust frame may be running.
+/// `addr` must be a live object box whose exclusive borrow the unwound call held.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn __bridge_unborrow(addr: u32) {
     // SAFETY: forwarded contract.
     unsafe { RawHeader::at(addr) }.clear_borrow();
+}
+
+/// As [`__bridge_unborrow`], for one shared borrow: decrements the count, so the shared
+/// borrows of outer calls still running (re-entrancy through a callback) stay counted.
+///
+/// # Safety
+/// `addr` must be a live object box one of whose shared borrows the unwound call held.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __bridge_unborrow_shared(addr: u32) {
+    // SAFETY: forwarded contract.
+    unsafe { RawHeader::at(addr) }.end_shared_borrow();
 }
 
 thread_local! {

@@ -47,6 +47,14 @@ impl RawHeader<'_> {
         self.0.strong.set(self.0.strong.get() + 1);
     }
 
+    /// End one shared borrow whose guard was skipped (a trap or a JS exception unwound it).
+    pub(crate) fn end_shared_borrow(&self) {
+        let b = self.0.borrow.get();
+        if b > 0 {
+            self.0.borrow.set(b - 1);
+        }
+    }
+
     /// Forget any borrow: only sound when no borrow guard of the object can be live.
     pub(crate) fn clear_borrow(&self) {
         self.0.borrow.set(0);

@@ -216,7 +216,8 @@ fn member(
     });
     let schema_receiver = match receiver {
         Receiver::None => bridge_schema::Receiver::None,
-        Receiver::Ref | Receiver::Handle => bridge_schema::Receiver::Shared,
+        Receiver::Ref => bridge_schema::Receiver::Shared,
+        Receiver::Handle => bridge_schema::Receiver::Handle,
         Receiver::Mut => bridge_schema::Receiver::Exclusive,
     };
     let function = Function {

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -257,10 +257,12 @@ pub enum FunctionKind {
 #[serde(rename_all = "snake_case")]
 pub enum Receiver {
     None,
-    /// `&self`, or `this: &Handle<Self>`.
+    /// `&self`.
     Shared,
     /// `&mut self`.
     Exclusive,
+    /// `this: &Handle<Self>` (no borrow).
+    Handle,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

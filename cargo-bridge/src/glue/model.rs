@@ -6,7 +6,7 @@ use super::types::{self, TyView, TypeNames};
 use super::wire::{self, CodecView};
 use crate::config::IdentityMode;
 use crate::exports::{ClassExport, Exports};
-use bridge_schema::{Function, FunctionKind, Receiver};
+use bridge_schema::{Function, FunctionKind, Receiver, Ty};
 use serde::Serialize;
 
 /// A wasm export name as a JS string literal, for `wasm[...]` (export names are
@@ -84,6 +84,11 @@ pub struct FnView {
     pub wire_session: bool,
     pub ret: TyView,
     pub doc: Vec<String>,
+    /// The JS expressions of the objects the thunk borrows shared (`this`, `&C` and
+    /// `Option<&C>` parameters) and exclusively (`&mut self`, `&mut C`): what to undo when
+    /// a panic or a JS exception skips its guards.
+    pub shared_borrows: Vec<String>,
+    pub exclusive_borrows: Vec<String>,
 }
 
 #[derive(Serialize, Clone)]
@@ -169,7 +174,27 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         }),
         ret: types::view(&f.ret, names),
         doc: doc_with_throws(&f.doc, &f.ret, names),
+        shared_borrows: borrows(f, false),
+        exclusive_borrows: borrows(f, true),
     }
+}
+
+fn borrows(f: &Function, exclusive: bool) -> Vec<String> {
+    let this = match f.receiver {
+        Receiver::Shared => !exclusive,
+        Receiver::Exclusive => exclusive,
+        Receiver::None | Receiver::Handle => false,
+    };
+    let params = f.params.iter().filter(|p| match &p.ty {
+        Ty::ClassMut(_) => exclusive,
+        Ty::ClassRef(_) => !exclusive,
+        Ty::Option(inner) => matches!(**inner, Ty::ClassRef(_)) && !exclusive,
+        _ => false,
+    });
+    this.then(|| "this".to_string())
+        .into_iter()
+        .chain(params.map(|p| p.name.clone()))
+        .collect()
 }
 
 /// The doc lines, plus what a `Result`-returning export throws.
