@@ -10,6 +10,7 @@ mod package;
 mod package_settings;
 mod pipeline;
 mod progress;
+mod scaffold;
 mod snippets;
 mod transforms;
 mod wasm_opt;
@@ -41,6 +42,17 @@ struct BridgeCli {
 enum Command {
     /// Compile bridge crates to wasm32 and write a JS package for each (pkg/)
     Build(BuildArgs),
+    /// Create a bridge crate in a new directory: a documented class, its test, metadata
+    New(NewArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct NewArgs {
+    /// Directory to create; its name is the crate's name
+    pub path: PathBuf,
+    /// Do not print the next steps
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// Which JS environment the glue loads the module in.
@@ -91,6 +103,7 @@ fn main() -> ExitCode {
     let Cargo::Bridge(cli) = Cargo::parse();
     let result = match cli.command {
         Command::Build(args) => pipeline::build(&args),
+        Command::New(args) => scaffold::new(&args.path, args.quiet),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
