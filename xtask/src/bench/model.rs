@@ -182,6 +182,7 @@ pub enum Measured {
 }
 
 /// Everything measured for one identity (scenario, mode).
+#[derive(Clone)]
 pub struct Record {
     pub scenario: &'static Scenario,
     pub mode: Mode,
@@ -198,7 +199,30 @@ impl Record {
     }
 }
 
+impl Run {
+    /// The same run read by its best (fastest kept) run of each timing instead of the
+    /// median: on a machine shared with other work the best run is the least disturbed.
+    pub fn best_runs(&self) -> Run {
+        let mut run = self.clone();
+        for r in &mut run.records {
+            if let Some(t) = &mut r.time {
+                t.summary.median_ms = t.summary.min_ms;
+            }
+        }
+        for r in &mut run.pools {
+            if let Some(t) = &mut r.time {
+                t.summary.median_ms = t.summary.min_ms;
+                for p in t.phases.values_mut() {
+                    p.median_ms = p.min_ms;
+                }
+            }
+        }
+        run
+    }
+}
+
 /// What one release-pool (scenario, variant) measured.
+#[derive(Clone)]
 pub struct PoolRecord {
     pub scenario: &'static PoolScenario,
     pub variant: &'static PoolVariant,
@@ -217,6 +241,7 @@ impl PoolRecord {
 }
 
 /// How the runner processes sampled (as asked; `target_cv` in percent).
+#[derive(Clone)]
 pub struct SamplingNote {
     pub min_runs: u32,
     pub max_runs: u32,
@@ -242,6 +267,7 @@ pub struct SizeReport {
 }
 
 /// What one invocation measured, with how it was asked for.
+#[derive(Clone)]
 pub struct Run {
     pub records: Vec<Record>,
     pub pools: Vec<PoolRecord>,

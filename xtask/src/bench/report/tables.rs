@@ -279,24 +279,32 @@ pub(super) fn sustained_table(run: &Run) -> String {
     table(&header, &rows, 2)
 }
 
+/// Pass/miss by the medians, and beside it what the best runs say.
 pub(super) fn targets_table(run: &Run) -> String {
-    let header: Vec<String> = ["", "target", "want", "got"].map(String::from).to_vec();
+    let header: Vec<String> = ["", "target", "want", "got", "best runs", ""]
+        .map(String::from)
+        .to_vec();
+    let verdict = |pass: Option<bool>| match pass {
+        Some(true) => "pass".to_string(),
+        Some(false) => "MISS".into(),
+        None => "n/a".into(),
+    };
+    let best = targets(&run.best_runs());
     let rows = targets(run)
         .into_iter()
-        .map(|t| {
+        .zip(best)
+        .map(|(t, b)| {
             vec![
-                match t.pass {
-                    Some(true) => "pass".into(),
-                    Some(false) => "MISS".into(),
-                    None => "n/a".into(),
-                },
+                verdict(t.pass),
                 format!("{}: {}", t.group, t.what),
                 t.want,
                 t.got.unwrap_or_else(|| "not measured".into()),
+                b.got.unwrap_or_else(|| "—".into()),
+                verdict(b.pass),
             ]
         })
         .collect::<Vec<_>>();
-    table(&header, &rows, 4)
+    table(&header, &rows, 6)
 }
 
 pub(super) fn errors(run: &Run) -> String {
@@ -318,6 +326,9 @@ pub(super) fn identity_text(run: &Run) -> String {
     out += &per_crossing_table(run);
     out += "\nRatios of medians:\n\n";
     out += &ratio_table(run);
+    out +=
+        "\nRatios of best runs (the fastest kept run of each; least disturbed by other load):\n\n";
+    out += &ratio_table(&run.best_runs());
     if run.records.iter().any(|r| r.memory.is_some()) {
         out += "\nMemory (one instrumented run after the warm-up):\n\n";
         out += &memory_table(run);
