@@ -48,19 +48,44 @@ pub extern "C" fn __bridge_ret_area() -> u32 {
     RET.0.as_ptr() as usize as u32
 }
 
-/// Allocate a buffer for JS to fill. `size` 0 gives a dangling, aligned address.
+/// Allocate a buffer for JS to fill. `size` 0 gives a dangling, aligned address; 0 means
+/// the allocation failed (wasm memory cannot grow that far), which the glue reports.
 #[unsafe(no_mangle)]
 pub extern "C" fn __bridge_alloc(size: u32, align: u32) -> u32 {
-    let layout = Layout::from_size_align(size as usize, align as usize).expect("valid layout");
+    let Ok(layout) = Layout::from_size_align(size as usize, align as usize) else {
+        return 0;
+    };
     if size == 0 {
         return align;
     }
     // SAFETY: non-zero size.
-    let ptr = unsafe { std::alloc::alloc(layout) };
-    if ptr.is_null() {
-        std::alloc::handle_alloc_error(layout);
+    unsafe { std::alloc::alloc(layout) as usize as u32 }
+}
+
+/// Resize a buffer from [`__bridge_alloc`] (align 1) to `new_size` bytes, keeping its
+/// contents up to the smaller size: the glue sizes strings exactly with it. 0 means the
+/// allocation failed; the old buffer is then still live.
+///
+/// # Safety
+/// `ptr` and `old_size` must describe a live allocation with alignment 1.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __bridge_realloc(ptr: u32, old_size: u32, new_size: u32) -> u32 {
+    if old_size == 0 {
+        return __bridge_alloc(new_size, 1);
     }
-    ptr as usize as u32
+    if new_size == 0 {
+        // SAFETY: forwarded contract.
+        unsafe { __bridge_free(ptr, old_size, 1) };
+        return 1;
+    }
+    if new_size as usize > isize::MAX as usize {
+        return 0;
+    }
+    let layout = Layout::from_size_align(old_size as usize, 1).expect("a live allocation's layout");
+    // SAFETY: forwarded contract; `new_size` is non-zero and fits `isize`.
+    unsafe {
+        std::alloc::realloc(ptr as usize as *mut u8, layout, new_size as usize) as usize as u32
+    }
 }
 
 /// Free a buffer from [`__bridge_alloc`] or one the return area described.

@@ -67,7 +67,7 @@ export const POOL_SCENARIOS = {
           m.popPool(pool);
           const t2 = performance.now();
           checkDropped(m, before, "poolDrain");
-          if (objs.length > 0 && objs[objs.length - 1].__addr !== 0) throw new Error("poolDrain: a drained wrapper is still live");
+          if (objs.length > 0 && isLive(objs[objs.length - 1])) throw new Error("poolDrain: a drained wrapper is still live");
           return { createMs: t1 - t0, releaseMs: t2 - t1, droppedMs: t2 - t1 };
         },
       },
@@ -193,4 +193,14 @@ export async function measurePool(args, log) {
   );
   if (m.liveObjects() !== before) throw new Error(`${m.liveObjects() - before} object(s) left alive`);
   return result;
+}
+
+/** Does `obj` still reach its Rust object (a released wrapper throws when used)? */
+function isLive(obj) {
+  try {
+    obj.value();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -23,6 +23,7 @@ pub const FIXTURES: &[Fixture] = &[
     in_fixtures("bench", "fixtures/bench"),
     in_fixtures("js-interop", "fixtures/js-interop"),
     in_fixtures("js-missing", "fixtures/js-missing"),
+    in_fixtures("hostile", "fixtures/hostile"),
     Fixture {
         package: "ws-default",
         manifest: "fixtures/ws-default/Cargo.toml",

@@ -43,6 +43,11 @@ fn identity_mode(value: &Expr, class: &str) -> syn::Result<String> {
             ),
         )
     };
+    // A `$mode:literal` from a macro_rules! macro arrives wrapped in an invisible group.
+    let mut value = value;
+    while let Expr::Group(g) = value {
+        value = &g.expr;
+    }
     match value {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..

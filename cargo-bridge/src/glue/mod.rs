@@ -90,11 +90,18 @@ fn environment() -> Result<Environment<'static>> {
     env.set_trim_blocks(true);
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
+    env.add_filter("comment_text", comment_text);
     for (name, source) in TEMPLATES {
         env.add_template(name, source)
             .with_context(|| format!("template {name} does not parse"))?;
     }
     Ok(env)
+}
+
+/// Text for the inside of a `/* */` comment: a `*/` in it would end the comment (and
+/// let the rest run as code), so its `/` is escaped.
+fn comment_text(text: &str) -> String {
+    text.replace("*/", "*\\/")
 }
 
 pub fn render(model: &GlueModel) -> Result<Glue> {
@@ -113,4 +120,24 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
         dts,
         imported_files,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::comment_text;
+
+    #[test]
+    fn comment_text_cannot_end_the_comment() {
+        let hostile = "Returns one */ globalThis.INJECTED = \"ran\"; /* **/";
+        let escaped = comment_text(hostile);
+        assert!(!escaped.contains("*/"), "{escaped}");
+        assert_eq!(
+            escaped,
+            "Returns one *\\/ globalThis.INJECTED = \"ran\"; /* **\\/"
+        );
+        assert_eq!(
+            comment_text("plain `code` and a/b*c"),
+            "plain `code` and a/b*c"
+        );
+    }
 }
