@@ -74,6 +74,9 @@ async function measureIdentity() {
         release: (o) => o.free(),
         releaseSent: (sent, got) => got.free(),
         floor: m.floor,
+        movePoint: m.movePoint,
+        // recordVec_100: the item getter makes a new wrapper; both are freed at once.
+        hit: { item: (h) => h.item, done: (h, item) => (item.free(), h.free()), teardown() {} },
         probes: m,
         stats: () => null,
       };
@@ -90,6 +93,15 @@ async function measureIdentity() {
       release: (o) => o.release(),
       releaseSent: (sent, got) => sent.release(),
       floor: m.floor,
+      movePoint: m.movePoint,
+      // recordVec_100: records are plain objects; their items stay cached until teardown.
+      hit: {
+        item: (h) => h.item,
+        done() {},
+        teardown(hits) {
+          for (const h of hits) h.item.release();
+        },
+      },
       rawMake: m.rawMake,
       rawFree: m.rawFree,
       probes: m,

@@ -179,6 +179,84 @@ export const SCENARIOS = {
     teardown() {},
   },
 
+  // Issue 8: a `{x, y}` record in and out (wasm-bindgen: serde-wasm-bindgen).
+  recordRoundtrip: {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: () => ({ p: { x: 0, y: 1 } }),
+    run(api, st, n) {
+      const movePoint = api.movePoint;
+      let p = st.p;
+      for (let i = 0; i < n; i++) p = movePoint(p);
+      st.p = p;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = floor(x);
+      st.x = x;
+    },
+    teardown() {},
+  },
+
+  // Issue 8: rustConsumesSameObject's call returning `Result::Ok(i32)` instead of `i32`.
+  resultOkConsume: {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: (api) => ({ obj: new api.C(7), sink: 0 }),
+    run(api, st, n) {
+      const C = api.C;
+      const obj = st.obj;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += C.consumeOk(obj);
+      st.sink += sink;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += floor(7);
+      st.sink += sink;
+    },
+    teardown: (api, st) => api.release(st.obj),
+  },
+
+  // Issue 8: 100 records `{ item, x }` whose `item` is one of the same 100 objects each
+  // time (identity hits in the caching modes); JS reads both fields of each.
+  recordVec_100: {
+    iterations: 10_000,
+    crossings: 100,
+    setup: (api) => ({ pool: new api.Pool(100), last: [], sink: 0 }),
+    run(api, st, n) {
+      const pool = st.pool;
+      const { item, done } = api.hit;
+      let sink = 0;
+      let hits = st.last;
+      for (let i = 0; i < n; i++) {
+        hits = pool.hits();
+        for (let j = 0; j < hits.length; j++) {
+          const h = hits[j];
+          const it = item(h);
+          sink += h.x + (it === null ? 1 : 0);
+          done(h, it);
+        }
+      }
+      st.last = hits;
+      st.sink += sink;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let sink = 0;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < 100; j++) sink += floor(j);
+      }
+      st.sink += sink;
+    },
+    teardown(api, st) {
+      api.hit.teardown(st.last);
+      api.release(st.pool);
+    },
+  },
+
   // The real workload: a Rust-owned document tree JS renders like UI code. Each iteration:
   // a batch of edits in Rust (1% of the nodes, distinct), then a full re-render (walk from
   // `tree.root()`, see renderNode). Setup makes the first, cold render (not counted).

@@ -451,7 +451,7 @@ mod tests {
 
     #[test]
     fn plan_times_the_floor_only_and_selects_pool_variants_by_their_objects_mode() {
-        let a = args(&["--filter", "consume,pushpop"]);
+        let a = args(&["--filter", "consumesSame,pushpop"]);
         let jobs = plan(&a, &[Mode::Floor, Mode::Rust], &pkgs());
         assert_eq!(
             rows(&jobs),
@@ -489,7 +489,7 @@ mod tests {
 
     #[test]
     fn collect_groups_measures_into_one_record_and_keeps_failures() {
-        let a = args(&["--filter", "consume"]);
+        let a = args(&["--filter", "consumesSame"]);
         let jobs = plan(&a, &[Mode::Rust], &pkgs());
         let results = jobs
             .into_iter()

@@ -100,24 +100,47 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
     let ident = &spec.ident;
     let callee = &spec.callee;
     let call = quote! { #callee(#(#args),*) };
-    // `Err(e)` becomes the error thrown after the closure: `e` and every guard are
-    // dropped first, so an `Err` leaves nothing borrowed or half-done. A record or enum
-    // `e` is also encoded as the error's `data` (`ErrProbe` picks the way at compile time).
-    let value = if let Some(err) = &spec.ret.error {
-        quote! {
-            match #call {
-                ::core::result::Result::Ok(v) => v,
-                ::core::result::Result::Err(e) => {
-                    #[allow(unused_imports)]
-                    use ::bridge_runtime::abi::ErrDisplayOnly as _;
-                    return ::core::result::Result::Err(
-                        ::bridge_runtime::abi::ErrProbe::<#err>(e).into_error(),
-                    );
-                }
-            }
+    // `Err(e)` becomes the error thrown after the closure: every guard is dropped first,
+    // so an `Err` leaves nothing borrowed or half-done, and the hot `Ok` path holds no
+    // guard across a call (the error is built after the closure). A record or enum `e` is
+    // also encoded as the error's `data` (`ErrProbe` picks the way at compile time). An
+    // error type that borrows (from `&self`, say) cannot leave the closure: it is turned
+    // into the error inside, before the guards drop.
+    let to_error = |err: &syn::Type| {
+        quote! {{
+            #[allow(unused_imports)]
+            use ::bridge_runtime::abi::ErrDisplayOnly as _;
+            ::bridge_runtime::abi::ErrProbe::<#err>(e).into_error()
+        }}
+    };
+    let (value, after) = match &spec.ret.error {
+        Some(err) if borrows(err) => {
+            let to_error = to_error(err);
+            (
+                quote! {
+                    match #call {
+                        ::core::result::Result::Ok(v) => v,
+                        ::core::result::Result::Err(e) => {
+                            return ::core::result::Result::Err(#to_error);
+                        }
+                    }
+                },
+                quote! {},
+            )
         }
-    } else {
-        call
+        Some(err) => {
+            let to_error = to_error(err);
+            (
+                call,
+                quote! {
+                    let __value = match __value {
+                        ::core::result::Result::Ok(v) => v,
+                        ::core::result::Result::Err(e) => ::bridge_runtime::abi::throw(#to_error),
+                    };
+                },
+            )
+        }
+        None => (call, quote! {}),
     };
     quote! {
         #[unsafe(export_name = #symbol)]
@@ -128,9 +151,44 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
                 ::core::result::Result::Ok::<_, ::bridge_runtime::abi::BridgeError>(#value)
             })();
             let __value = ::bridge_runtime::abi::or_throw(__result);
+            #after
             #lower
         }
     }
+}
+
+/// Whether a type may borrow: a lifetime other than `'static` or a reference without one.
+fn borrows(ty: &syn::Type) -> bool {
+    fn scan(tokens: TokenStream) -> bool {
+        let mut tokens = tokens.into_iter().peekable();
+        while let Some(t) = tokens.next() {
+            match t {
+                proc_macro2::TokenTree::Punct(p) if p.as_char() == '&' => {
+                    let is_static = matches!(
+                        tokens.peek(),
+                        Some(proc_macro2::TokenTree::Punct(q)) if q.as_char() == '\''
+                    );
+                    if !is_static {
+                        return true;
+                    }
+                }
+                proc_macro2::TokenTree::Punct(p) if p.as_char() == '\'' => {
+                    if !matches!(tokens.next(), Some(proc_macro2::TokenTree::Ident(i)) if i == "static")
+                    {
+                        return true;
+                    }
+                }
+                proc_macro2::TokenTree::Group(g) => {
+                    if scan(g.stream()) {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+    scan(quote! { #ty })
 }
 
 struct Lifted {

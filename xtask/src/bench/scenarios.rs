@@ -52,6 +52,35 @@ pub const SCENARIOS: &[Scenario] = &[
         what: "a fresh object per call, released at once in every mode: `C.make(i).release()`",
     },
     Scenario {
+        name: "recordRoundtrip",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        what: "a `{x, y}` record in and out: `p = movePoint(p)` (wasm-bindgen: \
+               serde-wasm-bindgen)",
+    },
+    Scenario {
+        name: "resultOkConsume",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        alloc_floor: false,
+        what: "`C.consumeOk(obj)`: `rustConsumesSameObject` returning `Result::Ok(i32)`",
+    },
+    Scenario {
+        name: "recordVec_100",
+        iterations: 10_000,
+        quick_iterations: 20,
+        crossings: 100,
+        objects_per_iteration: 100,
+        alloc_floor: false,
+        what: "100 records `{ item, x }` holding the same 100 objects each time: \
+               `pool.hits()`, both fields read (wasm-bindgen: a struct with getters)",
+    },
+    Scenario {
         name: "uiTree",
         iterations: 1,
         quick_iterations: 1,

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::path::Path;
 
+mod data;
 mod pools;
 mod size;
 mod tables;

@@ -156,6 +156,7 @@ pub fn targets(run: &Run) -> Vec<Target> {
         ));
     }
     out.extend(super::workload::targets(run));
+    out.extend(super::data::targets(run));
     if let Some(size) = &run.size {
         out.extend(super::size::targets(size));
     }
