@@ -159,34 +159,21 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
 
 /// Whether a type may borrow: a lifetime other than `'static` or a reference without one.
 fn borrows(ty: &syn::Type) -> bool {
+    use proc_macro2::TokenTree;
     fn scan(tokens: TokenStream) -> bool {
-        let mut tokens = tokens.into_iter().peekable();
-        while let Some(t) = tokens.next() {
-            match t {
-                proc_macro2::TokenTree::Punct(p) if p.as_char() == '&' => {
-                    let is_static = matches!(
-                        tokens.peek(),
-                        Some(proc_macro2::TokenTree::Punct(q)) if q.as_char() == '\''
-                    );
-                    if !is_static {
-                        return true;
-                    }
-                }
-                proc_macro2::TokenTree::Punct(p) if p.as_char() == '\'' => {
-                    if !matches!(tokens.next(), Some(proc_macro2::TokenTree::Ident(i)) if i == "static")
-                    {
-                        return true;
-                    }
-                }
-                proc_macro2::TokenTree::Group(g) => {
-                    if scan(g.stream()) {
-                        return true;
-                    }
-                }
-                _ => {}
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        tokens.iter().enumerate().any(|(i, t)| match t {
+            // `&` without a `'static` after it.
+            TokenTree::Punct(p) if p.as_char() == '&' => {
+                !matches!(tokens.get(i + 1), Some(TokenTree::Punct(q)) if q.as_char() == '\'')
             }
-        }
-        false
+            // A lifetime other than `'static`.
+            TokenTree::Punct(p) if p.as_char() == '\'' => {
+                !matches!(tokens.get(i + 1), Some(TokenTree::Ident(id)) if id == "static")
+            }
+            TokenTree::Group(g) => scan(g.stream()),
+            _ => false,
+        })
     }
     scan(quote! { #ty })
 }
