@@ -10,7 +10,7 @@
 
 mod machine;
 mod model;
-mod peer;
+pub(crate) mod peer;
 mod report;
 mod runner;
 mod scenarios;

@@ -1,6 +1,7 @@
 //! Project tasks: `cargo xtask <task>`. See `cargo xtask --help`.
 
 mod bench;
+mod bench_browser;
 mod browser;
 mod fixtures;
 mod js_tools;
@@ -44,6 +45,8 @@ enum Task {
     },
     /// Identity benchmarks: every scenario × mode against a floor (see docs/benchmarks.md)
     Bench(bench::BenchArgs),
+    /// The five identity scenarios in headless Chromium: rust mode vs wasm-bindgen (ratios)
+    BenchBrowser(bench_browser::BenchBrowserArgs),
     /// Build the bundled example with `cargo bridge build --release` and run it in Node
     Example,
 }
@@ -58,6 +61,7 @@ fn main() -> Result<()> {
         Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
         Task::TestPackages => packages::test_packages(&sh),
         Task::TestTypes { filter } => typescript::test_types(&sh, filter.as_deref()),
+        Task::BenchBrowser(args) => bench_browser::run(&sh, &args),
         Task::Example => tasks::example(&sh),
         Task::Bench(args) => bench::run(&sh, &args),
     }

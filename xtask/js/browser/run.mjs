@@ -9,16 +9,17 @@
 // node:child_process, ...) are Node-only and listed as skipped.
 //
 // Output: one `ok`/`not ok` line per test, then node:test's closing counts.
-import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./chromium.mjs";
+import { send, serveStatic } from "./serve.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const BROWSER_SAFE = new Set(["node:test", "node:assert/strict"]);
 const SUITE_TIMEOUT_MS = 120_000;
+const SHIMS = ["node-test.mjs", "assert.mjs"];
 
 const config = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const root = resolve(config.root);
@@ -42,14 +43,6 @@ function nodeOnlyImports(file, seen = new Set()) {
   }
   return needs;
 }
-
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".json": "application/json",
-  ".wasm": "application/wasm",
-};
 
 const urlOf = (file) => `/${relative(root, file).split(sep).join("/")}`;
 
@@ -88,45 +81,30 @@ function serve() {
     // so a failing instantiation fails the import as in Node. A query (a suite's fresh
     // instance, `pkg/x.js?instance=2`) carries over to the web build.
     const web = JSON.stringify(urlOf(config.packages[index].web) + search);
-    res.writeHead(200, { "content-type": MIME[".js"], "cache-control": "no-store" });
-    res.end(`import init from ${web};\nexport * from ${web};\nawait init();\n`);
+    send(res, `import init from ${web};\nexport * from ${web};\nawait init();\n`, ".js");
+    return true;
   };
-  const server = createServer(async (req, res) => {
-    const url = new URL(req.url, "http://127.0.0.1");
-    const path = decodeURIComponent(url.pathname);
-    let file;
+  return serveStatic(root, async (path, url, res) => {
     if (path === "/__bridge/index.html") {
-      res.writeHead(200, { "content-type": MIME[".html"] });
-      return res.end(html);
+      send(res, html, ".html");
+      return true;
     }
     const wrapper = /^\/__bridge\/pkg\/(\d+)\.js$/.exec(path);
     if (wrapper && config.packages[Number(wrapper[1])]) return wrap(res, Number(wrapper[1]), "");
     // Import maps match URLs without a query only; a glue URL with one arrives here.
     if (glues.includes(path)) return wrap(res, glues.indexOf(path), url.search);
-    if (path.startsWith("/__bridge/")) {
-      file = join(here, path.slice("/__bridge/".length));
-    } else {
-      file = join(root, path);
+    const shim = path.slice("/__bridge/".length);
+    if (path.startsWith("/__bridge/") && SHIMS.includes(shim)) {
+      send(res, await readFile(join(here, shim)), ".mjs");
+      return true;
     }
-    if (!resolve(file).startsWith(root + sep) && !resolve(file).startsWith(here + sep)) {
-      res.writeHead(403);
-      return res.end();
-    }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { "content-type": MIME[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
-      res.end(body);
-    } catch {
-      res.writeHead(404);
-      res.end(`not found: ${path}`);
-    }
+    return false;
   });
-  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
 }
 
 const started = performance.now();
 const server = await serve();
-const origin = `http://127.0.0.1:${server.address().port}`;
+const origin = server.origin;
 const browser = await launch(config.chromium);
 
 const counts = { tests: 0, pass: 0, fail: 0, skipped: 0, todo: 0, suites: 0 };

@@ -9,6 +9,19 @@ use xshell::{Shell, cmd};
 
 /// Build the peer package; returns the path of its JS module.
 pub fn build(sh: &Shell, root: &Path, quiet: bool) -> Result<PathBuf> {
+    let out = root.join("fixtures/bench/peer/pkg");
+    build_with(sh, root, quiet, "nodejs", &out)
+}
+
+/// Build the peer package for a `wasm-bindgen --target` into `out`; returns the path of
+/// its JS module.
+pub fn build_with(
+    sh: &Shell,
+    root: &Path,
+    quiet: bool,
+    target: &str,
+    out: &Path,
+) -> Result<PathBuf> {
     let dir = root.join("fixtures/bench/peer");
     let want = crate_version(&dir.join("Cargo.toml"))?;
     let output = Command::new("wasm-bindgen")
@@ -38,8 +51,7 @@ pub fn build(sh: &Shell, root: &Path, quiet: bool) -> Result<PathBuf> {
     .run()
     .context("building the peer crate")?;
     let wasm = dir.join("target/wasm32-unknown-unknown/release/bench_peer.wasm");
-    let out = dir.join("pkg");
-    cmd!(sh, "wasm-bindgen --target nodejs --out-dir {out} {wasm}")
+    cmd!(sh, "wasm-bindgen --target {target} --out-dir {out} {wasm}")
         .run()
         .context("running wasm-bindgen")?;
     Ok(out.join("bench_peer.js"))
