@@ -264,6 +264,16 @@ pub struct PackageSize {
 pub struct SizeReport {
     pub bridge: Vec<(usize, PackageSize)>,
     pub peer: Option<PackageSize>,
+    /// The 1-class packages before and after `wasm-opt -O` (when it is installed).
+    pub optimized: Option<Optimized>,
+}
+
+/// `wasm-opt -O` on the 1-class packages: (package, before, after).
+#[derive(Clone, Debug, Default)]
+pub struct Optimized {
+    /// `wasm-opt --version`.
+    pub version: String,
+    pub packages: Vec<(&'static str, PackageSize, PackageSize)>,
 }
 
 /// What one invocation measured, with how it was asked for.

@@ -3,9 +3,10 @@
 //! a getter; identity mode `rust`), builds each with `cargo bridge build --release`, and
 //! the 1-class crate as a wasm-bindgen user writes it (with the pinned `wasm-bindgen` CLI,
 //! when the peer runs). Both for the web (`--target web`), as shipped to browsers. Crates live under `target/bench-size/` with one shared target
-//! directory, so later runs only rebuild what changed.
+//! directory, so later runs only rebuild what changed. The rows are without wasm-opt on
+//! either side; the 1-class packages are measured once more after `wasm-opt -O`.
 
-use super::model::{PackageSize, SizeReport};
+use super::model::{Optimized, PackageSize, SizeReport};
 use anyhow::{Context, Result};
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -91,7 +92,7 @@ fn write_crate(dir: &Path, name: &str, deps: &str, source: &str) -> Result<PathB
     let toml = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
          [lib]\ncrate-type = [\"cdylib\"]\n\n[dependencies]\n{deps}\n\n\
-         [package.metadata.bridge]\nidentity-mode = \"rust\"\n\n{PROFILE}\n[workspace]\n"
+         [package.metadata.bridge]\nidentity-mode = \"rust\"\nwasm-opt = false\n\n{PROFILE}\n[workspace]\n"
     );
     // Rewritten only when different: an unchanged crate is not rebuilt.
     for (path, text) in [
@@ -182,7 +183,55 @@ pub fn measure(
     } else {
         None
     };
-    Ok(SizeReport { bridge, peer })
+    let optimized = optimized(sh, &base, &bridge, peer.is_some())?;
+    Ok(SizeReport {
+        bridge,
+        peer,
+        optimized,
+    })
+}
+
+/// The 1-class packages after binaryen's `wasm-opt -O` (what `cargo bridge build
+/// --release` runs by default, after its own transforms; wasm-pack runs it for
+/// wasm-bindgen): the rows above are built with `wasm-opt = false`, so this runs the same
+/// command on their modules. `None` when wasm-opt is not installed.
+fn optimized(
+    sh: &Shell,
+    base: &Path,
+    bridge: &[(usize, PackageSize)],
+    peer: bool,
+) -> Result<Option<Optimized>> {
+    let Ok(version) = cmd!(sh, "wasm-opt --version")
+        .quiet()
+        .ignore_stderr()
+        .read()
+    else {
+        eprintln!("bench: size: wasm-opt is not installed, no after-wasm-opt rows");
+        return Ok(None);
+    };
+    let mut packages = Vec::new();
+    let mut candidates = vec![("cargo-bridge", base.join("size1/pkg"), "size1")];
+    if peer {
+        candidates.push(("wasm-bindgen", base.join("peer1/pkg"), "peer1"));
+    }
+    for (name, dir, stem) in candidates {
+        if name == "cargo-bridge" && !bridge.iter().any(|(n, _)| *n == 1) {
+            continue;
+        }
+        let wasm = dir.join(format!("{stem}_bg.wasm"));
+        let opt = dir.join(format!("{stem}_bg.opt.wasm"));
+        cmd!(sh, "wasm-opt -O {wasm} -o {opt}")
+            .quiet()
+            .run()
+            .with_context(|| format!("wasm-opt -O on {}", wasm.display()))?;
+        let before = package(&dir.join(format!("{stem}.js")), &wasm)?;
+        let after = package(&dir.join(format!("{stem}.js")), &opt)?;
+        packages.push((name, before, after));
+    }
+    Ok(Some(Optimized {
+        version: version.trim().to_string(),
+        packages,
+    }))
 }
 
 #[cfg(test)]

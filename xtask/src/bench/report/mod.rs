@@ -146,6 +146,12 @@ pub fn json(run: &Run, machine: &Machine) -> Value {
             "bridge": s.bridge.iter().map(|(n, p)| json!({"classes": n, "package": p})).collect::<Vec<_>>(),
             "wasmBindgen": s.peer,
             "gzipGluePerExtraClass": size::per_extra_class(s),
+            "wasmOpt": s.optimized.as_ref().map(|o| json!({
+                "version": o.version,
+                "packages": o.packages.iter().map(|(name, before, after)| json!({
+                    "package": name, "before": before, "after": after,
+                })).collect::<Vec<_>>(),
+            })),
         })),
         "targets": targets(run).into_iter().zip(targets(&run.best_runs())).map(|(t, b)| json!({
             "group": t.group, "target": t.what, "want": t.want, "got": t.got, "pass": t.pass,
@@ -252,7 +258,8 @@ fn generated(run: &Run, machine: &Machine) -> String {
                 bench class (constructor, `make`, `roundtrip`, `consume`, a getter; identity \
                 mode `rust`), `cargo bridge build --release --target web`; and the 1-class \
                 crate as a wasm-bindgen user writes it (`wasm-bindgen --target web`). gzip \
-                level 9. No `wasm-opt` on either side.\n\n";
+                level 9. No `wasm-opt` on either side in the first table; the second runs \
+                `wasm-opt -O` on both 1-class modules.\n\n";
         out += &size::size_table(size);
     }
     out += "\n## Targets\n\nFrom issues 4 and 12 (ratios on this machine, release build). Pass/miss \

@@ -1,7 +1,7 @@
 //! The size table (issue 12): gzip'd glue by class count, and the whole 1-class package
 //! against wasm-bindgen's.
 
-use super::super::model::{PackageSize, SizeReport};
+use super::super::model::{Optimized, PackageSize, SizeReport};
 use super::tables::{fmt_bytes, table};
 use super::targets::Target;
 
@@ -54,7 +54,58 @@ pub fn size_table(size: &SizeReport) -> String {
             fmt_bytes(per)
         );
     }
+    if let Some(opt) = &size.optimized {
+        out += &opt_table(opt);
+    }
     out
+}
+
+/// The 1-class packages before and after `wasm-opt -O`.
+fn opt_table(opt: &Optimized) -> String {
+    let header: Vec<String> = [
+        "package (1 class)",
+        ".wasm before",
+        ".wasm after",
+        ".wasm gzip before",
+        ".wasm gzip after",
+        "gzip total before",
+        "gzip total after",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows: Vec<Vec<String>> = opt
+        .packages
+        .iter()
+        .map(|(name, before, after)| {
+            vec![
+                name.to_string(),
+                fmt_bytes(before.wasm as f64),
+                fmt_bytes(after.wasm as f64),
+                fmt_bytes(before.wasm_gz as f64),
+                fmt_bytes(after.wasm_gz as f64),
+                fmt_bytes(total_gz(before) as f64),
+                fmt_bytes(total_gz(after) as f64),
+            ]
+        })
+        .collect();
+    format!(
+        "\nAfter `wasm-opt -O` ({}; `cargo bridge build --release` runs it by default, \
+         wasm-pack does for wasm-bindgen):\n\n{}",
+        opt.version,
+        table(&header, &rows, 1)
+    )
+}
+
+/// Whole 1-class package after wasm-opt, gzip'd: (cargo-bridge, wasm-bindgen).
+fn optimized_pair(size: &SizeReport) -> Option<(u64, u64)> {
+    let opt = size.optimized.as_ref()?;
+    let after = |who: &str| {
+        opt.packages
+            .iter()
+            .find(|(n, _, _)| *n == who)
+            .map(|(_, _, a)| total_gz(a))
+    };
+    Some((after("cargo-bridge")?, after("wasm-bindgen")?))
 }
 
 pub fn targets(size: &SizeReport) -> Vec<Target> {
@@ -85,6 +136,14 @@ pub fn targets(size: &SizeReport) -> Vec<Target> {
             got: whole.map(|(b, p)| format!("{b} B / {p} B = {:.2}", b as f64 / p as f64)),
             pass: whole.map(|(b, p)| b <= p),
         },
+        Target {
+            group: g,
+            what: "whole 1-class package after wasm-opt -O: cargo-bridge / wasm-bindgen".into(),
+            want: "≤ 1 (no larger)".into(),
+            got: optimized_pair(size)
+                .map(|(b, p)| format!("{b} B / {p} B = {:.2}", b as f64 / p as f64)),
+            pass: optimized_pair(size).map(|(b, p)| b <= p),
+        },
     ]
 }
 
@@ -110,6 +169,7 @@ mod tests {
                 (100, p(104_000, 20_000)),
             ],
             peer: Some(p(4000, 9000)),
+            optimized: None,
         };
         assert_eq!(per_extra_class(&size), Some(1000.0));
         let t = targets(&size);
@@ -125,8 +185,33 @@ mod tests {
         let size = SizeReport {
             bridge: vec![(1, p(5000, 9000))],
             peer: None,
+            optimized: None,
         };
         assert_eq!(per_extra_class(&size), None);
         assert_eq!(targets(&size)[1].pass, None);
+    }
+
+    #[test]
+    fn the_wasm_opt_rows_show_before_and_after_and_are_judged() {
+        let size = SizeReport {
+            bridge: vec![(1, p(5000, 9000))],
+            peer: Some(p(4000, 9000)),
+            optimized: Some(Optimized {
+                version: "wasm-opt version 108".into(),
+                packages: vec![
+                    ("cargo-bridge", p(5000, 9000), p(5000, 6000)),
+                    ("wasm-bindgen", p(4000, 9000), p(4000, 8000)),
+                ],
+            }),
+        };
+        let table = size_table(&size);
+        assert!(
+            table.contains("After `wasm-opt -O` (wasm-opt version 108"),
+            "{table}"
+        );
+        assert!(table.contains("| cargo-bridge "), "{table}");
+        let t = targets(&size);
+        assert_eq!(t[2].pass, Some(true), "11000 B <= 12000 B");
+        assert_eq!(t[2].got.as_deref(), Some("11000 B / 12000 B = 0.92"));
     }
 }
