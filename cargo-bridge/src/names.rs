@@ -4,8 +4,9 @@
 //! their crates and suggesting `#[bridge(js_name = "...")]`. (Each name on its own, e.g.
 //! a `js_name` that is not a JS identifier, is checked by the macro at compile time.)
 
-use crate::exports::Exports;
+use crate::exports::{ClassExport, Exports};
 use anyhow::{Result, bail};
+use bridge_schema::FunctionKind;
 
 /// Exports the glue adds to every package, with what they are.
 const GLUE_EXPORTS: &[(&str, &str)] = &[
@@ -20,6 +21,8 @@ const GLUE_EXPORTS: &[(&str, &str)] = &[
         "the module's default export (`init` of the web target)",
     ),
     ("initSync", "the web target's synchronous initialisation"),
+    ("ReleasePool", "a type of the TypeScript declarations"),
+    ("BridgeClassStats", "a type of the TypeScript declarations"),
 ];
 
 /// One name a package exports, and who exports it (for messages).
@@ -70,6 +73,54 @@ pub fn check(exports: &Exports) -> Result<()> {
             );
         }
         seen.push(item);
+    }
+    for class in &exports.classes {
+        check_members(class)?;
+    }
+    Ok(())
+}
+
+/// Within one class (all its impl blocks): one JS name per instance member (a getter and
+/// a setter of one property share theirs) and per static.
+fn check_members(class: &ClassExport) -> Result<()> {
+    let role = |kind: FunctionKind| match kind {
+        FunctionKind::Getter => "getter",
+        FunctionKind::Setter => "setter",
+        FunctionKind::Static => "static",
+        _ => "method",
+    };
+    let members = class
+        .members
+        .iter()
+        .filter(|m| m.kind != FunctionKind::Constructor)
+        .collect::<Vec<_>>();
+    for (i, m) in members.iter().enumerate() {
+        let is_static = m.kind == FunctionKind::Static;
+        let clash = members[..i].iter().find(|o| {
+            o.js_name == m.js_name
+                && (o.kind == FunctionKind::Static) == is_static
+                && !matches!(
+                    (o.kind, m.kind),
+                    (FunctionKind::Getter, FunctionKind::Setter)
+                        | (FunctionKind::Setter, FunctionKind::Getter)
+                )
+        });
+        if let Some(o) = clash {
+            bail!(
+                "class `{}` of crate `{}` has two {}members named `{}` in JS: `{}::{}` ({}) and \
+                 `{}::{}` ({}); give one of them another JS name with #[bridge(js_name = \"...\")]",
+                class.rust_name,
+                class.crate_name,
+                if is_static { "static " } else { "" },
+                m.js_name,
+                class.rust_name,
+                o.rust_name,
+                role(o.kind),
+                class.rust_name,
+                m.rust_name,
+                role(m.kind),
+            );
+        }
     }
     Ok(())
 }
@@ -154,6 +205,53 @@ mod tests {
             err.contains("function `a_b` of crate `pa` and function `aB` of crate `pa`"),
             "{err}"
         );
+    }
+
+    fn member(kind: FunctionKind, rust: &str, js: &str) -> Function {
+        Function {
+            kind,
+            js_name: js.into(),
+            rust_name: rust.into(),
+            symbol: rust.into(),
+            receiver: Receiver::Shared,
+            params: vec![],
+            ret: Ty::Unit,
+            doc: String::new(),
+        }
+    }
+
+    #[test]
+    fn members_of_one_class() {
+        use FunctionKind::*;
+        let with = |members| {
+            let mut c = class("pa", "Node", "Node");
+            c.members = members;
+            Exports {
+                classes: vec![c],
+                ..Exports::default()
+            }
+        };
+        // A getter and a setter share a property; a static may share an instance name.
+        check(&with(vec![
+            member(Getter, "value", "value"),
+            member(Setter, "set_value", "value"),
+            member(Static, "value_of", "value"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            error(with(vec![
+                member(Getter, "value", "value"),
+                member(Method, "get_value", "value"),
+            ])),
+            "class `Node` of crate `pa` has two members named `value` in JS: `Node::value` \
+             (getter) and `Node::get_value` (method); give one of them another JS name with \
+             #[bridge(js_name = \"...\")]"
+        );
+        let err = error(with(vec![
+            member(Static, "make", "make"),
+            member(Static, "make_it", "make"),
+        ]));
+        assert!(err.contains("two static members named `make`"), "{err}");
     }
 
     #[test]

@@ -89,3 +89,121 @@ fn js_name_separates_them() {
         "{dts}"
     );
 }
+
+/// Build a one-crate workspace with `lib_rs`; return the failed run (no package written).
+#[track_caller]
+fn failing_build(dir: &str, name: &str, lib_rs: &str) -> support::Run {
+    let project = Project::workspace(&[dir], "");
+    project.bridge_crate(dir, name, "\"cdylib\"", "", lib_rs);
+    let run = project.build(&[]);
+    run.fails();
+    assert!(
+        !project.path(&format!("{dir}/pkg")).exists(),
+        "no package from a failed build"
+    );
+    run
+}
+
+#[test]
+fn names_one_item_cannot_take_are_compile_errors() {
+    let run = failing_build(
+        "bad",
+        "names-bad-one",
+        r#"use bridge_runtime::bridge;
+
+#[bridge(js_name = "a$b")]
+pub struct Widget {
+    value: u32,
+}
+
+#[bridge]
+impl Widget {
+    #[bridge(js_name = "get-value")]
+    pub fn value(&self) -> u32 {
+        self.value
+    }
+
+    pub fn constructor(&self) -> u32 {
+        1
+    }
+
+    pub fn release(&self) {}
+
+    pub fn prototype() -> u32 {
+        1
+    }
+
+    #[bridge(js_name = "name")]
+    pub fn label() -> u32 {
+        1
+    }
+
+    #[bridge(getter = "__addr")]
+    pub fn addr(&self) -> u32 {
+        1
+    }
+}
+
+#[bridge(js_name = "compute total")]
+pub fn compute() -> u32 {
+    1
+}
+"#,
+    );
+    run.stderr_has(&[
+        "error: js_name \"a$b\" is not a JS identifier: `$` is reserved for the generated glue's own names; use one, e.g. js_name = \"aB\"",
+        "error: js_name \"get-value\" is not a JS identifier: a JS identifier holds only letters, digits and `_`; use one, e.g. js_name = \"getValue\"",
+        "error: member `Widget::constructor` cannot be `constructor` in JS: `constructor` is reserved: JS reserves it for the class's constructor (mark the Rust constructor with #[bridge(constructor)]); give it another JS name with #[bridge(js_name = \"...\")]",
+        "error: member `Widget::release` cannot be `release` in JS: `release` is reserved: the glue gives every class `release()`; give it another JS name with #[bridge(js_name = \"...\")]",
+        "error: member `Widget::prototype` cannot be `prototype` in JS: a static named `prototype` would replace the class's own `Widget.prototype`; give it another JS name with #[bridge(js_name = \"...\")]",
+        "error: member `Widget::label` cannot be `name` in JS: a static named `name` would replace the class's own `Widget.name`",
+        "error: member `Widget::addr` cannot be `__addr` in JS: `__addr` is reserved: names starting with `__` hold the glue's wrapper state",
+        "error: js_name \"compute total\" is not a JS identifier: a JS identifier holds only letters, digits and `_`; use one, e.g. js_name = \"computeTotal\"",
+    ]);
+}
+
+#[test]
+fn a_function_named_like_a_glue_export() {
+    failing_build(
+        "pool",
+        "names-glue",
+        "use bridge_runtime::bridge;\n\n#[bridge]\npub fn with_pool() -> u32 {\n    1\n}\n",
+    )
+    .stderr_has(&[
+        "function `with_pool` of crate `names-glue` is exported to JS as `withPool`, a name the \
+         generated glue exports itself (release pools); give it another JS name with \
+         #[bridge(js_name = \"...\")]",
+    ]);
+}
+
+#[test]
+fn a_class_and_a_function_and_two_members_of_one_name() {
+    let lib = r#"use bridge_runtime::bridge;
+
+#[bridge]
+pub struct Shape {
+    sides: u32,
+}
+
+#[bridge]
+impl Shape {
+    #[bridge(getter)]
+    pub fn sides(&self) -> u32 {
+        self.sides
+    }
+}
+
+#[bridge]
+pub fn shape() -> u32 {
+    1
+}
+"#;
+    failing_build("both", "names-both", &lib.replace("pub fn shape", "#[bridge(js_name = \"Shape\")]\npub fn shape").replace("#[bridge]\n#[bridge(", "#[bridge("))
+        .stderr_has(&["two items are exported to JS as `Shape`: class `Shape` of crate `names-both` and function `shape` of crate `names-both`"]);
+    let second_impl = "\nmod more {\n    use super::Shape;\n    use bridge_runtime::bridge;\n\n    #[bridge]\n    impl Shape {\n        #[bridge(js_name = \"sides\")]\n        pub fn side_count(&self) -> u32 {\n            self.sides\n        }\n    }\n}\n";
+    failing_build("members", "names-members", &format!("{lib}{second_impl}")).stderr_has(&[
+        "class `Shape` of crate `names-members` has two members named `sides` in JS: \
+         `Shape::sides` (getter) and `Shape::side_count` (method); give one of them another JS \
+         name with #[bridge(js_name = \"...\")]",
+    ]);
+}

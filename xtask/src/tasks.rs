@@ -20,6 +20,7 @@ pub const FIXTURES: &[Fixture] = &[
     in_fixtures("identity", "fixtures/identity"),
     in_fixtures("rust-default", "fixtures/rust-default"),
     in_fixtures("linked-app", "fixtures/linked-app"),
+    in_fixtures("odd-names", "fixtures/odd-names"),
     in_fixtures("bench", "fixtures/bench"),
     in_fixtures("js-interop", "fixtures/js-interop"),
     in_fixtures("js-missing", "fixtures/js-missing"),

@@ -114,10 +114,16 @@ fn lib_name(package: &str) -> String {
     package.replace('-', "_")
 }
 
-/// Names a `.d.ts` exports: `export class|function|interface|type|const|enum NAME`.
+/// Names a `.d.ts` exports: `export class|function|interface|type|const|enum NAME`, and
+/// `export { Local$class as NAME };` (names the declarations cannot declare as themselves).
 fn exported_names(dts: &str) -> BTreeSet<String> {
     dts.lines()
         .filter_map(|line| {
+            if let Some(alias) = line.strip_prefix("export { ")
+                && let Some((_, name)) = alias.strip_suffix(" };")?.split_once(" as ")
+            {
+                return Some(name.to_string());
+            }
             let rest = line.strip_prefix("export ")?;
             let rest = rest.strip_prefix("declare ").unwrap_or(rest);
             let (kind, rest) = rest.split_once(' ')?;
@@ -151,9 +157,13 @@ mod tests {
     fn finds_exported_names() {
         let names = exported_names(
             "export class Book {\nexport interface Book extends X {}\nexport function withPool<T>(f: () => T): T;\n\
-             type Private = 1;\nexport {};\n  export function nested(): void;\n",
+             type Private = 1;\nexport {};\n  export function nested(): void;\n\
+             export { delete$class as delete };\n",
         );
-        assert_eq!(names.into_iter().collect::<Vec<_>>(), ["Book", "withPool"]);
+        assert_eq!(
+            names.into_iter().collect::<Vec<_>>(),
+            ["Book", "delete", "withPool"]
+        );
     }
 
     #[test]

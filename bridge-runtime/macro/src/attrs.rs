@@ -22,6 +22,7 @@ pub fn parse_class_args(attr: proc_macro2::TokenStream, class: &str) -> syn::Res
             Ok(())
         } else if meta.path.is_ident("js_name") {
             let name: syn::LitStr = meta.value()?.parse()?;
+            crate::names::check_js_name(&name)?;
             args.js_name = Some(name.value());
             Ok(())
         } else {
@@ -119,11 +120,13 @@ fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Resul
             args.role = role;
             if meta.input.peek(syn::Token![=]) {
                 let name: syn::LitStr = meta.value()?.parse()?;
+                crate::names::check_js_name(&name)?;
                 args.js_name = Some(name.value());
             }
             Ok(())
         } else if meta.path.is_ident("js_name") {
             let name: syn::LitStr = meta.value()?.parse()?;
+            crate::names::check_js_name(&name)?;
             args.js_name = Some(name.value());
             Ok(())
         } else if meta.path.is_ident("skip") {

@@ -47,39 +47,54 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
     let mut members = Vec::new();
     let mut thunks = Vec::new();
     let mut has_constructor = false;
+    // Every member is checked, and all their errors reported together.
+    let mut errors: Option<syn::Error> = None;
     for impl_item in &mut item.items {
         let syn::ImplItem::Fn(f) = impl_item else {
             continue;
         };
-        let args = attrs::take_member_args(&mut f.attrs)?;
-        let exported = matches!(f.vis, syn::Visibility::Public(_)) && !args.skip;
-        if !exported {
-            if args.role != MemberRole::Plain || args.js_name.is_some() {
-                return Err(syn::Error::new_spanned(
-                    &f.sig.ident,
-                    format!(
-                        "`{class}::{}` has #[bridge(...)] but is not `pub`: make it `pub` to export it",
-                        f.sig.ident
-                    ),
-                ));
+        let exported = (|| {
+            let args = attrs::take_member_args(&mut f.attrs)?;
+            let exported = matches!(f.vis, syn::Visibility::Public(_)) && !args.skip;
+            if !exported {
+                if args.role != MemberRole::Plain || args.js_name.is_some() {
+                    return Err(syn::Error::new_spanned(
+                        &f.sig.ident,
+                        format!(
+                            "`{class}::{}` has #[bridge(...)] but is not `pub`: make it `pub` to export it",
+                            f.sig.ident
+                        ),
+                    ));
+                }
+                return Ok(None);
             }
-            continue;
-        }
-        if args.role == MemberRole::Constructor {
-            if has_constructor {
-                return Err(syn::Error::new_spanned(
-                    &f.sig.ident,
-                    format!(
-                        "class `{class}` has two #[bridge(constructor)]s; JS classes have one constructor: make the other a static"
-                    ),
-                ));
+            if args.role == MemberRole::Constructor {
+                if has_constructor {
+                    return Err(syn::Error::new_spanned(
+                        &f.sig.ident,
+                        format!(
+                            "class `{class}` has two #[bridge(constructor)]s; JS classes have one constructor: make the other a static"
+                        ),
+                    ));
+                }
+                has_constructor = true;
             }
-            has_constructor = true;
+            member(&class, &self_ty, &f.sig, &args, doc_of(&f.attrs), &mut refs).map(Some)
+        })();
+        match exported {
+            Ok(Some((function, thunk))) => {
+                members.push(function);
+                thunks.push(thunk);
+            }
+            Ok(None) => {}
+            Err(e) => match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            },
         }
-        let (function, thunk) =
-            member(&class, &self_ty, &f.sig, &args, doc_of(&f.attrs), &mut refs)?;
-        members.push(function);
-        thunks.push(thunk);
+    }
+    if let Some(errors) = errors {
+        return Err(errors);
     }
     let record = record::emit(
         bridge_schema::Item::Impl(bridge_schema::Impl {
@@ -201,6 +216,7 @@ fn member(
         }
         (None, _) => attrs::camel_case(&rust_name),
     };
+    crate::names::check_member_name(sig.ident.span(), class, &rust_name, kind, &js_name)?;
     let type_id = bridge_schema::type_id(&record::crate_name(), class);
     let symbol = bridge_schema::member_symbol(&type_id, &rust_name);
     let ident = &sig.ident;

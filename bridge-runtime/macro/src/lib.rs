@@ -11,6 +11,7 @@ mod data;
 mod functions;
 mod imports;
 mod jscall;
+mod names;
 mod record;
 mod thunk;
 mod types;

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod js;
+
 /// Bump when the record format or the wasm ABI changes.
 pub const SCHEMA_VERSION: u32 = 6;
 

@@ -11,6 +11,8 @@ use serde::Serialize;
 #[derive(Serialize)]
 pub struct RecordView {
     pub name: String,
+    /// The `.d.ts` declares it as itself (else as `<name>$type`, exported as an alias).
+    pub ts_plain: bool,
     pub doc: Vec<String>,
     pub fields: Vec<FieldTs>,
 }
@@ -18,6 +20,8 @@ pub struct RecordView {
 #[derive(Serialize)]
 pub struct EnumView {
     pub name: String,
+    /// The `.d.ts` declares it as itself (else as `<name>$type`, exported as an alias).
+    pub ts_plain: bool,
     pub doc: Vec<String>,
     /// Crosses as the variant name (a string); else as `{ kind, ...fields }`.
     pub fieldless: bool,
@@ -59,6 +63,7 @@ pub fn records(exports: &Exports, names: &TypeNames) -> Vec<RecordView> {
         .iter()
         .map(|r| RecordView {
             name: r.def.name.clone(),
+            ts_plain: super::types::ts_plain(&r.def.name),
             doc: doc_lines(&r.def.doc),
             fields: fields(&r.def.fields, names),
         })
@@ -71,6 +76,7 @@ pub fn enums(exports: &Exports, names: &TypeNames) -> Vec<EnumView> {
         .iter()
         .map(|e| EnumView {
             name: e.def.name.clone(),
+            ts_plain: super::types::ts_plain(&e.def.name),
             doc: doc_lines(&e.def.doc),
             fieldless: e.def.is_fieldless(),
             variants: e

@@ -69,7 +69,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
         .iter()
         .enumerate()
         .map(|(i, s)| ModuleView {
-            var: format!("jsModule{i}$"),
+            var: format!("$jsModule{i}"),
             crate_name: s.crate_name.clone(),
             path: s.path.clone(),
             dest: s.dest.clone(),

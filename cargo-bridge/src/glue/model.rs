@@ -41,8 +41,15 @@ pub struct GlueModel {
 
 #[derive(Serialize)]
 pub struct ClassView {
-    /// JS name.
+    /// JS name. The glue binds the class as `<name>$class` and exports it under `name`.
     pub name: String,
+    /// `name` can be the class expression's own name (`class Node {`); else the glue sets
+    /// the `name` property.
+    pub bindable: bool,
+    /// `name` as a JS string literal.
+    pub key: String,
+    /// The `.d.ts` declares `export class <name>` (else `<name>$class`, exported as an alias).
+    pub ts_plain: bool,
     pub mode: &'static str,
     pub crate_name: String,
     /// Wasm exports of the class, as JS string literals.
@@ -74,6 +81,9 @@ pub struct PropertyView {
 #[derive(Serialize, Clone)]
 pub struct FnView {
     pub js_name: String,
+    /// `js_name` can be the function expression's own name (free functions are bound as
+    /// `<js_name>$fn` and exported under `js_name`).
+    pub bindable: bool,
     /// The wasm export, as a JS string literal (`wasm[{{ f.symbol }}]`).
     pub symbol: String,
     /// `Class.member` or `function`, for error messages.
@@ -93,6 +103,8 @@ pub struct FnView {
 
 #[derive(Serialize, Clone)]
 pub struct ParamView {
+    /// The parameter's JS binding: its name, escaped with `_` if that is a reserved word
+    /// or repeats an earlier parameter's.
     pub name: String,
     pub ty: TyView,
     pub ts: String,
@@ -138,6 +150,20 @@ impl GlueModel {
     }
 }
 
+/// Each parameter's JS binding: its name, with `_` appended while it is a reserved word
+/// or an earlier parameter's binding (Rust's `new` and `new_` are both `new` in camelCase).
+fn param_bindings(params: &[bridge_schema::Param]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(params.len());
+    for p in params {
+        let mut name = p.name.clone();
+        while !bridge_schema::js::is_bindable(&name) || out.contains(&name) {
+            name.push('_');
+        }
+        out.push(name);
+    }
+    out
+}
+
 fn doc_lines(doc: &str) -> Vec<String> {
     if doc.is_empty() {
         Vec::new()
@@ -154,14 +180,15 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
     };
     FnView {
         js_name: f.js_name.clone(),
+        bindable: bridge_schema::js::is_bindable(&f.js_name),
         symbol: js_string(&f.symbol),
         label,
         has_self: f.receiver != Receiver::None,
-        params: f
-            .params
-            .iter()
-            .map(|p| ParamView {
-                name: p.name.clone(),
+        params: param_bindings(&f.params)
+            .into_iter()
+            .zip(&f.params)
+            .map(|(name, p)| ParamView {
+                name,
                 ty: types::view(&p.ty, names),
                 ts: types::param_ts(&p.ty, names),
             })
@@ -185,15 +212,18 @@ fn borrows(f: &Function, exclusive: bool) -> Vec<String> {
         Receiver::Exclusive => exclusive,
         Receiver::None | Receiver::Handle => false,
     };
-    let params = f.params.iter().filter(|p| match &p.ty {
-        Ty::ClassMut(_) => exclusive,
-        Ty::ClassRef(_) => !exclusive,
-        Ty::Option(inner) => matches!(**inner, Ty::ClassRef(_)) && !exclusive,
-        _ => false,
-    });
+    let params = param_bindings(&f.params)
+        .into_iter()
+        .zip(&f.params)
+        .filter(|(_, p)| match &p.ty {
+            Ty::ClassMut(_) => exclusive,
+            Ty::ClassRef(_) => !exclusive,
+            Ty::Option(inner) => matches!(**inner, Ty::ClassRef(_)) && !exclusive,
+            _ => false,
+        });
     this.then(|| "this".to_string())
         .into_iter()
-        .chain(params.map(|p| p.name.clone()))
+        .chain(params.map(|(binding, _)| binding))
         .collect()
 }
 
@@ -254,6 +284,12 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
     }
     ClassView {
         name: class.name.clone(),
+        // A class expression's own name is a binding inside its body: not for names the
+        // body's code could mean otherwise.
+        bindable: bridge_schema::js::is_bindable(&class.name)
+            && !["undefined", "NaN", "Infinity"].contains(&class.name.as_str()),
+        key: js_string(&class.name),
+        ts_plain: types::ts_plain(&class.name),
         mode: plan.mode.as_str(),
         crate_name: class.crate_name.clone(),
         exports: ClassExportsView {

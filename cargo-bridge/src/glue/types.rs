@@ -9,6 +9,66 @@ use serde::Serialize;
 /// Type id → JS name of every user type in the module.
 pub struct TypeNames<'a>(pub &'a Exports);
 
+/// Names the `.d.ts` refers to itself (globals and TypeScript's own type names): a user
+/// class spelled like one is declared under its glue name and exported as an alias.
+const TS_TAKEN: &[&str] = &[
+    "Int8Array",
+    "Uint8Array",
+    "Int16Array",
+    "Uint16Array",
+    "Int32Array",
+    "Uint32Array",
+    "Float32Array",
+    "Float64Array",
+    "BigInt64Array",
+    "BigUint64Array",
+    "Record",
+    "Promise",
+    "Request",
+    "Response",
+    "BufferSource",
+    "WebAssembly",
+    "URL",
+    "Symbol",
+    "globalThis",
+    "Error",
+    "any",
+    "unknown",
+    "never",
+    "object",
+    "string",
+    "number",
+    "boolean",
+    "bigint",
+    "symbol",
+    "undefined",
+];
+
+/// Whether the `.d.ts` can declare `name` as itself (`export class Name`), rather than as
+/// `Name$class` exported under its name.
+pub fn ts_plain(name: &str) -> bool {
+    bridge_schema::js::is_bindable(name) && !TS_TAKEN.contains(&name)
+}
+
+/// How the `.d.ts` refers to the class `name`.
+pub fn ts_class_ref(name: &str) -> String {
+    if ts_plain(name) {
+        name.to_string()
+    } else {
+        format!("{name}$class")
+    }
+}
+
+/// How the `.d.ts` refers to the record or enum `name` (declared as `<name>$type` and
+/// exported under its name when it cannot be declared as itself).
+pub fn ts_data_ref(name: &str) -> String {
+    if ts_plain(name) {
+        name.to_string()
+    } else {
+        format!("{name}$type")
+    }
+}
+
 impl<'a> TypeNames<'a> {
     /// The class, record or enum `type_id` names.
     pub fn def(&self, type_id: &str) -> TypeDef<'a> {
@@ -112,12 +172,12 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
             throws: true,
             error_codec: (!err.is_empty())
                 .then(|| super::wire::codec_name(&Ty::Named(err.clone()), names)),
-            error_ts: (!err.is_empty()).then(|| names.js_name(err)),
+            error_ts: (!err.is_empty()).then(|| ts_data_ref(&names.js_name(err))),
             ..view(ok, names)
         },
         Ty::Named(id) if names.is_fieldless_enum(id) => TyView {
             enum_name: Some(names.js_name(id)),
-            ts: names.js_name(id),
+            ts: ts_data_ref(&names.js_name(id)),
             ..simple("enum")
         },
         Ty::Named(id) if names.is_data(id) => coded("data"),
@@ -147,8 +207,8 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
             let name = names.js_name(id);
             TyView {
                 kind: "class",
-                class: Some(name.clone()),
-                ts: name,
+                ts: ts_class_ref(&name),
+                class: Some(name),
                 ..simple("class")
             }
         }

@@ -113,7 +113,8 @@ pub fn ts(ty: &Ty, names: &TypeNames) -> String {
         Ty::Bool => "boolean".into(),
         Ty::I64 | Ty::U64 => "bigint".into(),
         Ty::String | Ty::Str | Ty::Char => "string".into(),
-        Ty::Named(id) => names.js_name(id),
+        Ty::Named(id) if names.is_data(id) => super::types::ts_data_ref(&names.js_name(id)),
+        Ty::Named(id) => super::types::ts_class_ref(&names.js_name(id)),
         _ => "number".into(),
     }
 }

@@ -1,0 +1,104 @@
+//! Compile-time checks of the JS names one item gives itself: a `js_name` must be a JS
+//! identifier, and a member may not take a name the glue gives every class. Collisions
+//! between items (two classes, two members across impl blocks) are `cargo bridge`'s.
+
+use bridge_schema::FunctionKind;
+use proc_macro2::Span;
+
+/// `js_name = "..."` must be a JS identifier (without `$`, which the glue reserves).
+pub fn check_js_name(lit: &syn::LitStr) -> syn::Result<()> {
+    let name = lit.value();
+    let Some(problem) = bridge_schema::js::identifier_problem(&name) else {
+        return Ok(());
+    };
+    let suggestion = suggest(&name)
+        .map(|s| format!(", e.g. js_name = \"{s}\""))
+        .unwrap_or_default();
+    Err(syn::Error::new(
+        lit.span(),
+        format!("js_name \"{name}\" is not a JS identifier: {problem}; use one{suggestion}"),
+    ))
+}
+
+/// `get-value` → `getValue`: the words of `name`, camelCased, if that is an identifier.
+fn suggest(name: &str) -> Option<String> {
+    let mut out = String::new();
+    for (i, word) in name
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        let mut chars = word.chars();
+        let first = chars.next()?;
+        if i == 0 {
+            out.push(first);
+        } else {
+            out.extend(first.to_uppercase());
+        }
+        out.extend(chars);
+    }
+    bridge_schema::js::identifier_problem(&out)
+        .is_none()
+        .then_some(out)
+}
+
+/// Names the glue gives every class's instances, and why.
+const RESERVED_MEMBERS: &[(&str, &str)] = &[
+    (
+        "constructor",
+        "JS reserves it for the class's constructor (mark the Rust constructor with #[bridge(constructor)])",
+    ),
+    ("release", "the glue gives every class `release()`"),
+];
+
+/// Names a static may not take: the class function's own properties.
+const RESERVED_STATICS: &[&str] = &["prototype", "name", "length"];
+
+/// A member's final JS name must not be one the glue or JS gives every class.
+pub fn check_member_name(
+    span: Span,
+    class: &str,
+    rust_name: &str,
+    kind: FunctionKind,
+    js_name: &str,
+) -> syn::Result<()> {
+    let problem = if kind == FunctionKind::Constructor {
+        None
+    } else if kind == FunctionKind::Static {
+        RESERVED_STATICS.contains(&js_name).then(|| {
+            format!("a static named `{js_name}` would replace the class's own `{class}.{js_name}`")
+        })
+    } else if let Some((_, why)) = RESERVED_MEMBERS.iter().find(|(n, _)| *n == js_name) {
+        Some(format!("`{js_name}` is reserved: {why}"))
+    } else if js_name.starts_with("__") {
+        Some(format!(
+            "`{js_name}` is reserved: names starting with `__` hold the glue's wrapper state"
+        ))
+    } else {
+        None
+    };
+    match problem {
+        None => Ok(()),
+        Some(problem) => Err(syn::Error::new(
+            span,
+            format!(
+                "member `{class}::{rust_name}` cannot be `{js_name}` in JS: {problem}; give it \
+                 another JS name with #[bridge(js_name = \"...\")]"
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn suggestions() {
+        assert_eq!(super::suggest("get-value").as_deref(), Some("getValue"));
+        assert_eq!(
+            super::suggest("compute total").as_deref(),
+            Some("computeTotal")
+        );
+        assert_eq!(super::suggest("--"), None);
+        assert_eq!(super::suggest("1st"), None);
+    }
+}
