@@ -3,7 +3,7 @@
 //
 // A static server on 127.0.0.1 (an ephemeral port, stopped at the end) serves the
 // repository read-only. Each suite runs in a fresh page whose import map sends
-// `node:test` and `node:assert/strict` to the shims beside this file and every fixture's
+// `node:test`, `node:assert/strict` and `node:fs` (readFileSync only) to the shims beside this file and every fixture's
 // `pkg/<lib>.js` to a wrapper that re-exports its `--target web` build once `init()` has
 // resolved (as the nodejs glue is ready on import). So the suites' own bodies run unchanged. Suites that import other Node built-ins (node:fs,
 // node:child_process, ...) are Node-only and listed as skipped.
@@ -11,25 +11,38 @@
 // Output: one `ok`/`not ok` line per test, then node:test's closing counts.
 import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launch } from "./chromium.mjs";
 import { send, serveStatic } from "./serve.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BROWSER_SAFE = new Set(["node:test", "node:assert/strict"]);
+// Node built-ins the page has shims for: every export, or only the names listed.
+const BROWSER_SAFE = { "node:test": null, "node:assert/strict": null, "node:fs": ["readFileSync"] };
 const SUITE_TIMEOUT_MS = 120_000;
-const SHIMS = ["node-test.mjs", "assert.mjs"];
+const SHIMS = ["node-test.mjs", "assert.mjs", "fs.mjs"];
 
 const config = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const root = resolve(config.root);
 
-/** Static specifiers a module imports. */
+/** Static imports of a module: `{ spec, names }`, names null unless `import { a, b } from`. */
 function importsOf(source) {
   const found = [];
-  const pattern = /(?:^|[;\s])(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|(?:^|[;\s])import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
-  for (const m of source.matchAll(pattern)) found.push(m[1] ?? m[2] ?? m[3]);
+  const pattern = /(?:^|[;\s])(?:import|export)\s([^"'`;]*?)from\s*["']([^"']+)["']|(?:^|[;\s])import\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
+  for (const m of source.matchAll(pattern)) {
+    const clause = m[1]?.trim();
+    const named = clause && /^\{([^}]*)\}$/.exec(clause);
+    const names = named ? named[1].split(",").map((n) => n.trim().split(/\s+as\s+/)[0]).filter(Boolean) : null;
+    found.push({ spec: m[2] ?? m[3] ?? m[4], names });
+  }
   return found;
+}
+
+/** Whether the page's shim covers this import of a Node built-in. */
+function shimmed({ spec, names }) {
+  if (!(spec in BROWSER_SAFE)) return false;
+  const allowed = BROWSER_SAFE[spec];
+  return allowed === null || (names !== null && names.every((n) => allowed.includes(n)));
 }
 
 /** The Node built-ins a suite needs beyond node:test and node:assert/strict, following relative imports. */
@@ -37,8 +50,9 @@ function nodeOnlyImports(file, seen = new Set()) {
   if (seen.has(file)) return [];
   seen.add(file);
   const needs = [];
-  for (const spec of importsOf(readFileSync(file, "utf8"))) {
-    if (spec.startsWith("node:") && !BROWSER_SAFE.has(spec)) needs.push(spec);
+  for (const imported of importsOf(readFileSync(file, "utf8"))) {
+    const spec = imported.spec;
+    if (spec.startsWith("node:") && !shimmed(imported)) needs.push(spec);
     else if (spec.startsWith(".") && !spec.includes("/pkg/")) needs.push(...nodeOnlyImports(resolve(dirname(file), spec), seen));
   }
   return needs;
@@ -50,6 +64,7 @@ function page() {
   const imports = {
     "node:test": "/__bridge/node-test.mjs",
     "node:assert/strict": "/__bridge/assert.mjs",
+    "node:fs": "/__bridge/fs.mjs",
   };
   config.packages.forEach((p, i) => {
     imports[urlOf(p.glue)] = `/__bridge/pkg/${i}.js`;
@@ -84,15 +99,34 @@ function serve() {
     send(res, `import init from ${web};\nexport * from ${web};\nawait init();\n`, ".js");
     return true;
   };
-  return serveStatic(root, async (path, url, res) => {
+  return serveStatic(root, async (path, url, res, req) => {
     if (path === "/__bridge/index.html") {
       send(res, html, ".html");
       return true;
     }
     const wrapper = /^\/__bridge\/pkg\/(\d+)\.js$/.exec(path);
     if (wrapper && config.packages[Number(wrapper[1])]) return wrap(res, Number(wrapper[1]), "");
-    // Import maps match URLs without a query only; a glue URL with one arrives here.
-    if (glues.includes(path)) return wrap(res, glues.indexOf(path), url.search);
+    // Import maps match URLs without a query only; a glue URL with one arrives here. (A
+    // suite reading the glue as text, not importing it, gets the web build's file below.)
+    const importing = req.headers["sec-fetch-dest"] === "script";
+    if (importing && glues.includes(path)) return wrap(res, glues.indexOf(path), url.search);
+    // Other files of a pkg/ (the .d.ts a suite reads) come from the web build.
+    const index = config.packages.findIndex((p) => path.startsWith(`${urlOf(dirname(p.glue))}/`));
+    if (index >= 0) {
+      const rest = path.slice(urlOf(dirname(config.packages[index].glue)).length + 1);
+      if (rest.split("/").includes("..")) {
+        res.writeHead(403);
+        res.end();
+        return true;
+      }
+      try {
+        send(res, await readFile(join(dirname(config.packages[index].web), rest)), extname(rest));
+      } catch {
+        res.writeHead(404);
+        res.end();
+      }
+      return true;
+    }
     const shim = path.slice("/__bridge/".length);
     if (path.startsWith("/__bridge/") && SHIMS.includes(shim)) {
       send(res, await readFile(join(here, shim)), ".mjs");

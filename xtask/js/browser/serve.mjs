@@ -1,5 +1,5 @@
 // A static file server on 127.0.0.1 (an ephemeral port) for the browser checks: serves
-// `root` read-only; `route(path, url, res)` may answer a request first (return true).
+// `root` read-only; `route(path, url, res, req)` may answer a request first (return true).
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, resolve, sep } from "node:path";
@@ -24,7 +24,7 @@ export function serveStatic(root, route = () => false) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
     const path = decodeURIComponent(url.pathname);
-    if (await route(path, url, res)) return;
+    if (await route(path, url, res, req)) return;
     const file = resolve(join(root, path.endsWith("/") ? `${path}index.html` : path));
     if (!file.startsWith(root + sep)) {
       res.writeHead(403);
