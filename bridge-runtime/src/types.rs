@@ -14,7 +14,9 @@ use crate::abi;
     message = "`{Self}` cannot cross the JS boundary: it is not a #[bridge] type",
     label = "not a #[bridge] type",
     note = "put #[bridge] on the struct (or enum) `{Self}`, or use a supported type: bool, i8..i32, \
-            u8..u32, f32, f64, i64, u64, String, &str, Option<T>, Vec<T>"
+            u8..u32, f32, f64, i64, u64, String, &str, Option<T>, Vec<T>; #[bridge] reads types \
+            as they are spelled, so a type alias of a supported type (`type Id = u32;`) must be \
+            written as that type"
 )]
 pub trait BridgeType: 'static {
     /// The type id, `"<cargo package>::<Rust name>"` (e.g. `"linked-a::Node"`): unique per
@@ -67,8 +69,10 @@ pub trait IntoJs: Sized {
 /// A value a thunk takes from JS by value: `Handle<C>`, records and enums.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be taken by value from JS",
-    label = "a class is not taken by value",
-    note = "take a class as `&{Self}`, `&mut {Self}` or `Handle<{Self}>`; records and enums are taken by value"
+    label = "a class is not taken by value, and other types need #[bridge]",
+    note = "take a class as `&{Self}`, `&mut {Self}` or `Handle<{Self}>`; records and enums are \
+            taken by value; a type alias of a supported type (`type Id = u32;`) must be written \
+            as that type (#[bridge] reads types as they are spelled)"
 )]
 pub trait FromJs: Sized {
     /// The wasm value it travels as. `u32` for classes (the box address).

@@ -41,6 +41,21 @@ pub struct BridgeCrate {
 pub fn load(manifest_path: Option<&Path>, package: Option<&str>) -> Result<Workspace> {
     let mut cmd = MetadataCommand::new();
     if let Some(path) = manifest_path {
+        if path.is_dir() {
+            let inside = path.join("Cargo.toml");
+            let hint = if inside.is_file() {
+                format!(
+                    "pass the manifest in it: --manifest-path {}",
+                    inside.display()
+                )
+            } else {
+                "pass --manifest-path with the path of a Cargo.toml file".to_string()
+            };
+            bail!(
+                "--manifest-path `{}` is a directory, not a manifest; {hint}",
+                path.display()
+            );
+        }
         if !path.is_file() {
             bail!(
                 "manifest `{}` does not exist; pass --manifest-path with the path of a Cargo.toml",
@@ -107,13 +122,25 @@ fn is_cdylib(pkg: &Package) -> bool {
     lib_target(pkg).is_some_and(|t| t.crate_types.contains(&CrateType::CDyLib))
 }
 
+/// Does `version` (a full `1.2.3` or a prefix like `1.2`, as in cargo's package specs)
+/// name `actual`?
+fn version_matches(actual: &cargo_metadata::semver::Version, version: &str) -> bool {
+    let full = actual.to_string();
+    full == version || full.starts_with(&format!("{version}."))
+}
+
 fn select_crates(
     metadata: &Metadata,
     workspace_manifest: &Path,
     package: Option<&str>,
 ) -> Result<Vec<BridgeCrate>> {
     let members = metadata.workspace_packages();
-    let chosen: Vec<&Package> = if let Some(name) = package {
+    let chosen: Vec<&Package> = if let Some(spec) = package {
+        // A package ID spec as cargo takes it: `name` or `name@version`.
+        let (name, version) = match spec.split_once('@') {
+            Some((name, version)) => (name, Some(version)),
+            None => (spec, None),
+        };
         let Some(pkg) = members.iter().find(|p| p.name.as_str() == name) else {
             let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
             bail!(
@@ -122,6 +149,16 @@ fn select_crates(
                 names.join(", ")
             );
         };
+        if let Some(version) = version
+            && !version_matches(&pkg.version, version)
+        {
+            bail!(
+                "package `{spec}`: the workspace member `{name}` is version {}, not {version}; \
+                 pass `-p {name}` or `-p {name}@{}`",
+                pkg.version,
+                pkg.version
+            );
+        }
         vec![*pkg]
     } else if let Some(root) = metadata.root_package() {
         vec![root]

@@ -55,6 +55,17 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
         };
         let exported = (|| {
             let args = attrs::take_member_args(&mut f.attrs)?;
+            if args.skip && (args.role != MemberRole::Plain || args.js_name.is_some()) {
+                return Err(syn::Error::new_spanned(
+                    &f.sig.ident,
+                    format!(
+                        "`{class}::{}` has #[bridge(skip)], which keeps it Rust-only, and also says \
+                         how to export it (constructor, getter, setter or js_name): remove `skip` to \
+                         export it, or the other arguments to keep it Rust-only",
+                        f.sig.ident
+                    ),
+                ));
+            }
             let exported = matches!(f.vis, syn::Visibility::Public(_)) && !args.skip;
             if !exported {
                 if args.role != MemberRole::Plain || args.js_name.is_some() {
@@ -79,11 +90,49 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
                 }
                 has_constructor = true;
             }
-            member(&class, &self_ty, &f.sig, &args, doc_of(&f.attrs), &mut refs).map(Some)
+            // A member under #[cfg(...)] exists only when its configuration holds: its thunk
+            // and its record (a record of its own: the CLI merges a class's impls) carry the
+            // same attributes.
+            let cfgs: Vec<&syn::Attribute> = f
+                .attrs
+                .iter()
+                .filter(|a| a.path().is_ident("cfg"))
+                .collect();
+            if cfgs.is_empty() {
+                return member(&class, &self_ty, &f.sig, &args, doc_of(&f.attrs), &mut refs)
+                    .map(|(function, thunk)| Some((Some(function), thunk)));
+            }
+            let mut own_refs = TypeRefs::default();
+            let own_class_id = own_refs.placeholder(&self_ty);
+            let (function, thunk) = member(
+                &class,
+                &self_ty,
+                &f.sig,
+                &args,
+                doc_of(&f.attrs),
+                &mut own_refs,
+            )?;
+            let record = record::emit(
+                bridge_schema::Item::Impl(bridge_schema::Impl {
+                    class: own_class_id,
+                    members: vec![function],
+                }),
+                own_refs,
+            );
+            Ok(Some((
+                None,
+                quote! {
+                    #(#cfgs)*
+                    const _: () = {
+                        #thunk
+                        #record
+                    };
+                },
+            )))
         })();
         match exported {
             Ok(Some((function, thunk))) => {
-                members.push(function);
+                members.extend(function);
                 thunks.push(thunk);
             }
             Ok(None) => {}
@@ -119,6 +168,16 @@ pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<T
         return Err(syn::Error::new_spanned(
             &item.sig.ident,
             "constructor/getter/setter only apply to members of a #[bridge] impl block",
+        ));
+    }
+    if !matches!(item.vis, syn::Visibility::Public(_)) {
+        return Err(syn::Error::new_spanned(
+            &item.sig.ident,
+            format!(
+                "`{}` has #[bridge] but is not `pub`: only `pub` functions are exported (as in a \
+                 #[bridge] impl block): make it `pub`",
+                item.sig.ident
+            ),
         ));
     }
     check_plain_signature(&item.sig)?;
@@ -250,10 +309,28 @@ fn member(
 }
 
 fn check_plain_signature(sig: &Signature) -> syn::Result<()> {
-    if !sig.generics.params.is_empty() {
+    // Lifetime parameters are fine: the thunk's arguments live for the whole call.
+    if let Some(param) = sig
+        .generics
+        .params
+        .iter()
+        .find(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
+    {
         return Err(syn::Error::new_spanned(
-            &sig.generics,
-            "exported functions cannot be generic",
+            param,
+            "exported functions cannot have type or const parameters: JS calls one concrete \
+             function; export a non-generic wrapper per type",
+        ));
+    }
+    if let Some(unsafety) = &sig.unsafety {
+        return Err(syn::Error::new_spanned(
+            unsafety,
+            format!(
+                "`{}` is an `unsafe fn`: JS cannot uphold its safety contract, so #[bridge] does \
+                 not export it; export a safe function that checks the contract and calls it \
+                 (or keep it Rust-only with #[bridge(skip)])",
+                sig.ident
+            ),
         ));
     }
     if sig.asyncness.is_some() {
@@ -268,6 +345,26 @@ fn check_plain_signature(sig: &Signature) -> syn::Result<()> {
 /// `&self`, `&mut self`, or a first parameter `this: &Handle<Self>`.
 fn receiver_of(sig: &Signature, self_ty: &Type) -> syn::Result<Receiver> {
     match sig.inputs.first() {
+        Some(FnArg::Receiver(r)) if r.colon_token.is_some() => {
+            // `self: &Self` / `self: &mut Self` are `&self` / `&mut self` spelled out.
+            match &*r.ty {
+                Type::Reference(reference) if types::is_self(&reference.elem) => {
+                    Ok(if reference.mutability.is_some() {
+                        Receiver::Mut
+                    } else {
+                        Receiver::Ref
+                    })
+                }
+                other => Err(syn::Error::new_spanned(
+                    other,
+                    format!(
+                        "exported methods take `&self` or `&mut self` (or `this: &Handle<Self>`), \
+                         not `self: {}`",
+                        quote::ToTokens::to_token_stream(other)
+                    ),
+                )),
+            }
+        }
         Some(FnArg::Receiver(r)) => {
             if r.reference.is_none() {
                 return Err(syn::Error::new_spanned(

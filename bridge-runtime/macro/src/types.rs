@@ -136,6 +136,15 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
         Type::Paren(p) => classify_any(&p.elem, self_ty, refs),
         Type::Group(g) => classify_any(&g.elem, self_ty, refs),
         Type::Reference(r) => {
+            if let Some(lifetime) = &r.lifetime
+                && lifetime.ident == "static"
+            {
+                return Err(unsupported(
+                    ty,
+                    "a `&'static` parameter cannot borrow from JS (what JS passes lives only \
+                     for the call): take `&str`/`&C`, or an owned `String`/`Handle<C>`",
+                ));
+            }
             if is_ident(&r.elem, "str") && r.mutability.is_none() {
                 return Ok(plain(Ty::Str));
             }
@@ -196,6 +205,13 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
             };
             if let Some(prim) = prim {
                 return Ok(plain(prim));
+            }
+            if matches!(seg.ident.to_string().as_str(), "i128" | "u128") {
+                return Err(unsupported(
+                    ty,
+                    "128-bit integers have no JS counterpart: use i64/u64 (BigInt) or pass \
+                     the value as a String",
+                ));
             }
             if seg.ident == "JsValue" && matches!(seg.arguments, PathArguments::None) {
                 return Ok(plain(Ty::JsValue));
@@ -339,6 +355,11 @@ fn single_arg<'a>(ty: &Type, args: &'a PathArguments) -> syn::Result<&'a Type> {
 fn is_last_ident(ty: &Type, name: &str) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none()
         && p.path.segments.last().is_some_and(|s| s.ident == name && s.arguments.is_none()))
+}
+
+/// `Self`.
+pub fn is_self(ty: &Type) -> bool {
+    is_ident(ty, "Self")
 }
 
 fn is_ident(ty: &Type, name: &str) -> bool {
