@@ -49,6 +49,16 @@ pub fn classify(
     pos: Position,
     refs: &mut TypeRefs,
 ) -> syn::Result<TyInfo> {
+    if pos == Position::Param
+        && let Type::Reference(r) = ty
+        && r.lifetime.as_ref().is_some_and(|l| l.ident == "static")
+    {
+        return Err(unsupported(
+            ty,
+            "a `&'static` parameter cannot borrow from JS (what JS passes lives only for the \
+             call): take `&str`/`&C`, or an owned `String`/`Handle<C>`",
+        ));
+    }
     if pos == Position::Return
         && let Some((ok, err)) = result_args(ty)?
     {
@@ -136,15 +146,6 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
         Type::Paren(p) => classify_any(&p.elem, self_ty, refs),
         Type::Group(g) => classify_any(&g.elem, self_ty, refs),
         Type::Reference(r) => {
-            if let Some(lifetime) = &r.lifetime
-                && lifetime.ident == "static"
-            {
-                return Err(unsupported(
-                    ty,
-                    "a `&'static` parameter cannot borrow from JS (what JS passes lives only \
-                     for the call): take `&str`/`&C`, or an owned `String`/`Handle<C>`",
-                ));
-            }
             if is_ident(&r.elem, "str") && r.mutability.is_none() {
                 return Ok(plain(Ty::Str));
             }
