@@ -167,6 +167,18 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
             }
         }
     }
+    // Records sit in the section in link order, which changes with unrelated edits: merge
+    // a class's impl records (further impl blocks, #[cfg] members) in an order of their
+    // own, by their members' Rust names, so the glue and the name checks are deterministic.
+    impls.sort_by(|a: &bridge_schema::Impl, b: &bridge_schema::Impl| {
+        let names = |i: &bridge_schema::Impl| {
+            i.members
+                .iter()
+                .map(|m| m.rust_name.clone())
+                .collect::<Vec<_>>()
+        };
+        (&a.class, names(a)).cmp(&(&b.class, names(b)))
+    });
     for i in impls {
         let Some(class) = exports.classes.iter_mut().find(|c| c.type_id == i.class) else {
             bail!(

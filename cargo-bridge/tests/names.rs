@@ -202,8 +202,9 @@ pub fn shape() -> u32 {
         .stderr_has(&["two items are exported to JS as `Shape`: class `Shape` of crate `names-both` and function `shape` of crate `names-both`"]);
     let second_impl = "\nmod more {\n    use super::Shape;\n    use bridge_runtime::bridge;\n\n    #[bridge]\n    impl Shape {\n        #[bridge(js_name = \"sides\")]\n        pub fn side_count(&self) -> u32 {\n            self.sides\n        }\n    }\n}\n";
     failing_build("members", "names-members", &format!("{lib}{second_impl}")).stderr_has(&[
+        // Impl records merge by their members' Rust names: `side_count` < `sides`.
         "class `Shape` of crate `names-members` has two members named `sides` in JS: \
-         `Shape::sides` (getter) and `Shape::side_count` (method); give one of them another JS \
+         `Shape::side_count` (method) and `Shape::sides` (getter); give one of them another JS \
          name with #[bridge(js_name = \"...\")]",
     ]);
 }
