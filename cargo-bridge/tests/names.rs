@@ -138,6 +138,7 @@ impl Widget {
         1
     }
 
+    /// Wrapper state is private (`#addr`): a member may be called `__addr`.
     #[bridge(getter = "__addr")]
     pub fn addr(&self) -> u32 {
         1
@@ -157,9 +158,9 @@ pub fn compute() -> u32 {
         "error: member `Widget::release` cannot be `release` in JS: `release` is reserved: the glue gives every class `release()`; give it another JS name with #[bridge(js_name = \"...\")]",
         "error: member `Widget::prototype` cannot be `prototype` in JS: a static named `prototype` would replace the class's own `Widget.prototype`; give it another JS name with #[bridge(js_name = \"...\")]",
         "error: member `Widget::label` cannot be `name` in JS: a static named `name` would replace the class's own `Widget.name`",
-        "error: member `Widget::addr` cannot be `__addr` in JS: `__addr` is reserved: names starting with `__` hold the glue's wrapper state",
         "error: js_name \"compute total\" is not a JS identifier: a JS identifier holds only letters, digits and `_`; use one, e.g. js_name = \"computeTotal\"",
     ]);
+    run.stderr_lacks(&["cannot be `__addr`"]);
 }
 
 #[test]

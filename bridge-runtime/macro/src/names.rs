@@ -70,10 +70,6 @@ pub fn check_member_name(
         })
     } else if let Some((_, why)) = RESERVED_MEMBERS.iter().find(|(n, _)| *n == js_name) {
         Some(format!("`{js_name}` is reserved: {why}"))
-    } else if js_name.starts_with("__") {
-        Some(format!(
-            "`{js_name}` is reserved: names starting with `__` hold the glue's wrapper state"
-        ))
     } else {
         None
     };
