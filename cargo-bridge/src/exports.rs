@@ -155,7 +155,9 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
                         continue;
                     }
                     bail!(
-                        "{wasm}: crate `{}` declares the JS import `{}` twice with different                          signatures or sources; JS imports need unique Rust names per crate:                          rename one of them",
+                        "{wasm}: crate `{}` declares the JS import `{}` twice with different \
+                         signatures or sources; JS imports need unique Rust names per crate: \
+                         rename one of them",
                         record.crate_name,
                         import.rust_name
                     );
