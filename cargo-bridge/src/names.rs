@@ -267,4 +267,46 @@ mod tests {
              #[bridge(js_name = \"...\")]"
         );
     }
+
+    #[test]
+    fn records_and_enums_share_the_name_space() {
+        use crate::exports::DataExport;
+        use bridge_schema::{EnumDef, RecordDef};
+        let err = error(Exports {
+            classes: vec![class("pa", "Point", "Point")],
+            records: vec![DataExport {
+                crate_name: "pb".into(),
+                def: RecordDef {
+                    type_id: "pb::Point".into(),
+                    name: "Point".into(),
+                    rust_name: "Point".into(),
+                    fields: vec![],
+                    doc: String::new(),
+                },
+            }],
+            ..Exports::default()
+        });
+        assert!(
+            err.contains("class `Point` of crate `pa` and record `Point` of crate `pb`"),
+            "{err}"
+        );
+        let err = error(Exports {
+            functions: vec![function("pa", "with_pool", "Color")],
+            enums: vec![DataExport {
+                crate_name: "pa".into(),
+                def: EnumDef {
+                    type_id: "pa::Color".into(),
+                    name: "Color".into(),
+                    rust_name: "Color".into(),
+                    variants: vec![],
+                    doc: String::new(),
+                },
+            }],
+            ..Exports::default()
+        });
+        assert!(
+            err.contains("function `with_pool` of crate `pa` and enum `Color` of crate `pa`"),
+            "{err}"
+        );
+    }
 }
