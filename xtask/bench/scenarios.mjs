@@ -4,6 +4,7 @@
 // `floor` export (i32 in, i32 out, no wrapper).
 //
 // Every scenario is { iterations, crossings, setup(api), run(api, state, n),
+// (`importFloor`: its floor makes bare wasm → JS import calls instead of `floor` calls)
 // floor(api, state, n), teardown(api, state) }, optionally allocFloor(api, state, n) (the
 // `alloc-floor` row: the same crossings doing the Rust work, without wrappers) and
 // counters(state) (totals the runner reports with every measure, e.g. memo hits). `run` must be callable in chunks (the
@@ -12,6 +13,13 @@
 // the reference; only rustCreatesObject releases explicitly, in every mode alike.
 
 /** uiTree: fan-outs below the root (5 levels, 101_111 nodes); `api.small`: 39 nodes. */
+import { importLoop } from "./import_floor.mjs";
+
+/** What Rust calls in the calling-JS scenarios (the peer imports it as a global). */
+const bump = (x) => (x + 1) | 0;
+globalThis.benchHost = { bump };
+const bareImportLoop = importLoop(bump);
+
 export const TREE_FANOUTS = [10, 10, 10, 100];
 const SMALL_TREE_FANOUTS = [2, 2, 2, 3];
 
@@ -300,5 +308,57 @@ export const SCENARIOS = {
       for (const node of viewNodes(st.view)) api.release(node);
       api.release(st.tree);
     },
+  },
+
+  // Calling JS from Rust (issue 9). Rust calls a JS import `(i32) -> i32` in a loop, one
+  // export call per chunk; the floor is the same loop making bare wasm → JS import calls.
+  callImport: {
+    iterations: 1_000_000,
+    crossings: 1,
+    importFloor: true,
+    setup: () => ({ x: 0 }),
+    run(api, st, n) {
+      st.x = api.probes.callImportN(n, st.x);
+    },
+    floor(api, st, n) {
+      st.x = bareImportLoop(n, st.x);
+    },
+    teardown() {},
+  },
+
+  // Rust calls the JS function passed for the call (`&dyn Fn(i32) -> i32`; the peer:
+  // `&js_sys::Function`), `n` times per export call.
+  callCallback: {
+    iterations: 1_000_000,
+    crossings: 1,
+    importFloor: true,
+    setup: () => ({ x: 0, f: (x) => (x + 1) | 0 }),
+    run(api, st, n) {
+      st.x = api.probes.callCallbackN(n, st.x, st.f);
+    },
+    floor(api, st, n) {
+      st.x = bareImportLoop(n, st.x);
+    },
+    teardown() {},
+  },
+
+  // A JS object into Rust and back (`JsValue` in, `JsValue` out).
+  jsValueRoundtrip: {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: () => ({ value: { any: "object" } }),
+    run(api, st, n) {
+      const roundtrip = api.probes.roundtripValue;
+      let value = st.value;
+      for (let i = 0; i < n; i++) value = roundtrip(value);
+      st.value = value;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = floor(x);
+      st.x = x;
+    },
+    teardown() {},
   },
 };

@@ -186,16 +186,25 @@ impl Snapshot {
     pub fn of(pkg: &Path) -> Result<Snapshot> {
         let dir = std::env::temp_dir().join(format!("cargo-bridge-bench-{}", std::process::id()));
         let snapshot = Snapshot { dir };
-        std::fs::create_dir_all(&snapshot.dir)?;
-        for entry in std::fs::read_dir(pkg).with_context(|| format!("reading {}", pkg.display()))? {
-            let entry = entry?;
-            if entry.file_type()?.is_file() {
-                std::fs::copy(entry.path(), snapshot.dir.join(entry.file_name()))
-                    .with_context(|| format!("copying {}", entry.path().display()))?;
-            }
-        }
+        copy_dir(pkg, &snapshot.dir)?;
         Ok(snapshot)
     }
+}
+
+/// Copy `from` into `to`, subdirectories too (the glue imports `snippets/`).
+fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()))?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name()))
+                .with_context(|| format!("copying {}", entry.path().display()))?;
+        }
+    }
+    Ok(())
 }
 
 impl Drop for Snapshot {

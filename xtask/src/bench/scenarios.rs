@@ -92,6 +92,35 @@ pub const SCENARIOS: &[Scenario] = &[
                node `parent()`, the `version` getter, a memo lookup in a `WeakMap` keyed by the \
                node, `value` on a miss, `children()`)",
     },
+    Scenario {
+        name: "callImport",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        alloc_floor: false,
+        what: "Rust calls a JS import `(i32) -> i32` in a loop (floor: a bare wasm → JS import \
+               call; the peer imports a global)",
+    },
+    Scenario {
+        name: "callCallback",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        alloc_floor: false,
+        what: "Rust calls the JS function passed for the call (`&dyn Fn(i32) -> i32`; the \
+               peer: `&js_sys::Function` and `call1`) in a loop (floor: a bare import call)",
+    },
+    Scenario {
+        name: "jsValueRoundtrip",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        alloc_floor: false,
+        what: "a JS object into Rust and back: `v = roundtripValue(v)` (`JsValue` in and out)",
+    },
 ];
 
 pub const RELEASE: &str = "release100k";

@@ -341,7 +341,7 @@ pub(super) fn identity_text(run: &Run) -> String {
         out += "\nWorkload:\n\n";
         out += &t;
     }
-    out += "\nTargets (issues 4 and 12):\n\n";
+    out += "\nTargets (issues 4, 9 and 12):\n\n";
     out += &targets_table(run);
     out
 }

@@ -170,6 +170,40 @@ pub fn targets(run: &Run) -> Vec<Target> {
         out.push(speedup_target(run, g, s, Mode::WasmBindgen, min));
     }
 
+    // Issue 9: calling JS from Rust (mode-independent loops; read in `rust` mode).
+    let g = "calling JS (issue 9)";
+    out.push(ratio_target(
+        run,
+        g,
+        "callImport",
+        Mode::Floor,
+        1.5,
+        "≤ 1.5",
+    ));
+    out.push(ratio_target(
+        run,
+        g,
+        "callImport",
+        Mode::WasmBindgen,
+        1.0,
+        "≤ 1 (no slower)",
+    ));
+    out.push(speedup_target(
+        run,
+        g,
+        "callCallback",
+        Mode::WasmBindgen,
+        2.0,
+    ));
+    out.push(ratio_target(
+        run,
+        g,
+        "jsValueRoundtrip",
+        Mode::WasmBindgen,
+        1.0,
+        "≤ 1 (no slower)",
+    ));
+
     let g = "memory";
     let roundtrip = run.find("passBothWaysRoundtrip", Mode::Rust);
     let peak = roundtrip
