@@ -123,3 +123,18 @@ extern "C" {
     )
     .stderr_has(&["the JS import `look` cannot take it: pass a class as Handle<C>"]);
 }
+
+#[test]
+fn rust_closure_returned_to_js_is_not_supported_yet() {
+    build_lib_failing(
+        "closure-return",
+        r#"use bridge_runtime::bridge;
+
+#[bridge]
+pub fn make_adder(n: u32) -> Box<dyn Fn(u32) -> u32> {
+    Box::new(move |x| x + n)
+}
+"#,
+    )
+    .stderr_has(&["a Rust closure cannot be returned to JS yet"]);
+}
