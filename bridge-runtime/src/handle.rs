@@ -193,14 +193,27 @@ impl<T> Clone for Handle<T> {
 
 impl<T> Drop for Handle<T> {
     fn drop(&mut self) {
-        let strong = &self.inner().strong;
-        let n = strong.get() - 1;
-        strong.set(n);
-        if n == 0 {
-            // SAFETY: last reference; the box came from `Box::leak` in `new`.
-            drop(unsafe { Box::from_raw(self.ptr.as_ptr()) });
+        let object = self.inner();
+        let n = object.strong.get() - 1;
+        object.strong.set(n);
+        // Borrowed with no reference left: JS released its last reference from inside a
+        // call that borrows the object (a callback re-entering JS). That call's guard has
+        // no reference of its own, so it frees the box when the borrow ends.
+        if n == 0 && object.borrow.get() == 0 {
+            // SAFETY: last reference and no borrow; the box came from `Box::leak` in `new`.
+            unsafe { free_box(object) };
         }
     }
+}
+
+/// Drop the value and free the box.
+///
+/// # Safety
+/// No reference (strong count 0) and no borrow of the box is left, and it came from
+/// `Box::leak` in [`Handle::new`].
+unsafe fn free_box<T>(object: &ObjectBox<T>) {
+    // SAFETY: forwarded contract.
+    drop(unsafe { Box::from_raw(object as *const ObjectBox<T> as *mut ObjectBox<T>) });
 }
 
 impl<T: fmt::Debug> fmt::Debug for Handle<T> {
@@ -227,7 +240,12 @@ impl<T> Deref for HandleRef<'_, T> {
 
 impl<T> Drop for HandleRef<'_, T> {
     fn drop(&mut self) {
-        self.object.borrow.set(self.object.borrow.get() - 1);
+        let b = self.object.borrow.get() - 1;
+        self.object.borrow.set(b);
+        if b == 0 && self.object.strong.get() == 0 {
+            // SAFETY: the last reference was dropped during this borrow (see `Handle::drop`).
+            unsafe { free_box(self.object) };
+        }
     }
 }
 
@@ -254,6 +272,10 @@ impl<T> DerefMut for HandleRefMut<'_, T> {
 impl<T> Drop for HandleRefMut<'_, T> {
     fn drop(&mut self) {
         self.object.borrow.set(0);
+        if self.object.strong.get() == 0 {
+            // SAFETY: the last reference was dropped during this borrow (see `Handle::drop`).
+            unsafe { free_box(self.object) };
+        }
     }
 }
 
@@ -330,6 +352,30 @@ mod tests {
         assert_eq!(h.try_borrow().err(), Some(BorrowConflict::MutablyBorrowed));
         drop(w);
         assert_eq!(*h.borrow(), 6);
+    }
+
+    /// JS drops its last reference (release() in a callback) while a call it made still
+    /// borrows the object by address: the box lives until that borrow ends.
+    #[test]
+    fn last_reference_dropped_during_a_raw_borrow_frees_when_the_borrow_ends() {
+        let drops = Rc::new(Cell::new(0));
+        let raw = Handle::new(CountsDrops(drops.clone())).into_raw();
+        let outer = unsafe { Handle::<CountsDrops>::try_borrow_raw(raw) }.unwrap();
+        let inner = unsafe { Handle::<CountsDrops>::try_borrow_raw(raw) }.unwrap();
+        drop(unsafe { Handle::<CountsDrops>::from_raw(raw) });
+        assert_eq!(drops.get(), 0, "freed under a live borrow");
+        drop(inner);
+        assert_eq!(drops.get(), 0, "freed while the outer borrow is live");
+        assert_eq!(outer.0.get(), 0, "the value is still readable");
+        drop(outer);
+        assert_eq!(drops.get(), 1);
+
+        let raw = Handle::new(CountsDrops(drops.clone())).into_raw();
+        let exclusive = unsafe { Handle::<CountsDrops>::try_borrow_mut_raw(raw) }.unwrap();
+        drop(unsafe { Handle::<CountsDrops>::from_raw(raw) });
+        assert_eq!(drops.get(), 1, "freed under a live &mut borrow");
+        drop(exclusive);
+        assert_eq!(drops.get(), 2);
     }
 
     #[test]
