@@ -17,6 +17,9 @@ struct Entry {
     addr: u32,
 }
 
+/// The address of an entry `keep` took out (no box lives at address 0).
+const KEPT: u32 = 0;
+
 thread_local! {
     static ACTIVE: Cell<bool> = const { Cell::new(false) };
     static ENTRIES: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
@@ -74,6 +77,9 @@ pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
         })
     };
     while let Some(entry) = next() {
+        if entry.addr == KEPT {
+            continue;
+        }
         // SAFETY: the entry holds a reference, so `addr` is a live box.
         let slot = unsafe { RawHeader::at(entry.addr) }.slot();
         if slot > 0 {
@@ -97,13 +103,18 @@ pub extern "C" fn __bridge_pool_released() -> u32 {
 }
 
 /// `keep`: forget every entry for `addr` (dropping their references); the object
-/// survives the drain. Returns how many entries were removed.
+/// survives the drain. Returns how many entries were removed. The entries become
+/// [`KEPT`] in place: removing them would move the entries above, and with them the
+/// marks where inner pools begin.
 #[unsafe(no_mangle)]
 pub extern "C" fn __bridge_pool_keep(addr: u32) -> u32 {
     let removed: Vec<Entry> = ENTRIES.with(|e| {
         let mut e = e.borrow_mut();
-        let removed = e.iter().filter(|x| x.addr == addr).copied().collect();
-        e.retain(|x| x.addr != addr);
+        let mut removed = Vec::new();
+        for entry in e.iter_mut().filter(|x| x.addr == addr) {
+            removed.push(*entry);
+            entry.addr = KEPT;
+        }
         removed
     });
     for entry in &removed {

@@ -9,6 +9,7 @@ mod names;
 mod package;
 mod package_settings;
 mod pipeline;
+mod postprocess;
 mod progress;
 mod scaffold;
 mod snippets;

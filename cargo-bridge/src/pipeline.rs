@@ -1,10 +1,9 @@
-//! `cargo bridge build`, top to bottom: read the workspace → cargo build → decode the
-//! export section → wasm transforms → wasm-opt (`--release`) → render glue → write the package.
+//! `cargo bridge build`, top to bottom: read the workspace → cargo build → post-process
+//! the module (`postprocess.rs`: decode the export section → wasm transforms → render
+//! glue) → wasm-opt (`--release`) → write the package.
 
-use crate::config::IdentityMode;
-use crate::glue::{self, ClassPlan, GlueModel};
+use crate::postprocess::{self, Naming};
 use crate::progress::Step;
-use crate::transforms::{self, identity::ClassMode};
 use crate::workspace::{self, BridgeCrate, Workspace};
 use crate::{BuildArgs, cargo_build, modes, package, snippets};
 use anyhow::{Context, Result};
@@ -41,81 +40,39 @@ fn package_crate(
 ) -> Result<()> {
     let step = Step::start("Processing", &wasm_path.display().to_string(), args.quiet);
     let wasm_name = wasm_path.display().to_string();
-    let mut module =
-        walrus::Module::from_file(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
-
-    let exports = transforms::exports_section::run(&mut module, &wasm_name)?;
-    crate::names::check(&exports)
-        .with_context(|| format!("checking the JS names of {wasm_name}"))?;
-
-    let mut plans = Vec::with_capacity(exports.classes.len());
-    for class in &exports.classes {
-        let mode = modes::resolve(class, ws)?;
-        plans.push(ClassPlan {
-            export: class,
-            mode,
-        });
-    }
-    let class_modes: Vec<ClassMode> = plans
-        .iter()
-        .map(|p| ClassMode {
-            type_id: &p.export.type_id,
-            mode: p.mode,
-        })
-        .collect();
-    let snippets = snippets::resolve(&exports.imports, &ws.package_dirs)?;
-    let wasm_uses_values = module
-        .imports
-        .iter()
-        .any(|i| i.module == bridge_schema::JS_VALUE_MODULE);
-    let hooks = transforms::identity::run(&mut module, &class_modes)?;
-    transforms::inline_identity::run(&mut module, &hooks)?;
-    transforms::pool_dispatch::run(&mut module, &class_modes)?;
-    walrus::passes::gc::run(&mut module);
-    let mut wasm = module.emit_wasm();
+    let bytes = std::fs::read(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
+    let naming = Naming {
+        crate_name: &krate.name,
+        lib_name: &krate.lib_name,
+        target: args.target.name(),
+    };
+    let mut output = postprocess::run(
+        &bytes,
+        &wasm_name,
+        &naming,
+        |class| modes::resolve(class, ws),
+        |imports| snippets::resolve(imports, &ws.package_dirs),
+    )?;
     if args.release {
         let scratch = ws.target_dir.join("bridge");
-        wasm = crate::wasm_opt::run(
-            wasm,
+        output.wasm = crate::wasm_opt::run(
+            output.wasm,
             &krate.settings.wasm_opt,
             &scratch,
             &krate.lib_name,
             args.quiet,
         )?;
     }
-
-    let target = args.target.name();
-    let mut model = GlueModel::new(&krate.name, &krate.lib_name, target, &plans, &exports);
-    model.js = glue::js_view(&exports, &snippets, wasm_uses_values);
-    let glue = glue::render(&model)?;
-
-    package::write(out_dir, krate, args.target, &glue, &wasm)?;
-    snippets::copy(out_dir, &snippets)?;
+    package::write(out_dir, krate, args.target, &output.glue, &output.wasm)?;
+    snippets::copy(out_dir, &output.snippets)?;
     step.done(
         "Packaged",
         &format!(
             "{} → {} ({})",
             krate.name,
             out_dir.display(),
-            mode_summary(&plans)
+            output.summary
         ),
     );
     Ok(())
-}
-
-fn mode_summary(plans: &[ClassPlan]) -> String {
-    if plans.is_empty() {
-        return "no classes".into();
-    }
-    let count = |m: IdentityMode| plans.iter().filter(|p| p.mode == m).count();
-    [
-        IdentityMode::None,
-        IdentityMode::Pointer,
-        IdentityMode::Rust,
-    ]
-    .into_iter()
-    .filter(|m| count(*m) > 0)
-    .map(|m| format!("{} {m}", count(m)))
-    .collect::<Vec<_>>()
-    .join(", ")
 }

@@ -4,6 +4,7 @@ mod bench;
 mod bench_browser;
 mod browser;
 mod fixtures;
+mod fuzz;
 mod js_tools;
 mod packages;
 mod tasks;
@@ -47,6 +48,8 @@ enum Task {
     Bench(bench::BenchArgs),
     /// The five identity scenarios in headless Chromium: rust mode vs wasm-bindgen (ratios)
     BenchBrowser(bench_browser::BenchBrowserArgs),
+    /// Long fuzz runs (the short ones are part of `test`); prints the case counts
+    Fuzz(fuzz::FuzzArgs),
     /// Build the bundled example with `cargo bridge build --release` and run it in Node
     Example,
 }
@@ -64,5 +67,6 @@ fn main() -> Result<()> {
         Task::BenchBrowser(args) => bench_browser::run(&sh, &args),
         Task::Example => tasks::example(&sh),
         Task::Bench(args) => bench::run(&sh, &args),
+        Task::Fuzz(args) => fuzz::run(&sh, &args),
     }
 }

@@ -23,6 +23,10 @@ pub const IDENTITY_IMPORT_MODULE: &str = "__bridge_identity";
 /// releases an entry; `cargo bridge` replaces it with a dispatch over the classes.
 pub const POOL_RELEASE_IMPORT: &str = "__pool_release";
 
+/// Exported global holding the shadow-stack pointer (added by `cargo bridge`): the glue
+/// resets it after an exception leaves wasm.
+pub const STACK_POINTER_EXPORT: &str = "__bridge_stack_pointer";
+
 /// Import module of the JS functions `#[bridge] extern` blocks declare and of the
 /// trampolines through which Rust calls JS callbacks; the glue provides them.
 pub const JS_IMPORT_MODULE: &str = "__bridge_import";

@@ -6,6 +6,7 @@ mod data;
 mod js;
 mod model;
 mod types;
+mod wasm_abi;
 mod wire;
 
 pub use js::view as js_view;

@@ -3,6 +3,7 @@
 
 use super::data::{self, EnumView, RecordView};
 use super::types::{self, TyView, TypeNames};
+use super::wasm_abi::WasmAbi;
 use super::wire::{self, CodecView};
 use crate::config::IdentityMode;
 use crate::exports::{ClassExport, Exports};
@@ -37,6 +38,8 @@ pub struct GlueModel {
     pub js: super::js::JsView,
     pub records: Vec<RecordView>,
     pub enums: Vec<EnumView>,
+    /// ABI names and offsets, from bridge-schema.
+    pub wasm_abi: WasmAbi,
 }
 
 #[derive(Serialize)]
@@ -146,6 +149,7 @@ impl GlueModel {
                 .map(|f| fn_view(&f.function, None, &names))
                 .collect(),
             js: Default::default(),
+            wasm_abi: WasmAbi::new(),
         }
     }
 }

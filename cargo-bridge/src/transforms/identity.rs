@@ -39,7 +39,19 @@ pub struct Hook {
 /// `classes` in glue order: a class's index is its position (the fast pool's class id).
 pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
     let memory = main_memory(module)?;
-    let pool_note = module.exports.get_func("__bridge_pool_note").ok();
+    let pool_note = match module.exports.get_func("__bridge_pool_note") {
+        Ok(note) => {
+            super::check_signature(
+                module,
+                note,
+                &[ValType::I32, ValType::I32],
+                &[],
+                "export `__bridge_pool_note`",
+            )?;
+            Some(note)
+        }
+        Err(_) => None,
+    };
     let mut hooks = Vec::new();
     for (index, ClassMode { type_id, mode }) in classes.iter().enumerate() {
         let class = *type_id;
@@ -52,6 +64,13 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
             .ok();
         let table_len = (*mode == IdentityMode::Rust).then(|| add_table_len_global(module, class));
         if let Some(hook) = hook {
+            super::check_signature(
+                module,
+                hook,
+                &[ValType::I32],
+                &[ValType::I32],
+                &format!("import `{}.{class}`", bridge_schema::IDENTITY_IMPORT_MODULE),
+            )?;
             let note = table_len.and(pool_note).map(|f| (f, index as i32));
             install_lowering(module, hook, memory, *mode, table_len, note)?;
             hooks.push(Hook {
@@ -167,7 +186,11 @@ fn add_release_wrapper(
     memory: MemoryId,
     table_len: GlobalId,
 ) -> Result<()> {
-    let drop_ref = super::exported_func(module, &bridge_schema::drop_ref_export(class))?;
+    let drop_ref = super::exported_func(
+        module,
+        &bridge_schema::drop_ref_export(class),
+        &[ValType::I32],
+    )?;
     let addr = module.locals.add(ValType::I32);
     let mut builder = FunctionBuilder::new(&mut module.types, &[ValType::I32], &[]);
     let mut body = builder.func_body();

@@ -10,8 +10,8 @@ use super::exported_func;
 use crate::config::IdentityMode;
 use crate::transforms::identity::ClassMode;
 use anyhow::Result;
-use walrus::Module;
 use walrus::ir::BinaryOp;
+use walrus::{Module, ValType};
 
 pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
     let Ok(import) = module.imports.get_func(
@@ -20,13 +20,32 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
     ) else {
         return Ok(());
     };
+    super::check_signature(
+        module,
+        import,
+        &[ValType::I32; 3],
+        &[],
+        &format!(
+            "import `{}.{}`",
+            bridge_schema::IDENTITY_IMPORT_MODULE,
+            bridge_schema::POOL_RELEASE_IMPORT
+        ),
+    )?;
     let mut targets = Vec::new();
     for (index, c) in classes.iter().enumerate() {
         if c.mode != IdentityMode::Rust {
             continue;
         }
-        let release = exported_func(module, &bridge_schema::release_wrapper_export(c.type_id))?;
-        let drop_ref = exported_func(module, &bridge_schema::drop_ref_export(c.type_id))?;
+        let release = exported_func(
+            module,
+            &bridge_schema::release_wrapper_export(c.type_id),
+            &[ValType::I32],
+        )?;
+        let drop_ref = exported_func(
+            module,
+            &bridge_schema::drop_ref_export(c.type_id),
+            &[ValType::I32],
+        )?;
         targets.push((index as i32, release, drop_ref));
     }
     let has_fast_path = !targets.is_empty();

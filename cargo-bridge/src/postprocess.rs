@@ -1,0 +1,116 @@
+//! Everything `cargo bridge` does to a built module, from its bytes to the package's
+//! contents, with no file system or cargo involved: decode the export section → resolve
+//! each class's mode → wasm transforms → render the glue. (Reading the JS snippet files
+//! the imports use is the caller's, passed in.) Hostile input (a corrupt or
+//! foreign module, records that do not match the module) is an error naming what is
+//! wrong, never a panic: `postprocess/fuzz.rs` checks that on mutated fixture modules.
+
+use crate::config::IdentityMode;
+use crate::exports::{ClassExport, ImportExport};
+use crate::glue::{self, ClassPlan, Glue, GlueModel};
+use crate::snippets::Snippet;
+use crate::transforms::{self, identity::ClassMode};
+use anyhow::{Context, Result};
+
+/// What the glue is named after and where it loads.
+pub struct Naming<'a> {
+    pub crate_name: &'a str,
+    pub lib_name: &'a str,
+    /// "nodejs" or "web".
+    pub target: &'static str,
+}
+
+/// The processed package contents.
+pub struct Output {
+    pub wasm: Vec<u8>,
+    pub glue: Glue,
+    /// "2 none, 1 rust": the classes per identity mode, for the status line.
+    pub summary: String,
+    /// JS module files to copy into the package.
+    pub snippets: Vec<Snippet>,
+}
+
+/// Process the module `bytes` (read from `wasm_name`); `mode_of` resolves a class's
+/// identity mode, `resolve_snippets` finds the JS module files the imports use.
+pub fn run(
+    bytes: &[u8],
+    wasm_name: &str,
+    naming: &Naming,
+    mode_of: impl Fn(&ClassExport) -> Result<IdentityMode>,
+    resolve_snippets: impl FnOnce(&[ImportExport]) -> Result<Vec<Snippet>>,
+) -> Result<Output> {
+    let mut module = walrus::Module::from_buffer(bytes)
+        .with_context(|| format!("{wasm_name} is not a valid WebAssembly module"))?;
+
+    let exports = transforms::exports_section::run(&mut module, wasm_name)?;
+    crate::names::check(&exports)
+        .with_context(|| format!("checking the JS names of {wasm_name}"))?;
+    check::records_match_module(&module, &exports, wasm_name)?;
+
+    let mut plans = Vec::with_capacity(exports.classes.len());
+    for class in &exports.classes {
+        plans.push(ClassPlan {
+            export: class,
+            mode: mode_of(class).with_context(|| format!("reading {wasm_name}"))?,
+        });
+    }
+    let class_modes: Vec<ClassMode> = plans
+        .iter()
+        .map(|p| ClassMode {
+            type_id: &p.export.type_id,
+            mode: p.mode,
+        })
+        .collect();
+    let snippets = resolve_snippets(&exports.imports)?;
+    let wasm_uses_values = module
+        .imports
+        .iter()
+        .any(|i| i.module == bridge_schema::JS_VALUE_MODULE);
+    let transformed = (|| {
+        let hooks = transforms::identity::run(&mut module, &class_modes)?;
+        transforms::inline_identity::run(&mut module, &hooks)?;
+        transforms::pool_dispatch::run(&mut module, &class_modes)?;
+        transforms::stack_pointer::run(&mut module);
+        anyhow::Ok(())
+    })();
+    transformed.with_context(|| format!("transforming {wasm_name}"))?;
+    walrus::passes::gc::run(&mut module);
+    let wasm = module.emit_wasm();
+
+    let mut model = GlueModel::new(
+        naming.crate_name,
+        naming.lib_name,
+        naming.target,
+        &plans,
+        &exports,
+    );
+    model.js = glue::js_view(&exports, &snippets, wasm_uses_values);
+    let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
+    Ok(Output {
+        wasm,
+        glue,
+        summary: mode_summary(&plans),
+        snippets,
+    })
+}
+
+fn mode_summary(plans: &[ClassPlan]) -> String {
+    if plans.is_empty() {
+        return "no classes".into();
+    }
+    let count = |m: IdentityMode| plans.iter().filter(|p| p.mode == m).count();
+    [
+        IdentityMode::None,
+        IdentityMode::Pointer,
+        IdentityMode::Rust,
+    ]
+    .into_iter()
+    .filter(|m| count(*m) > 0)
+    .map(|m| format!("{} {m}", count(m)))
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+mod check;
+#[cfg(test)]
+mod fuzz;

@@ -1,0 +1,169 @@
+//! The export records must match the module they came in: every function a record names
+//! is a function the module exports, and every type sits where the macro can put it (a
+//! borrowed type only as a parameter, `()` and `Result` only as a result). A mismatch (a
+//! corrupt or hand-edited module, or crates built against another bridge-runtime) would
+//! otherwise become glue that fails when it is first called, or an internal error.
+//! (Type ids are resolved to definitions by `exports.rs`.)
+
+use crate::exports::Exports;
+use anyhow::{Result, bail};
+use bridge_schema::{Function, Ty};
+use walrus::{ExportItem, Module};
+
+pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
+    let free = exports.functions.iter().map(|f| (None, &f.function));
+    let members = exports
+        .classes
+        .iter()
+        .flat_map(|c| c.members.iter().map(move |m| (Some(c.name.as_str()), m)));
+    for (class, f) in free.chain(members) {
+        let exported = module
+            .exports
+            .iter()
+            .any(|e| e.name == f.symbol && matches!(e.item, ExportItem::Function(_)));
+        if !exported {
+            let label = match class {
+                Some(c) => format!("{c}.{}", f.js_name),
+                None => f.js_name.clone(),
+            };
+            bail!(
+                "{wasm_name}: the export record of `{label}` names the wasm function `{}`, which \
+                 the module does not export; rebuild with matching bridge-runtime and \
+                 cargo-bridge versions",
+                f.symbol
+            );
+        }
+        let label = || match class {
+            Some(c) => format!("{c}.{}", f.js_name),
+            None => f.js_name.clone(),
+        };
+        check_types(f).map_err(|what| {
+            anyhow::anyhow!(
+                "{wasm_name}: the export record of `{}` has {what}, which #[bridge] never \
+                 writes; rebuild with matching bridge-runtime and cargo-bridge versions",
+                label()
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Where a type sits: in a parameter, at the top of the result, or inside the result.
+#[derive(Clone, Copy, PartialEq)]
+enum Position {
+    Param,
+    Return,
+    /// The ok type of the result's `Result` (may be `()`).
+    ResultOk,
+    InsideReturn,
+}
+
+fn check_types(f: &Function) -> Result<(), String> {
+    for p in &f.params {
+        check_type(&p.ty, Position::Param).map_err(|e| format!("{e} in parameter `{}`", p.name))?;
+    }
+    check_type(&f.ret, Position::Return).map_err(|e| format!("{e} as its result"))
+}
+
+fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
+    use Position::*;
+    match (ty, at) {
+        (Ty::Unit, Param | InsideReturn) => Err("`()`".into()),
+        (Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::JsValueRef | Ty::Callback(_), at)
+            if at != Param =>
+        {
+            Err(format!("a borrowed or callback type ({ty:?}) in a result"))
+        }
+        (Ty::Result(ok, _), Return) => check_type(ok, ResultOk),
+        (Ty::Result(..), _) => Err("a `Result` that is not the result".into()),
+        (Ty::Option(inner) | Ty::Vec(inner), Param) => check_type(inner, Param),
+        (Ty::Option(inner) | Ty::Vec(inner), _) => check_type(inner, InsideReturn),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exports::FunctionExport;
+    use bridge_schema::{FunctionKind, Receiver};
+
+    fn exports(symbol: &str) -> Exports {
+        Exports {
+            functions: vec![FunctionExport {
+                crate_name: "a".into(),
+                function: Function {
+                    kind: FunctionKind::Free,
+                    js_name: "make".into(),
+                    rust_name: "make".into(),
+                    symbol: symbol.into(),
+                    receiver: Receiver::None,
+                    params: vec![],
+                    ret: Ty::Unit,
+                    doc: String::new(),
+                },
+            }],
+            ..Exports::default()
+        }
+    }
+
+    fn module_exporting(name: &str) -> Module {
+        let mut module = Module::default();
+        let mut f = walrus::FunctionBuilder::new(&mut module.types, &[], &[]);
+        f.func_body();
+        let f = f.finish(vec![], &mut module.funcs);
+        module.exports.add(name, f);
+        module
+    }
+
+    #[test]
+    fn types_where_the_macro_never_puts_them_are_named() {
+        let bad = [
+            (vec![Ty::Unit], Ty::Unit, "`()` in parameter `p0`"),
+            (vec![], Ty::Str, "in a result"),
+            (
+                vec![],
+                Ty::Vec(Box::new(Ty::ClassRef("a::C".into()))),
+                "in a result",
+            ),
+            (vec![], Ty::Option(Box::new(Ty::Unit)), "`()` as its result"),
+            (
+                vec![Ty::Result(Box::new(Ty::I32), String::new())],
+                Ty::Unit,
+                "not the result",
+            ),
+        ];
+        for (params, ret, expected) in bad {
+            let mut e = exports("a::make");
+            e.functions[0].function.params = params
+                .into_iter()
+                .enumerate()
+                .map(|(i, ty)| bridge_schema::Param {
+                    name: format!("p{i}"),
+                    ty,
+                })
+                .collect();
+            e.functions[0].function.ret = ret;
+            let err = records_match_module(&module_exporting("a::make"), &e, "m.wasm")
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains(expected) && err.contains("`make`"), "{err}");
+        }
+        let mut fine = exports("a::make");
+        fine.functions[0].function.params = vec![bridge_schema::Param {
+            name: "s".into(),
+            ty: Ty::Option(Box::new(Ty::Str)),
+        }];
+        fine.functions[0].function.ret = Ty::Result(Box::new(Ty::Unit), String::new());
+        records_match_module(&module_exporting("a::make"), &fine, "m.wasm").unwrap();
+    }
+
+    #[test]
+    fn a_missing_symbol_is_named() {
+        let e = exports("a::make");
+        let err = records_match_module(&module_exporting("other"), &e, "m.wasm").unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("`make`") && msg.contains("`a::make`"), "{msg}");
+        records_match_module(&module_exporting("a::make"), &e, "m.wasm").unwrap();
+    }
+}
