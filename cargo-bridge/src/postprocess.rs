@@ -61,7 +61,8 @@ pub fn run(
             mode: p.mode,
         })
         .collect();
-    let snippets = resolve_snippets(&exports.imports)?;
+    let snippets = resolve_snippets(&exports.imports)
+        .with_context(|| format!("finding the JS files {wasm_name} imports"))?;
     let wasm_uses_values = module
         .imports
         .iter()

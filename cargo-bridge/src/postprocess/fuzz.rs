@@ -76,8 +76,7 @@ fn process(case: &Case) -> Outcome {
                 classes.set(i + 1);
                 Ok(MODES[usize::from(case.modes[i % case.modes.len()])])
             },
-            // No crate directories: an import from a JS module file is an error.
-            |imports| crate::snippets::resolve(imports, &Default::default()),
+            |imports| crate::snippets::resolve(imports, corpus::package_dirs()),
         )
     }))
 }

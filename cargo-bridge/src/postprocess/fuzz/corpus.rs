@@ -1,6 +1,7 @@
 //! The modules the fuzzer mutates: real fixture crates built for wasm32 (release, so each
 //! case parses ~100 KB, not megabytes of debug info), built once per test process.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -12,6 +13,17 @@ const FIXTURES: [&str; 3] = ["kitchen-sink", "identity", "data"];
 pub fn modules() -> &'static [(String, Vec<u8>)] {
     static MODULES: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
     MODULES.get_or_init(build)
+}
+
+/// Crate name → directory, for the JS snippet files the fixtures import.
+pub fn package_dirs() -> &'static BTreeMap<String, PathBuf> {
+    static DIRS: OnceLock<BTreeMap<String, PathBuf>> = OnceLock::new();
+    DIRS.get_or_init(|| {
+        FIXTURES
+            .iter()
+            .map(|package| (package.to_string(), fixtures_dir().join(package)))
+            .collect()
+    })
 }
 
 fn fixtures_dir() -> PathBuf {
