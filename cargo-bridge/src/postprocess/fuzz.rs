@@ -207,7 +207,10 @@ fn unmutated_fixture_modules_process() {
                 modes: vec![mode],
             };
             match process(&case) {
-                Ok(Ok(output)) => assert!(output.glue.js.contains("export class")),
+                Ok(Ok(output)) => assert!(
+                    output.glue.js.contains("$class = class"),
+                    "{name}: no class in the glue"
+                ),
                 Ok(Err(e)) => panic!("{name} in mode {mode}: {e:#}"),
                 Err(_) => panic!("{name} in mode {mode}: panicked"),
             }
