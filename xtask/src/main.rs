@@ -7,6 +7,7 @@ mod fixtures;
 mod fuzz;
 mod js_tools;
 mod packages;
+mod soak;
 mod tasks;
 mod typescript;
 
@@ -50,6 +51,8 @@ enum Task {
     BenchBrowser(bench_browser::BenchBrowserArgs),
     /// Long fuzz runs (the short ones are part of `test`); prints the case counts
     Fuzz(fuzz::FuzzArgs),
+    /// Millions of mixed operations per identity mode in one process: memory flat, nothing live
+    Soak(soak::SoakArgs),
     /// Build the bundled example with `cargo bridge build --release` and run it in Node
     Example,
 }
@@ -68,5 +71,6 @@ fn main() -> Result<()> {
         Task::Example => tasks::example(&sh),
         Task::Bench(args) => bench::run(&sh, &args),
         Task::Fuzz(args) => fuzz::run(&sh, &args),
+        Task::Soak(args) => soak::run(&sh, &args),
     }
 }
