@@ -37,6 +37,18 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
             Some(c) => format!("{c}.{}", f.js_name),
             None => f.js_name.clone(),
         };
+        if let Some(err) = f.ret.error_type_id() {
+            let is_data = exports.records.iter().any(|r| r.def.type_id == err)
+                || exports.enums.iter().any(|e| e.def.type_id == err);
+            if !is_data {
+                bail!(
+                    "{wasm_name}: `{}` returns a `Result` whose error data type `{err}` is not a \
+                     #[bridge(record)] struct or #[bridge] enum; rebuild with matching \
+                     bridge-runtime and cargo-bridge versions",
+                    label()
+                );
+            }
+        }
         check_types(f).map_err(|what| {
             anyhow::anyhow!(
                 "{wasm_name}: the export record of `{}` has {what}, which #[bridge] never \
