@@ -125,16 +125,24 @@ extern "C" {
 }
 
 #[test]
-fn rust_closure_returned_to_js_is_not_supported_yet() {
+fn rust_closure_returned_to_js_must_be_boxed_and_plain() {
     build_lib_failing(
         "closure-return",
-        r#"use bridge_runtime::bridge;
+        r#"use bridge_runtime::{bridge, JsError};
 
 #[bridge]
-pub fn make_adder(n: u32) -> Box<dyn Fn(u32) -> u32> {
-    Box::new(move |x| x + n)
+pub fn borrowed_closure() -> &'static dyn Fn(u32) -> u32 {
+    &|x| x
+}
+
+#[bridge]
+pub fn catching_closure() -> Box<dyn Fn(u32) -> Result<u32, JsError>> {
+    Box::new(|x| Ok(x))
 }
 "#,
     )
-    .stderr_has(&["a Rust closure cannot be returned to JS yet"]);
+    .stderr_has(&[
+        "a closure returned to JS is owned: return `Box<dyn Fn(A, ..) -> R>`",
+        "a Rust closure called from JS does not return `Result<_, JsError>`",
+    ]);
 }

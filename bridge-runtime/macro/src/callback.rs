@@ -175,3 +175,86 @@ pub fn lift_param(name: &Ident, info: &CallbackInfo, symbol: &str) -> (TokenStre
     };
     (prelude, arg)
 }
+
+/// A callback type in return position is a Rust closure handed to JS: it must be boxed,
+/// and its parameters and result cross like an export's (no `Result<_, JsError>`).
+pub fn check_closure(info: &TyInfo, ty: &Type) -> syn::Result<()> {
+    let cb = info.callback.as_deref().expect("a callback type");
+    let why = if cb.form != Form::Boxed {
+        Some(
+            "a closure returned to JS is owned: return `Box<dyn Fn(A, ..) -> R>` or `Box<dyn FnMut(A, ..) -> R>`",
+        )
+    } else if cb.catch {
+        Some("a Rust closure called from JS does not return `Result<_, JsError>`: return the value")
+    } else if cb
+        .params
+        .iter()
+        .any(|(p, _)| p.callback.is_some() || matches!(p.ty, Ty::Unit))
+    {
+        Some("a Rust closure returned to JS cannot take a function or `()`")
+    } else if cb.ret.callback.is_some()
+        || matches!(
+            cb.ret.ty,
+            Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::JsValueRef
+        )
+    {
+        Some("a Rust closure returned to JS cannot return a reference or a function")
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(types::unsupported(ty, why)),
+        None => Ok(()),
+    }
+}
+
+/// The extra exports of an export `symbol` returning a Rust closure: `#closure-call`
+/// (the closure's address, then its parameters, lifted like an export's; its result
+/// lowered like an export's) and `#closure-drop`.
+pub fn closure_exports(symbol: &str, ident: &Ident, info: &CallbackInfo) -> TokenStream {
+    let dyn_ty = &info.dyn_ty;
+    let helper = format_ident!("{}_closure_invoke", ident);
+    let arg_names: Vec<Ident> = (0..info.params.len())
+        .map(|i| format_ident!("__arg{}", i))
+        .collect();
+    let arg_tys = info.params.iter().map(|(_, t)| t);
+    let ret = match &info.ret_ty {
+        Some(t) => quote! { -> #t },
+        None => quote! {},
+    };
+    let mut params = vec![("closure".to_string(), types::plain(Ty::U32))];
+    params.extend(
+        info.params
+            .iter()
+            .enumerate()
+            .map(|(i, (p, _))| (format!("a{i}"), p.clone())),
+    );
+    let call = crate::thunk::generate(&crate::thunk::ThunkSpec {
+        symbol: bridge_schema::closure_call_export(symbol),
+        ident: format_ident!("{}_closure_call", ident),
+        callee: quote! { #helper },
+        class: None,
+        member: format!("the closure returned by {symbol}"),
+        receiver: crate::thunk::Receiver::None,
+        params,
+        ret: info.ret.clone(),
+    });
+    let drop_symbol = bridge_schema::closure_drop_export(symbol);
+    let drop_ident = format_ident!("{}_closure_drop", ident);
+    quote! {
+        #[allow(non_snake_case, clippy::all)]
+        fn #helper(__closure: u32, #(#arg_names: #arg_tys),*) #ret {
+            // SAFETY: the glue passes the address `into_abi` gave for this export's
+            // closure type, while it is live, and never while the closure runs.
+            let __f = unsafe { ::bridge_runtime::js::closure::get::<#dyn_ty>(__closure) };
+            __f(#(#arg_names),*)
+        }
+        #call
+        #[unsafe(export_name = #drop_symbol)]
+        #[allow(non_snake_case, clippy::all)]
+        unsafe extern "C" fn #drop_ident(addr: u32) {
+            // SAFETY: as above; the glue frees each closure once.
+            unsafe { ::bridge_runtime::js::closure::free::<#dyn_ty>(addr) }
+        }
+    }
+}

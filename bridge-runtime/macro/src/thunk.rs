@@ -142,7 +142,12 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         }
         None => (call, quote! {}),
     };
+    let closure = match &spec.ret.callback {
+        Some(cb) => crate::callback::closure_exports(symbol, ident, cb),
+        None => quote! {},
+    };
     quote! {
+        #closure
         #[unsafe(export_name = #symbol)]
         #[allow(non_snake_case, unused_mut, clippy::all)]
         unsafe extern "C" fn #ident(#(#wasm_params),*) #ret_sig {
@@ -365,6 +370,10 @@ fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
         }
         Ty::String => (quote! {}, quote! { #rt::ret_string(__value) }),
         Ty::JsValue => (quote! { -> u32 }, quote! { __value.into_abi() }),
+        Ty::Callback(_) => (
+            quote! { -> u32 },
+            quote! { ::bridge_runtime::js::closure::into_abi(__value) },
+        ),
         Ty::Named(_) => (
             quote! { -> #into::Abi },
             quote! { #into::into_abi(__value) },

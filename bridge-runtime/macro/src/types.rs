@@ -317,11 +317,7 @@ fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
         )
     };
     match (&info.ty, pos) {
-        (Ty::Callback(_), Position::Return) => Err(unsupported(
-            ty,
-            "a Rust closure cannot be returned to JS yet (JS functions cross into Rust as \
-             parameters only); return a #[bridge] class with a method instead",
-        )),
+        (Ty::Callback(_), Position::Return) => crate::callback::check_closure(info, ty),
         (t, Position::Return) if param_only(t) => Err(unsupported(
             ty,
             "references cannot be returned: return an owned String, C or Handle<C>",

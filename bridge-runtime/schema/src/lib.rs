@@ -47,6 +47,17 @@ pub fn callback_symbol(symbol: &str, param: &str) -> String {
     format!("{symbol}#{param}")
 }
 
+/// Name of the wasm export that calls the Rust closure the export `symbol` returned
+/// (arguments: the closure's address, then the closure's parameters).
+pub fn closure_call_export(symbol: &str) -> String {
+    format!("{symbol}#closure-call")
+}
+
+/// Name of the wasm export that frees a Rust closure the export `symbol` returned.
+pub fn closure_drop_export(symbol: &str) -> String {
+    format!("{symbol}#closure-drop")
+}
+
 // ---- names (see ARCHITECTURE.md, "Type ids and symbols") ----
 //
 // Every wasm export and import `#[bridge]` emits is spelled from the declaring crate's

@@ -2,6 +2,8 @@
 //! [`JsError`] (a JS exception as a Rust error), and the helpers the code generated for
 //! `#[bridge] extern` blocks and callback parameters calls.
 
+#[doc(hidden)]
+pub mod closure;
 mod error;
 mod host;
 mod value;

@@ -65,6 +65,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/identity/rust.js.j2"),
     ),
     (
+        "js/closures.js.j2",
+        include_str!("../../../templates/js/closures.js.j2"),
+    ),
+    (
         "js/imports.js.j2",
         include_str!("../../../templates/js/imports.js.j2"),
     ),

@@ -40,6 +40,8 @@ pub struct GlueModel {
     pub enums: Vec<EnumView>,
     /// ABI names and offsets, from bridge-schema.
     pub wasm_abi: WasmAbi,
+    /// Rust closures the exports return.
+    pub closures: Vec<ClosureView>,
 }
 
 #[derive(Serialize)]
@@ -102,6 +104,21 @@ pub struct FnView {
     /// a panic or a JS exception skips its guards.
     pub shared_borrows: Vec<String>,
     pub exclusive_borrows: Vec<String>,
+    /// The function returns a Rust closure (see [`ClosureView`]).
+    pub closure: Option<Box<ClosureView>>,
+}
+
+/// A Rust closure an export returns: the glue's function object calls `call` (a glue
+/// function taking the closure's address, then its arguments) and frees it through `drop`.
+#[derive(Serialize, Clone)]
+pub struct ClosureView {
+    /// The glue binding of `call` (`$closure<n>`), assigned by [`GlueModel::new`].
+    pub var: String,
+    pub call: FnView,
+    /// The `#closure-drop` export, as a JS string literal.
+    pub drop: String,
+    /// Names the closure in errors.
+    pub label: String,
 }
 
 #[derive(Serialize, Clone)]
@@ -150,7 +167,37 @@ impl GlueModel {
                 .collect(),
             js: Default::default(),
             wasm_abi: WasmAbi::new(),
+            closures: Vec::new(),
         }
+        .number_closures()
+    }
+
+    /// Gives each closure-returning function's [`ClosureView`] its glue binding and lists
+    /// them in `closures` (rendered before the classes and functions that use them).
+    fn number_closures(mut self) -> Self {
+        let mut closures = Vec::new();
+        let fns = self
+            .functions
+            .iter_mut()
+            .chain(self.classes.iter_mut().flat_map(|c| {
+                c.constructor
+                    .iter_mut()
+                    .chain(c.methods.iter_mut())
+                    .chain(c.statics.iter_mut())
+                    .chain(
+                        c.properties
+                            .iter_mut()
+                            .flat_map(|p| p.getter.iter_mut().chain(p.setter.iter_mut())),
+                    )
+            }));
+        for f in fns {
+            if let Some(c) = &mut f.closure {
+                c.var = format!("$closure{}", closures.len());
+                closures.push((**c).clone());
+            }
+        }
+        self.closures = closures;
+        self
     }
 }
 
@@ -182,6 +229,11 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         (Some(c), _) => format!("{c}.{}", f.js_name),
         (None, _) => f.js_name.clone(),
     };
+    let closure = closure_view(f, &label, names);
+    let mut ret = types::view(&f.ret, names);
+    if ret.kind == "callback" {
+        ret.ts = format!("({}) & {{ release(): void }}", ret.ts);
+    }
     FnView {
         js_name: f.js_name.clone(),
         bindable: bridge_schema::js::is_bindable(&f.js_name),
@@ -203,11 +255,51 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
                 "wire" | "data" | "opt_data" | "data_vec"
             )
         }),
-        ret: types::view(&f.ret, names),
+        ret,
         doc: doc_with_throws(&f.doc, &f.ret, names),
         shared_borrows: borrows(f, false),
         exclusive_borrows: borrows(f, true),
+        closure,
     }
+}
+
+fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<ClosureView>> {
+    let Ty::Callback(cb) = &f.ret else {
+        return None;
+    };
+    let label = format!("the closure returned by {owner}");
+    let params = std::iter::once(bridge_schema::Param {
+        name: "$closure".to_string(),
+        ty: Ty::U32,
+    })
+    .chain(
+        cb.params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| bridge_schema::Param {
+                name: format!("a{i}"),
+                ty: t.clone(),
+            }),
+    )
+    .collect();
+    let call = Function {
+        kind: FunctionKind::Free,
+        js_name: "$call".to_string(),
+        rust_name: String::new(),
+        symbol: bridge_schema::closure_call_export(&f.symbol),
+        receiver: Receiver::None,
+        params,
+        ret: (*cb.ret).clone(),
+        doc: String::new(),
+    };
+    let mut call = fn_view(&call, None, names);
+    call.label = label.clone();
+    Some(Box::new(ClosureView {
+        var: String::new(),
+        call,
+        drop: js_string(&bridge_schema::closure_drop_export(&f.symbol)),
+        label,
+    }))
 }
 
 fn borrows(f: &Function, exclusive: bool) -> Vec<String> {
