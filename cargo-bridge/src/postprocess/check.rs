@@ -37,6 +37,26 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
             Some(c) => format!("{c}.{}", f.js_name),
             None => f.js_name.clone(),
         };
+        if let Ty::Callback(_) = f.ret {
+            // A Rust closure as the result: the macro also exports its call and drop.
+            for symbol in [
+                bridge_schema::closure_call_export(&f.symbol),
+                bridge_schema::closure_drop_export(&f.symbol),
+            ] {
+                let present = module
+                    .exports
+                    .iter()
+                    .any(|e| e.name == symbol && matches!(e.item, ExportItem::Function(_)));
+                if !present {
+                    bail!(
+                        "{wasm_name}: `{}` returns a Rust closure, but the module does not \
+                         export its wasm function `{symbol}`; rebuild with matching \
+                         bridge-runtime and cargo-bridge versions",
+                        label()
+                    );
+                }
+            }
+        }
         if let Some(err) = f.ret.error_type_id() {
             let is_data = exports.records.iter().any(|r| r.def.type_id == err)
                 || exports.enums.iter().any(|e| e.def.type_id == err);
@@ -81,6 +101,17 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
     use Position::*;
     match (ty, at) {
         (Ty::Unit, Param | InsideReturn) => Err("`()`".into()),
+        // A Rust closure returned to JS: its parameters cross like an export's, its result
+        // like an export's result (no `Result`).
+        (Ty::Callback(cb), Return) if !cb.catch => {
+            for p in &cb.params {
+                check_type(p, Param)?;
+            }
+            match &*cb.ret {
+                Ty::Result(..) => Err("a closure returning a `Result`".into()),
+                ret => check_type(ret, Return),
+            }
+        }
         (Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::JsValueRef | Ty::Callback(_), at)
             if at != Param =>
         {
