@@ -9,7 +9,9 @@
 //!   `char` (code point), class address: 4; `f64`, `i64`, `u64`: 8;
 //! - `String`: `u32` byte length, then the UTF-8 bytes (unaligned);
 //! - `Option<T>`: `u8` 0 (`None`) or 1 followed by `T`;
-//! - `Vec<T>`: `u32` count, then the elements.
+//! - `Vec<T>`: `u32` count, then the elements;
+//! - `JsValue`: `u32` index of its entry in the glue's value table (the entry moves with
+//!   the value: the receiving side owns it).
 //!
 //! Two buffers live in linear memory for the whole run: **in** (JS writes a call's
 //! wire parameters, the thunk decodes all of them before calling user code) and **out**
@@ -216,7 +218,7 @@ pub fn bad_variant(enum_name: &str, index: u32, count: usize) -> BridgeError {
     message = "`{Self}` cannot be sent to JS inside a record, enum or compound value",
     label = "not a bridge data type",
     note = "fields and elements may be numbers, bool, char, String, Option, Vec, #[bridge(record)] \
-            structs, #[bridge] enums and class handles (`Handle<C>`)"
+            structs, #[bridge] enums, class handles (`Handle<C>`) and JsValue"
 )]
 pub trait WireOut {
     fn wire_write(self, w: &mut WireBuf);
@@ -231,8 +233,8 @@ pub trait WireOut {
     message = "`{Self}` cannot be taken by value from JS inside an Option, Vec, record or enum",
     label = "a class is not taken by value; other types need #[bridge(record)] or #[bridge]",
     note = "inside Option or Vec, take a class as `Handle<{Self}>`; fields and elements may be \
-            numbers, bool, char, String, Option, Vec, #[bridge(record)] structs, #[bridge] enums \
-            and class handles"
+            numbers, bool, char, String, Option, Vec, #[bridge(record)] structs, #[bridge] enums, \
+            class handles and JsValue"
 )]
 pub unsafe trait WireIn: Sized {
     /// # Safety
@@ -379,6 +381,22 @@ unsafe impl<T: WireIn> WireIn for Vec<T> {
     }
 }
 
+impl WireOut for crate::JsValue {
+    /// Its table index; JS takes the entry when it reads the value.
+    #[inline]
+    fn wire_write(self, w: &mut WireBuf) {
+        w.put(self.into_abi().to_le_bytes());
+    }
+}
+unsafe impl WireIn for crate::JsValue {
+    /// A table entry the glue made for this value (it adds entries only once every
+    /// argument converted, so a failed conversion takes none).
+    #[inline]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        Ok(crate::JsValue::from_abi(u32::from_le_bytes(r.take()?)))
+    }
+}
+
 impl<C: BridgeClass> WireOut for Handle<C> {
     /// Through the class's identity hook, like a plain class return.
     #[inline]
@@ -424,6 +442,22 @@ mod tests {
         assert_eq!(roundtrip(vec!['é', '𝄞']), vec!['é', '𝄞']);
         assert_eq!(roundtrip(vec![7usize]), vec![7]);
         assert_eq!(roundtrip(vec![-3isize]), vec![-3]);
+    }
+
+    #[test]
+    fn js_values_cross_as_their_table_index_and_keep_it() {
+        // The reserved entries need no JS (the host has none).
+        let v = vec![
+            Some(crate::JsValue::null()),
+            None,
+            Some(crate::JsValue::from_bool(false)),
+        ];
+        let out = roundtrip(v);
+        let indices: Vec<_> = out.iter().map(|v| v.as_ref().map(|v| v.abi())).collect();
+        assert_eq!(indices, [Some(1), None, Some(3)]);
+        let mut buf = WireBuf::new();
+        crate::JsValue::undefined().wire_write(&mut buf);
+        assert_eq!(buf.len, 4, "a u32 index");
     }
 
     #[test]

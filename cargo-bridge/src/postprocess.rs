@@ -85,7 +85,9 @@ pub fn run(
         &plans,
         &exports,
     );
-    model.js = glue::js_view(&exports, &snippets, wasm_uses_values);
+    // A JsValue inside a wire value needs the value table even if Rust never touches it.
+    let wire_uses_values = model.wire_codecs.iter().any(glue::CodecView::holds_values);
+    model.js = glue::js_view(&exports, &snippets, wasm_uses_values || wire_uses_values);
     let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
     Ok(Output {
         wasm,

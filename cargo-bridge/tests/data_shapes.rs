@@ -14,11 +14,21 @@ fn rejected_data_shapes_are_compile_errors_with_a_fix() {
         "data-shapes",
         "\"cdylib\"",
         "",
-        r#"use bridge_runtime::{bridge, Handle};
+        r#"use bridge_runtime::{bridge, Handle, JsValue};
 
 #[bridge]
 pub struct Node {
     id: u32,
+}
+
+#[bridge]
+pub fn value_refs(values: Vec<&JsValue>) -> u32 {
+    values.len() as u32
+}
+
+#[bridge]
+pub fn maybe_ref(value: Option<&JsValue>) -> bool {
+    value.is_some()
 }
 
 #[bridge]
@@ -62,7 +72,9 @@ pub fn handles(nodes: Vec<Option<Handle<Node>>>) -> u32 {
         "type `& mut [f64]` cannot cross the JS boundary: slices cross as `&[number]` parameters (copied in); take a Vec<T> for anything else",
         "type `& [String]` cannot cross the JS boundary: slices cross as `&[number]` parameters",
         "type `Option < Option < u32 > >` cannot cross the JS boundary: Option of Option or () is not supported",
-        "type `Vec < & str >` cannot cross the JS boundary: Vec holds owned values (numbers, String, classes, Option, Vec)",
+        "type `Vec < & str >` cannot cross the JS boundary: Vec holds owned values (numbers, String, classes, Option, Vec, JsValue)",
+        "type `Vec < & JsValue >` cannot cross the JS boundary: Vec holds owned values",
+        "type `Option < & JsValue >` cannot cross the JS boundary: Option of a &JsValue or a function is not supported: take Option<JsValue> (owned)",
         "type `Result < Result < u32, String > , String >` cannot cross the JS boundary: Result of Result is not supported",
         // Known from the class's own traits, not from the spelling (`Node` could be a record).
         "`Node` cannot be taken by value from JS inside an Option, Vec, record or enum",

@@ -229,11 +229,12 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                     if matches!(inner.ty, Ty::Option(_) | Ty::Unit) || inner.slice {
                         return Err(unsupported(ty, "Option of Option or () is not supported"));
                     }
-                    if matches!(inner.ty, Ty::JsValue | Ty::JsValueRef | Ty::Callback(_)) {
+                    if matches!(inner.ty, Ty::JsValueRef | Ty::Callback(_)) {
                         return Err(unsupported(
                             ty,
-                            "Option of a JsValue or a function is not supported (a JsValue \
-                             can hold null or undefined itself)",
+                            "Option of a &JsValue or a function is not supported: take \
+                             Option<JsValue> (owned), or a &JsValue (it can hold null or \
+                             undefined itself)",
                         ));
                     }
                     Ok(TyInfo {
@@ -250,14 +251,13 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                                 | Ty::Str
                                 | Ty::ClassRef(_)
                                 | Ty::ClassMut(_)
-                                | Ty::JsValue
                                 | Ty::JsValueRef
                                 | Ty::Callback(_)
                         );
                     if !ok {
                         return Err(unsupported(
                             ty,
-                            "Vec holds owned values (numbers, String, classes, Option, Vec)",
+                            "Vec holds owned values (numbers, String, classes, Option, Vec, JsValue)",
                         ));
                     }
                     Ok(TyInfo {

@@ -408,11 +408,11 @@ impl Ty {
 
     /// Compound values that cross encoded in the wire buffer (`bridge_runtime::wire`)
     /// rather than as wasm scalars, typed arrays or class addresses: vectors of anything
-    /// but numbers and classes, and options of vectors.
+    /// but numbers and classes, and options of vectors or `JsValue`s.
     pub fn travels_on_wire(&self) -> bool {
         match self {
             Ty::Vec(inner) => !inner.is_number() && !matches!(**inner, Ty::Named(_)),
-            Ty::Option(inner) => matches!(**inner, Ty::Vec(_)),
+            Ty::Option(inner) => matches!(**inner, Ty::Vec(_) | Ty::JsValue),
             _ => false,
         }
     }

@@ -11,6 +11,7 @@ mod wire;
 
 pub use js::view as js_view;
 pub use model::{ClassPlan, GlueModel};
+pub use wire::CodecView;
 
 use anyhow::{Context, Result};
 use minijinja::Environment;

@@ -27,6 +27,24 @@ pub struct CodecView {
     pub variants: Vec<VariantView>,
 }
 
+impl CodecView {
+    /// Whether the codec reads or writes a `JsValue` itself (nested codecs are codecs
+    /// of their own).
+    pub fn holds_values(&self) -> bool {
+        let leaves = self
+            .elem
+            .iter()
+            .chain(self.fields.iter().map(|f| &f.leaf))
+            .chain(
+                self.variants
+                    .iter()
+                    .flat_map(|v| &v.fields)
+                    .map(|f| &f.leaf),
+            );
+        leaves.into_iter().any(|l| l.kind == "value")
+    }
+}
+
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct FieldView {
     /// Property name in JS.
@@ -46,7 +64,7 @@ pub struct VariantView {
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct LeafView {
     /// bool, i8, u8, i16, u16, i32, u32, f32, f64, i64, u64, usize, isize, char,
-    /// string, class or codec.
+    /// string, value (a `JsValue`: its table index), class or codec.
     pub kind: &'static str,
     pub class: Option<String>,
     pub codec: Option<String>,
@@ -85,6 +103,7 @@ pub fn codec_name(ty: &Ty, names: &TypeNames) -> String {
         Ty::Option(inner) => format!("Option_{}", codec_name(inner, names)),
         Ty::Named(id) => format!("C${}", names.js_name(id)),
         Ty::Str => "String".into(),
+        Ty::JsValue => "JsValue".into(),
         other => {
             let json = serde_json::to_value(other).expect("types serialize");
             let tag = json["ty"].as_str().unwrap_or("unknown");
@@ -113,6 +132,7 @@ pub fn ts(ty: &Ty, names: &TypeNames) -> String {
         Ty::Bool => "boolean".into(),
         Ty::I64 | Ty::U64 => "bigint".into(),
         Ty::String | Ty::Str | Ty::Char => "string".into(),
+        Ty::JsValue => "any".into(),
         Ty::Named(id) if names.is_data(id) => super::types::ts_data_ref(&names.js_name(id)),
         Ty::Named(id) => super::types::ts_class_ref(&names.js_name(id)),
         _ => "number".into(),
@@ -151,6 +171,7 @@ fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
         Ty::Isize => scalar("isize"),
         Ty::Char => scalar("char"),
         Ty::String | Ty::Str => scalar("string"),
+        Ty::JsValue => scalar("value"),
         other => unreachable!("{other:?} never sits inside a wire value"),
     }
 }
@@ -324,5 +345,29 @@ mod tests {
         assert_eq!(ts(&opt(vec(Ty::F64)), &names), "Float64Array | null");
         assert_eq!(ts(&vec(Ty::String), &names), "string[]");
         assert_eq!(ts(&vec(vec(Ty::Usize)), &names), "number[][]");
+        assert_eq!(ts(&vec(Ty::JsValue), &names), "any[]");
+    }
+
+    #[test]
+    fn js_values_are_leaves_and_mark_their_codecs() {
+        let exports = exports();
+        let names = TypeNames(&exports);
+        let mut out = Vec::new();
+        collect(&opt(Ty::JsValue), &names, &mut out);
+        collect(&vec(opt(Ty::JsValue)), &names, &mut out);
+        collect(&vec(Ty::String), &names, &mut out);
+        let got: Vec<_> = out
+            .iter()
+            .map(|c| (c.name.as_str(), c.holds_values()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("Option_JsValue", true),
+                ("Vec_Option_JsValue", false),
+                ("Vec_String", false),
+            ]
+        );
+        assert_eq!(out[0].elem.as_ref().unwrap().kind, "value");
     }
 }
