@@ -199,7 +199,14 @@ pub fn text(records: &[PoolRecord]) -> String {
     if records.is_empty() {
         return String::new();
     }
-    let mut out = String::from("\nRelease pools (issue 5):\n\n");
+    String::from("\nRelease pools (issue 5):\n\n")
+        + &tables_and_summary(records, "\nPool failures:\n")
+}
+
+/// The result tables, the summary and any failures (under the `failures` heading): the
+/// part that stdout and `docs/benchmarks.md` share.
+fn tables_and_summary(records: &[PoolRecord], failures: &str) -> String {
+    let mut out = String::new();
     for t in [release_table(records), push_pop_table(records)]
         .into_iter()
         .flatten()
@@ -210,7 +217,7 @@ pub fn text(records: &[PoolRecord]) -> String {
     out += &summary(records);
     let errs = errors(records);
     if !errs.is_empty() {
-        out += "\nPool failures:\n";
+        out += failures;
         out += &errs;
     }
     out
@@ -263,19 +270,7 @@ pub fn doc(records: &[PoolRecord]) -> String {
             GC, polling `liveObjects()` with a forced `gc()` and an event-loop turn between \
             polls, so it is the best case: without forced collections it waits for V8 to \
             collect on its own).\n\n";
-    for t in [release_table(records), push_pop_table(records)]
-        .into_iter()
-        .flatten()
-    {
-        out += &t;
-        out += "\n";
-    }
-    out += &summary(records);
-    let errs = errors(records);
-    if !errs.is_empty() {
-        out += "\nFailures:\n\n";
-        out += &errs;
-    }
+    out += &tables_and_summary(records, "\nFailures:\n\n");
     out
 }
 
