@@ -32,25 +32,43 @@ impl BridgeError {
 
 pub type Result<T> = std::result::Result<T, BridgeError>;
 
-struct RetArea([Cell<u32>; 4]);
+/// The return area: how a thunk describes a string, vector or `Option` result to the
+/// glue. Layout: `bridge_schema::abi::ret_area` (pinned below and in the tests).
+#[repr(C)]
+pub(crate) struct RetArea {
+    ptr: Cell<u32>,
+    len: Cell<u32>,
+    cap: Cell<u32>,
+    is_some: Cell<u32>,
+}
 // SAFETY: wasm32-unknown-unknown is single-threaded; the host build never shares it.
 unsafe impl Sync for RetArea {}
-static RET: RetArea = RetArea([Cell::new(0), Cell::new(0), Cell::new(0), Cell::new(0)]);
+static RET: RetArea = RetArea {
+    ptr: Cell::new(0),
+    len: Cell::new(0),
+    cap: Cell::new(0),
+    is_some: Cell::new(0),
+};
 
-const RET_PTR: usize = 0;
-const RET_LEN: usize = 1;
-const RET_CAP: usize = 2;
-const RET_IS_SOME: usize = 3;
+const _: () = {
+    use bridge_schema::abi::ret_area;
+    use std::mem::{offset_of, size_of};
+    assert!(offset_of!(RetArea, ptr) == ret_area::PTR_OFFSET as usize);
+    assert!(offset_of!(RetArea, len) == ret_area::LEN_OFFSET as usize);
+    assert!(offset_of!(RetArea, cap) == ret_area::CAP_OFFSET as usize);
+    assert!(offset_of!(RetArea, is_some) == ret_area::IS_SOME_OFFSET as usize);
+    assert!(size_of::<RetArea>() == ret_area::SIZE as usize);
+};
 
 /// Address of the return area, read once by the glue.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(ret_area))]
 pub extern "C" fn __bridge_ret_area() -> u32 {
-    RET.0.as_ptr() as usize as u32
+    &RET as *const RetArea as usize as u32
 }
 
 /// Allocate a buffer for JS to fill. `size` 0 gives a dangling, aligned address; 0 means
 /// the allocation failed (wasm memory cannot grow that far), which the glue reports.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(alloc))]
 pub extern "C" fn __bridge_alloc(size: u32, align: u32) -> u32 {
     let Ok(layout) = Layout::from_size_align(size as usize, align as usize) else {
         return 0;
@@ -68,7 +86,7 @@ pub extern "C" fn __bridge_alloc(size: u32, align: u32) -> u32 {
 ///
 /// # Safety
 /// `ptr` and `old_size` must describe a live allocation with alignment 1.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(realloc))]
 pub unsafe extern "C" fn __bridge_realloc(ptr: u32, old_size: u32, new_size: u32) -> u32 {
     if old_size == 0 {
         return __bridge_alloc(new_size, 1);
@@ -92,7 +110,7 @@ pub unsafe extern "C" fn __bridge_realloc(ptr: u32, old_size: u32, new_size: u32
 ///
 /// # Safety
 /// `ptr`, `size` and `align` must describe a live allocation.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(free))]
 pub unsafe extern "C" fn __bridge_free(ptr: u32, size: u32, align: u32) {
     if size == 0 {
         return;
@@ -103,7 +121,7 @@ pub unsafe extern "C" fn __bridge_free(ptr: u32, size: u32, align: u32) {
 }
 
 /// Installs the panic hook that hands panic messages to JS. Called once by the glue.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(init))]
 pub extern "C" fn __bridge_init() {
     std::panic::set_hook(Box::new(|info| {
         let message = format!("Rust panic: {info}");
@@ -117,7 +135,7 @@ pub extern "C" fn __bridge_init() {
 ///
 /// # Safety
 /// `addr` must be a live object box whose exclusive borrow the unwound call held.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(unborrow))]
 pub unsafe extern "C" fn __bridge_unborrow(addr: u32) {
     // SAFETY: forwarded contract.
     unsafe { RawHeader::at(addr) }.clear_borrow();
@@ -128,7 +146,7 @@ pub unsafe extern "C" fn __bridge_unborrow(addr: u32) {
 ///
 /// # Safety
 /// `addr` must be a live object box one of whose shared borrows the unwound call held.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(unborrow_shared))]
 pub unsafe extern "C" fn __bridge_unborrow_shared(addr: u32) {
     // SAFETY: forwarded contract.
     unsafe { RawHeader::at(addr) }.end_shared_borrow();
@@ -336,9 +354,9 @@ pub(crate) fn describe_ret(ptr: u32, len: u32) {
 }
 
 fn set_ret(ptr: u32, len: u32, cap: u32) {
-    RET.0[RET_PTR].set(ptr);
-    RET.0[RET_LEN].set(len);
-    RET.0[RET_CAP].set(cap);
+    RET.ptr.set(ptr);
+    RET.len.set(len);
+    RET.cap.set(cap);
 }
 
 /// Pass one reference to a class object to JS, through its identity hook.
@@ -386,7 +404,7 @@ pub fn ret_named_vec<T: IntoJs<Abi = u32>>(v: Vec<T>) {
 
 /// Return an optional number: the value (or its default) plus the flag in the return area.
 pub fn ret_option<T: Default>(v: Option<T>) -> T {
-    RET.0[RET_IS_SOME].set(v.is_some() as u32);
+    RET.is_some.set(v.is_some() as u32);
     v.unwrap_or_default()
 }
 
@@ -398,12 +416,42 @@ pub fn ret_option<T: Default>(v: Option<T>) -> T {
 /// The glue must just have described a buffer it allocated with [`__bridge_alloc`]`(cap, 1)`
 /// and filled with valid UTF-8, or address 0.
 pub unsafe fn take_ret_string() -> Option<String> {
-    let ptr = RET.0[RET_PTR].get();
+    let ptr = RET.ptr.get();
     // SAFETY: forwarded contract.
-    (ptr != 0).then(|| unsafe { lift_string(ptr, RET.0[RET_LEN].get(), RET.0[RET_CAP].get()) })
+    (ptr != 0).then(|| unsafe { lift_string(ptr, RET.len.get(), RET.cap.get()) })
 }
 
 /// The `Option` flag the glue wrote for an optional number a JS function returned.
 pub fn ret_is_some() -> bool {
-    RET.0[RET_IS_SOME].get() != 0
+    RET.is_some.get() != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bridge_schema::abi::ret_area;
+
+    /// The glue reads a result's description at `bridge_schema::abi::ret_area`'s offsets
+    /// (the const assertions above pin `offset_of!`): what a thunk writes must be there.
+    #[test]
+    fn return_area_fields_sit_at_the_schema_offsets() {
+        let base = &RET as *const RetArea as *const u8;
+        // SAFETY: RET is a static of four aligned u32 cells.
+        let read = |offset: u32| unsafe { base.add(offset as usize).cast::<u32>().read() };
+        let mut text = String::with_capacity(11);
+        text.push_str("returned");
+        let raw = text.as_ptr().cast_mut();
+        ret_string(text);
+        // The area holds wasm32 addresses: compare the host's pointer as the thunk stores it.
+        let ptr = raw as usize as u32;
+        assert_eq!(read(ret_area::PTR_OFFSET), ptr);
+        assert_eq!(read(ret_area::LEN_OFFSET), 8);
+        assert_eq!(read(ret_area::CAP_OFFSET), 11);
+        // SAFETY: the buffer ret_string handed over (8 bytes used of 11).
+        drop(unsafe { String::from_raw_parts(raw, 8, 11) });
+        assert_eq!(ret_option(Some(5u32)), 5);
+        assert_eq!(read(ret_area::IS_SOME_OFFSET), 1);
+        assert_eq!(ret_option(None::<u32>), 0);
+        assert_eq!(read(ret_area::IS_SOME_OFFSET), 0);
+    }
 }

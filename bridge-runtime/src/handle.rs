@@ -21,9 +21,11 @@ pub(crate) struct ObjectBox<T> {
 
 const _: () = {
     // The wasm code `cargo bridge` injects relies on these offsets.
-    assert!(std::mem::offset_of!(ObjectBox<u8>, strong) == 0);
-    assert!(std::mem::offset_of!(ObjectBox<u8>, borrow) == 4);
-    assert!(std::mem::offset_of!(ObjectBox<u8>, slot) == 8);
+    use bridge_schema::header;
+    use std::mem::offset_of;
+    assert!(offset_of!(ObjectBox<u8>, strong) == header::STRONG_OFFSET as usize);
+    assert!(offset_of!(ObjectBox<u8>, borrow) == header::BORROW_OFFSET as usize);
+    assert!(offset_of!(ObjectBox<u8>, slot) == header::SLOT_OFFSET as usize);
 };
 
 /// The header fields of the box at `addr`, whatever its value type (the header does not
@@ -324,6 +326,35 @@ mod tests {
         fn drop(&mut self) {
             self.0.set(self.0.get() + 1);
         }
+    }
+
+    /// The wasm passes and the glue read the header at `bridge_schema::header`'s offsets
+    /// (the const assertions above pin `offset_of!`): what sits there must be the box's
+    /// strong count, borrow flag and identity slot, for any value type.
+    #[test]
+    fn header_fields_sit_at_the_schema_offsets() {
+        use bridge_schema::header;
+        fn check<T>(value: T) {
+            let h = Handle::new(value);
+            let extra = h.clone();
+            let shared = h.borrow();
+            h.inner().slot.set(header::SLOT_PENDING);
+            let base = h.as_raw() as *const u8;
+            // SAFETY: the box is live and the header is three aligned 4-byte fields.
+            let read = |offset: u32| unsafe { base.add(offset as usize).cast::<i32>().read() };
+            assert_eq!(read(header::STRONG_OFFSET), 2);
+            assert_eq!(read(header::BORROW_OFFSET), 1);
+            assert_eq!(read(header::SLOT_OFFSET), header::SLOT_PENDING);
+            drop((shared, extra));
+            assert_eq!(
+                (read(header::STRONG_OFFSET), read(header::BORROW_OFFSET)),
+                (1, 0)
+            );
+        }
+        check(0u8);
+        check(1u64);
+        check([0u128; 3]);
+        check(String::from("boxed"));
     }
 
     #[test]

@@ -41,7 +41,7 @@ unsafe extern "C" {
 unsafe fn pool_release(_class: u32, _addr: u32, _release_wrapper: u32) {}
 
 /// Called by the `rust`-mode identity hook for each object JS receives for the first time.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(pool_note))]
 pub extern "C" fn __bridge_pool_note(class: u32, addr: u32) {
     if ACTIVE.with(Cell::get) {
         // SAFETY: `addr` is a live box (the identity hook was just handed it).
@@ -51,14 +51,14 @@ pub extern "C" fn __bridge_pool_note(class: u32, addr: u32) {
 }
 
 /// Start a pool: returns its mark (where its entries begin) and activates recording.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(pool_begin))]
 pub extern "C" fn __bridge_pool_begin() -> u32 {
     ACTIVE.with(|a| a.set(true));
     ENTRIES.with(|e| e.borrow().len() as u32)
 }
 
 /// Turn recording on or off (on while the innermost JS pool uses this implementation).
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(pool_set_active))]
 pub extern "C" fn __bridge_pool_set_active(active: u32) {
     ACTIVE.with(|a| a.set(active != 0));
 }
@@ -66,7 +66,7 @@ pub extern "C" fn __bridge_pool_set_active(active: u32) {
 /// Release every entry above `mark`, newest first, including entries added while
 /// draining; then set recording to `active_after`. Returns the number of `(class, slot)`
 /// pairs JS must invalidate, described in the return area.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(pool_drain))]
 pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
     RELEASED.with(|r| r.borrow_mut().clear());
     // One entry at a time, no borrow held across the release: a Drop may add entries.
@@ -93,7 +93,7 @@ pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
 }
 
 /// The `(class, slot)` pairs of the last drain (also after a drain that trapped).
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(pool_released))]
 pub extern "C" fn __bridge_pool_released() -> u32 {
     RELEASED.with(|r| {
         let r = r.borrow();
@@ -106,7 +106,7 @@ pub extern "C" fn __bridge_pool_released() -> u32 {
 /// survives the drain. Returns how many entries were removed. The entries become
 /// [`KEPT`] in place: removing them would move the entries above, and with them the
 /// marks where inner pools begin.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(pool_keep))]
 pub extern "C" fn __bridge_pool_keep(addr: u32) -> u32 {
     let removed: Vec<Entry> = ENTRIES.with(|e| {
         let mut e = e.borrow_mut();

@@ -52,7 +52,7 @@ thread_local! {
 
 /// 1 if the error just thrown carries data in the wire's out-buffer (then clears it).
 /// The glue of a member whose error type is a record or enum asks after catching.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(error_data))]
 pub extern "C" fn __bridge_error_data() -> u32 {
     ERROR_DATA.with(|d| d.replace(false)) as u32
 }

@@ -139,7 +139,7 @@ static OUT: Shared = Shared(UnsafeCell::new(WireBuf::new()));
 /// Make the in-buffer hold at least `bytes` bytes (keeping what JS wrote so far) and
 /// return its address. JS calls it before writing a call's wire parameters and when
 /// they outgrow it; it may move the buffer and grow memory.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(wire_in))]
 pub extern "C" fn __bridge_wire_in(bytes: u32) -> u32 {
     // SAFETY: single-threaded, and no reader of IN is live (JS calls this between calls).
     let buf = unsafe { &mut *IN.0.get() };

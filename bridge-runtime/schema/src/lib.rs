@@ -8,7 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod abi;
 pub mod js;
+
+pub use abi::header;
 
 /// Bump when the record format or the wasm ABI changes.
 pub const SCHEMA_VERSION: u32 = 6;
@@ -113,18 +116,6 @@ pub fn identity_table_len_export(type_id: &str) -> String {
 /// the JSON string `"\u0001type:<index>\u0001"` occurs exactly where a type id belongs.
 pub fn type_id_placeholder(index: usize) -> String {
     format!("\u{1}type:{index}\u{1}")
-}
-
-/// Layout of the reference-counted box header every exported object lives in.
-pub mod header {
-    /// `u32` strong count (Rust handles + JS references).
-    pub const STRONG_OFFSET: u32 = 0;
-    /// `i32` borrow flag: 0 free, >0 shared borrows, -1 exclusive.
-    pub const BORROW_OFFSET: u32 = 4;
-    /// `i32` identity slot: 0 = no JS cache entry, -1 = handed to JS, slot not yet
-    /// assigned, >0 = index of the object's wrapper in the class's JS cache.
-    pub const SLOT_OFFSET: u32 = 8;
-    pub const SLOT_PENDING: i32 = -1;
 }
 
 /// The identity modes a class can have.

@@ -21,7 +21,7 @@ unsafe impl Sync for ExceptionCell {}
 static EXCEPTION: ExceptionCell = ExceptionCell(Cell::new(0));
 
 /// Address of the exception cell, read once by the glue.
-#[unsafe(no_mangle)]
+#[unsafe(export_name = bridge_schema::runtime_export!(js_exception_cell))]
 pub extern "C" fn __bridge_js_exception_cell() -> u32 {
     EXCEPTION.0.as_ptr() as usize as u32
 }

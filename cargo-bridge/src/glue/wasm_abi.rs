@@ -1,19 +1,141 @@
 //! The names and offsets of the wasm ABI that the templates use, taken from
 //! `bridge-schema` (the one source the macro, the runtime and the passes share), so no
-//! template spells them by hand. Templates read it as `wasm_abi`.
+//! template spells them by hand. Templates read it as `wasm_abi`: runtime exports as
+//! `wasm_abi.exports.<name>` (`$wasm.{{ ... }}`), the box header's identity slot and the
+//! return area's fields as offsets.
 
+use bridge_schema::abi::{exports, header, host, ret_area};
 use serde::Serialize;
 
 #[derive(Serialize)]
 pub struct WasmAbi {
     /// Exported shadow-stack pointer global (see `transforms/stack_pointer.rs`).
     pub stack_pointer: &'static str,
+    pub exports: RuntimeExports,
+    /// Import modules the glue provides.
+    pub imports: ImportModules,
+    /// Byte offsets in an object's box header.
+    pub header: Header,
+    /// Fields of the return area as indices of `u32`s from its start (the glue reads it
+    /// through a `Uint32Array`: `heap[($retArea >> 2) + ret.len]`).
+    pub ret: RetArea,
+}
+
+/// The runtime's exports the glue calls (`bridge_schema::abi::exports`).
+#[derive(Serialize)]
+pub struct RuntimeExports {
+    pub memory: &'static str,
+    pub alloc: &'static str,
+    pub realloc: &'static str,
+    pub free: &'static str,
+    pub init: &'static str,
+    pub ret_area: &'static str,
+    pub unborrow: &'static str,
+    pub unborrow_shared: &'static str,
+    pub wire_in: &'static str,
+    pub error_data: &'static str,
+    pub js_exception_cell: &'static str,
+    pub pool_begin: &'static str,
+    pub pool_set_active: &'static str,
+    pub pool_drain: &'static str,
+    pub pool_released: &'static str,
+    pub pool_keep: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct ImportModules {
+    /// The runtime's own host functions: `throw`, `panic_message`.
+    pub host: &'static str,
+    pub host_throw: &'static str,
+    pub host_panic_message: &'static str,
+    /// `JsValue` operations.
+    pub js_values: &'static str,
+    /// `#[bridge] extern` functions and callback trampolines.
+    pub js_imports: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct Header {
+    pub slot: u32,
+}
+
+#[derive(Serialize)]
+pub struct RetArea {
+    pub ptr: u32,
+    pub len: u32,
+    pub cap: u32,
+    pub is_some: u32,
+}
+
+/// Index of the `u32` at byte `offset` of the return area.
+const fn word(offset: u32) -> u32 {
+    assert!(offset % 4 == 0, "return-area fields are aligned u32s");
+    offset / 4
 }
 
 impl WasmAbi {
     pub fn new() -> Self {
         WasmAbi {
             stack_pointer: bridge_schema::STACK_POINTER_EXPORT,
+            exports: RuntimeExports {
+                memory: exports::MEMORY,
+                alloc: exports::ALLOC,
+                realloc: exports::REALLOC,
+                free: exports::FREE,
+                init: exports::INIT,
+                ret_area: exports::RET_AREA,
+                unborrow: exports::UNBORROW,
+                unborrow_shared: exports::UNBORROW_SHARED,
+                wire_in: exports::WIRE_IN,
+                error_data: exports::ERROR_DATA,
+                js_exception_cell: exports::JS_EXCEPTION_CELL,
+                pool_begin: exports::POOL_BEGIN,
+                pool_set_active: exports::POOL_SET_ACTIVE,
+                pool_drain: exports::POOL_DRAIN,
+                pool_released: exports::POOL_RELEASED,
+                pool_keep: exports::POOL_KEEP,
+            },
+            imports: ImportModules {
+                host: host::MODULE,
+                host_throw: host::THROW,
+                host_panic_message: host::PANIC_MESSAGE,
+                js_values: bridge_schema::JS_VALUE_MODULE,
+                js_imports: bridge_schema::JS_IMPORT_MODULE,
+            },
+            header: Header {
+                slot: header::SLOT_OFFSET,
+            },
+            ret: RetArea {
+                ptr: word(ret_area::PTR_OFFSET),
+                len: word(ret_area::LEN_OFFSET),
+                cap: word(ret_area::CAP_OFFSET),
+                is_some: word(ret_area::IS_SOME_OFFSET),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Templates write `$wasm.{{ name }}` and `{ {{ name }}: ... }`: every name must be a
+    /// plain JS identifier (a name that is not would need quoting and break the glue).
+    #[test]
+    fn every_name_is_a_js_identifier() {
+        let abi = serde_json::to_value(WasmAbi::new()).unwrap();
+        let mut names = vec![abi["stack_pointer"].as_str().unwrap().to_string()];
+        for group in ["exports", "imports"] {
+            let fields = abi[group].as_object().unwrap();
+            names.extend(fields.values().map(|v| v.as_str().unwrap().to_string()));
+        }
+        assert!(names.len() > 20, "{names:?}");
+        for name in names {
+            assert_eq!(
+                bridge_schema::js::identifier_problem(&name),
+                None,
+                "`{name}` cannot be spelled as a JS property access"
+            );
         }
     }
 }

@@ -1,0 +1,145 @@
+//! The wasm ABI between `bridge-runtime` and the generated glue: the names of the
+//! runtime's exports and host imports, and the layout of the memory both read (box
+//! header, return area). The runtime spells its exports with [`runtime_export!`], the
+//! glue model (`cargo-bridge/src/glue/wasm_abi.rs`) reads the constants below, and the
+//! runtime's tests pin its structs' `offset_of!` against them: nothing is written twice.
+
+/// The wasm export name of a runtime function, as a literal (an `export_name` attribute
+/// takes a literal or a macro, not a constant): `#[unsafe(export_name =
+/// bridge_schema::runtime_export!(alloc))]`. [`exports`] holds the same names as constants.
+#[macro_export]
+macro_rules! runtime_export {
+    (alloc) => {
+        "__bridge_alloc"
+    };
+    (realloc) => {
+        "__bridge_realloc"
+    };
+    (free) => {
+        "__bridge_free"
+    };
+    (init) => {
+        "__bridge_init"
+    };
+    (ret_area) => {
+        "__bridge_ret_area"
+    };
+    (unborrow) => {
+        "__bridge_unborrow"
+    };
+    (unborrow_shared) => {
+        "__bridge_unborrow_shared"
+    };
+    (wire_in) => {
+        "__bridge_wire_in"
+    };
+    (error_data) => {
+        "__bridge_error_data"
+    };
+    (js_exception_cell) => {
+        "__bridge_js_exception_cell"
+    };
+    (pool_note) => {
+        "__bridge_pool_note"
+    };
+    (pool_begin) => {
+        "__bridge_pool_begin"
+    };
+    (pool_set_active) => {
+        "__bridge_pool_set_active"
+    };
+    (pool_drain) => {
+        "__bridge_pool_drain"
+    };
+    (pool_released) => {
+        "__bridge_pool_released"
+    };
+    (pool_keep) => {
+        "__bridge_pool_keep"
+    };
+}
+
+/// The runtime's exports (see [`runtime_export!`]).
+pub mod exports {
+    /// The module's linear memory (exported by the linker).
+    pub const MEMORY: &str = "memory";
+    /// `(size, align) -> ptr`: a buffer JS fills (0: out of memory).
+    pub const ALLOC: &str = crate::runtime_export!(alloc);
+    /// `(ptr, old_size, new_size) -> ptr` of an align-1 buffer (0: out of memory).
+    pub const REALLOC: &str = crate::runtime_export!(realloc);
+    /// `(ptr, size, align)`.
+    pub const FREE: &str = crate::runtime_export!(free);
+    /// Installs the panic hook; the glue calls it once after instantiation.
+    pub const INIT: &str = crate::runtime_export!(init);
+    /// `() -> addr` of the return area ([`super::ret_area`]).
+    pub const RET_AREA: &str = crate::runtime_export!(ret_area);
+    /// `(addr)`: end the exclusive borrow an unwound call held.
+    pub const UNBORROW: &str = crate::runtime_export!(unborrow);
+    /// `(addr)`: end one shared borrow an unwound call held.
+    pub const UNBORROW_SHARED: &str = crate::runtime_export!(unborrow_shared);
+    /// `(bytes) -> addr` of the wire's in-buffer, grown to `bytes`.
+    pub const WIRE_IN: &str = crate::runtime_export!(wire_in);
+    /// `() -> 0|1`: the error just thrown carries data on the wire.
+    pub const ERROR_DATA: &str = crate::runtime_export!(error_data);
+    /// `() -> addr` of the cell where JS records an exception for a catching call.
+    pub const JS_EXCEPTION_CELL: &str = crate::runtime_export!(js_exception_cell);
+    /// `(class, addr)`: called by the `rust`-mode identity hook `cargo bridge` writes.
+    pub const POOL_NOTE: &str = crate::runtime_export!(pool_note);
+    /// Fast release pool (present only when some class is in `rust` mode).
+    pub const POOL_BEGIN: &str = crate::runtime_export!(pool_begin);
+    pub const POOL_SET_ACTIVE: &str = crate::runtime_export!(pool_set_active);
+    pub const POOL_DRAIN: &str = crate::runtime_export!(pool_drain);
+    pub const POOL_RELEASED: &str = crate::runtime_export!(pool_released);
+    pub const POOL_KEEP: &str = crate::runtime_export!(pool_keep);
+
+    /// The exports the glue needs in every module, for the post-process's check.
+    pub const REQUIRED: &[&str] = &[
+        MEMORY,
+        ALLOC,
+        REALLOC,
+        FREE,
+        INIT,
+        RET_AREA,
+        UNBORROW,
+        UNBORROW_SHARED,
+    ];
+}
+
+/// What the runtime imports from the glue besides user imports.
+pub mod host {
+    /// Import module of the runtime's own host functions. (The runtime's `#[link]`
+    /// attribute cannot take a constant: it spells this literal, which the post-process
+    /// check holds it to.)
+    pub const MODULE: &str = "__bridge";
+    /// `(ptr, len) -> !`: throw a JS `Error` with the UTF-8 message.
+    pub const THROW: &str = "throw";
+    /// `(ptr, len)`: the message of the panic whose trap follows.
+    pub const PANIC_MESSAGE: &str = "panic_message";
+}
+
+/// Layout of the reference-counted box header every exported object lives in.
+pub mod header {
+    /// `u32` strong count (Rust handles + JS references).
+    pub const STRONG_OFFSET: u32 = 0;
+    /// `i32` borrow flag: 0 free, >0 shared borrows, -1 exclusive.
+    pub const BORROW_OFFSET: u32 = 4;
+    /// `i32` identity slot: 0 = no JS cache entry, -1 = handed to JS, slot not yet
+    /// assigned, >0 = index of the object's wrapper in the class's JS cache.
+    pub const SLOT_OFFSET: u32 = 8;
+    pub const SLOT_PENDING: i32 = -1;
+}
+
+/// Layout of the return area (one per module, at the address [`exports::RET_AREA`]
+/// returns): how a thunk describes a string, vector or `Option` result. Every field is
+/// a `u32`; offsets in bytes.
+pub mod ret_area {
+    /// Address of the buffer (0 for `None` of an optional string).
+    pub const PTR_OFFSET: u32 = 0;
+    /// Elements (bytes of a string) used.
+    pub const LEN_OFFSET: u32 = 4;
+    /// Elements allocated (what the glue frees).
+    pub const CAP_OFFSET: u32 = 8;
+    /// 1 when an `Option` result is `Some`.
+    pub const IS_SOME_OFFSET: u32 = 12;
+    pub const SIZE: u32 = 16;
+}
