@@ -97,11 +97,22 @@ fn environment() -> Result<Environment<'static>> {
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
     env.add_filter("comment_text", comment_text);
+    env.add_function("fail", fail);
+    env.add_global("kinds", minijinja::Value::from_serialize(types::Kind::ALL));
     for (name, source) in TEMPLATES {
         env.add_template(name, source)
             .with_context(|| format!("template {name} does not parse"))?;
     }
     Ok(env)
+}
+
+/// `{{ fail("...") }}`: a template met what it cannot render (an unknown marshalling
+/// kind); the build stops with the message rather than write broken JS.
+fn fail(message: String) -> Result<String, minijinja::Error> {
+    Err(minijinja::Error::new(
+        minijinja::ErrorKind::InvalidOperation,
+        format!("{message} (a bug in cargo-bridge: the glue model and templates/ disagree)"),
+    ))
 }
 
 /// Text for the inside of a `/* */` comment: a `*/` in it would end the comment (and
@@ -131,6 +142,101 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
 #[cfg(test)]
 mod tests {
     use super::comment_text;
+    use super::environment;
+    use super::types::Kind;
+    use serde_json::json;
+
+    /// Renders `call` (a macro call of `template`, imported as `m`) for a parameter or
+    /// type `p` of marshalling kind `kind`.
+    fn render_macro(template: &str, call: &str, kind: &str) -> Result<String, String> {
+        let env = environment().unwrap();
+        let ty = json!({
+            "kind": kind, "class": "Item", "array": "Float64Array", "codec": "Rec",
+            "enum": "Color", "ts": "unknown", "throws": false,
+        });
+        let source = format!("{{% import \"{template}\" as m %}}{{{{ {call} }}}}");
+        let abi = super::wasm_abi::WasmAbi::new();
+        let context = json!({ "p": { "name": "x", "ty": ty }, "ty": ty, "wasm_abi": abi });
+        env.render_str(&source, context)
+            .map_err(|e| format!("{e:#}"))
+    }
+
+    const ABI_PARAM_MACROS: [&str; 5] = [
+        "m.convert(p, 'f', '')",
+        "m.check(p, 'f', '')",
+        "m.pass(p, 'f', '')",
+        "m.free(p, '')",
+        "m.arg(p)",
+    ];
+
+    #[test]
+    fn a_template_meeting_an_unknown_kind_fails_the_build() {
+        let abi = ABI_PARAM_MACROS
+            .iter()
+            .chain(&["m.lift(ty)"])
+            .map(|c| ("abi.js.j2", *c));
+        let marshal = [
+            "m.wasm_params([p])",
+            "m.lift_arg(p)",
+            "m.lower_ret(ty, 'f', '')",
+            "m.caught_ret(ty)",
+        ]
+        .map(|c| ("js/marshal.js.j2", c));
+        for (template, call) in abi.chain(marshal) {
+            let error = render_macro(template, call, "opt_tuple")
+                .expect_err(&format!("{template} {call} rendered an unknown kind"));
+            assert!(
+                error.contains("marshalling") && error.contains("kind `opt_tuple`"),
+                "{template} {call}: {error}"
+            );
+            assert!(error.contains(template), "{error}");
+        }
+    }
+
+    /// Every kind the model can give a parameter renders in each phase of an export call,
+    /// and every result kind lifts: a kind no template handles fails here first.
+    #[test]
+    fn every_kind_renders_through_the_export_templates() {
+        for kind in Kind::ALL {
+            let tag = serde_json::to_value(kind).unwrap();
+            let tag = tag.as_str().unwrap();
+            if kind != Kind::Unit {
+                for call in ABI_PARAM_MACROS {
+                    render_macro("abi.js.j2", call, tag)
+                        .unwrap_or_else(|e| panic!("{call} of a `{tag}` parameter: {e}"));
+                }
+            }
+            // `()` has no value to lift; `&JsValue` is a parameter only; a Rust closure
+            // result is made by `$makeClosure` in `body`.
+            if !matches!(kind, Kind::Unit | Kind::JsValueRef | Kind::Callback) {
+                let lifted = render_macro("abi.js.j2", "m.lift(ty)", tag)
+                    .unwrap_or_else(|e| panic!("lift of a `{tag}` result: {e}"));
+                assert!(!lifted.trim().is_empty(), "lift of `{tag}` is empty");
+            }
+        }
+    }
+
+    #[test]
+    fn kind_all_lists_each_kind_once() {
+        // Adding a variant breaks this match: add it to `Kind::ALL` too.
+        let index = |kind: Kind| match kind {
+            Kind::Unit | Kind::Bool | Kind::Number | Kind::U32 | Kind::Bigint | Kind::U64 => 0,
+            Kind::Usize | Kind::Isize | Kind::Char | Kind::String | Kind::Enum | Kind::Class => 1,
+            Kind::JsValue | Kind::JsValueRef | Kind::Callback => 2,
+            Kind::OptBool | Kind::OptNumber | Kind::OptU32 | Kind::OptBigint | Kind::OptU64 => 3,
+            Kind::OptUsize | Kind::OptIsize | Kind::OptChar | Kind::OptString => 4,
+            Kind::OptEnum | Kind::OptClass | Kind::NumVec | Kind::ClassVec => 5,
+            Kind::Wire | Kind::Data | Kind::OptData | Kind::DataVec => 6,
+        };
+        let counts = Kind::ALL.iter().fold([0; 7], |mut c, k| {
+            c[index(*k)] += 1;
+            c
+        });
+        assert_eq!(counts, [6, 6, 3, 5, 4, 4, 4]);
+        for (i, a) in Kind::ALL.iter().enumerate() {
+            assert!(!Kind::ALL[..i].contains(a), "{a:?} is listed twice");
+        }
+    }
 
     #[test]
     fn comment_text_cannot_end_the_comment() {

@@ -2,7 +2,7 @@
 //! written (constructor, methods, statics, properties), with each class's resolved mode.
 
 use super::data::{self, EnumView, RecordView};
-use super::types::{self, TyView, TypeNames};
+use super::types::{self, Kind, TyView, TypeNames};
 use super::wasm_abi::WasmAbi;
 use super::wire::{self, CodecView};
 use crate::config::IdentityMode;
@@ -231,7 +231,7 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
     };
     let closure = closure_view(f, &label, names);
     let mut ret = types::view(&f.ret, names);
-    if ret.kind == "callback" {
+    if ret.kind == Kind::Callback {
         ret.ts = format!("({}) & {{ release(): void }}", ret.ts);
     }
     FnView {
@@ -252,7 +252,7 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         wire_session: f.params.iter().any(|p| {
             matches!(
                 types::view(&p.ty, names).kind,
-                "wire" | "data" | "opt_data" | "data_vec"
+                Kind::Wire | Kind::Data | Kind::OptData | Kind::DataVec
             )
         }),
         ret,

@@ -93,10 +93,122 @@ impl<'a> TypeNames<'a> {
     }
 }
 
+/// How a boundary type is marshalled: the tag the templates switch on (`templates/abi.js.j2`
+/// for exports, `templates/js/marshal.js.j2` for calls into JS), serialized in snake_case
+/// (`OptU32` is `"opt_u32"`). Every template switch ends in an error for a tag it does not
+/// handle, so a kind added here without its template code fails the build with a message
+/// instead of emitting broken JS (tests in `glue/mod.rs`).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// `()` (results only).
+    Unit,
+    Bool,
+    /// `i8`..`i32`, `u8`, `u16`, `f32`, `f64`.
+    Number,
+    U32,
+    /// `i64`.
+    Bigint,
+    U64,
+    /// Checked scalars (`RangeError`/`TypeError` in `data.js.j2`).
+    Usize,
+    Isize,
+    Char,
+    /// `String` and `&str`.
+    String,
+    /// A fieldless enum (its variant index).
+    Enum,
+    /// A class by value, `&C` or `&mut C` (its address).
+    Class,
+    JsValue,
+    /// `&JsValue` (parameters only).
+    JsValueRef,
+    /// A JS function (parameters) or a Rust closure (results).
+    Callback,
+    OptBool,
+    OptNumber,
+    OptU32,
+    OptBigint,
+    OptU64,
+    OptUsize,
+    OptIsize,
+    OptChar,
+    OptString,
+    OptEnum,
+    OptClass,
+    /// `Vec` of numbers (a typed array).
+    NumVec,
+    /// `Vec` of classes (an address array).
+    ClassVec,
+    /// Compound values on the wire (`wire.js.j2`).
+    Wire,
+    /// A record or tagged enum, on the wire.
+    Data,
+    OptData,
+    DataVec,
+}
+
+impl Kind {
+    /// Every kind: the templates' `kinds` (a switch that has nothing to do for a kind
+    /// checks it is one of them), and the tests render each through the templates.
+    pub const ALL: [Kind; 32] = [
+        Kind::Unit,
+        Kind::Bool,
+        Kind::Number,
+        Kind::U32,
+        Kind::Bigint,
+        Kind::U64,
+        Kind::Usize,
+        Kind::Isize,
+        Kind::Char,
+        Kind::String,
+        Kind::Enum,
+        Kind::Class,
+        Kind::JsValue,
+        Kind::JsValueRef,
+        Kind::Callback,
+        Kind::OptBool,
+        Kind::OptNumber,
+        Kind::OptU32,
+        Kind::OptBigint,
+        Kind::OptU64,
+        Kind::OptUsize,
+        Kind::OptIsize,
+        Kind::OptChar,
+        Kind::OptString,
+        Kind::OptEnum,
+        Kind::OptClass,
+        Kind::NumVec,
+        Kind::ClassVec,
+        Kind::Wire,
+        Kind::Data,
+        Kind::OptData,
+        Kind::DataVec,
+    ];
+
+    /// The kind of `Option<T>` for a `T` of this kind that does not travel on the wire
+    /// (`Ty::travels_on_wire` sends the others, and the post-process check refuses an
+    /// `Option` of what cannot be optional): scalars and strings, else a class.
+    fn optional(self) -> Kind {
+        match self {
+            Kind::Bool => Kind::OptBool,
+            Kind::Number => Kind::OptNumber,
+            Kind::U32 => Kind::OptU32,
+            Kind::Bigint => Kind::OptBigint,
+            Kind::U64 => Kind::OptU64,
+            Kind::String => Kind::OptString,
+            Kind::Usize => Kind::OptUsize,
+            Kind::Isize => Kind::OptIsize,
+            Kind::Char => Kind::OptChar,
+            _ => Kind::OptClass,
+        }
+    }
+}
+
 #[derive(Serialize, Debug, Clone)]
 pub struct TyView {
-    /// Marshalling kind, see `templates/abi.js.j2`.
-    pub kind: &'static str,
+    /// Marshalling kind.
+    pub kind: Kind,
     /// The JS name of the class carried, for class kinds.
     pub class: Option<String>,
     /// Typed array constructor for number vectors.
@@ -117,34 +229,34 @@ pub struct TyView {
     pub error_ts: Option<String>,
 }
 
-fn number_kind(ty: &Ty) -> Option<(&'static str, &'static str)> {
+fn number_kind(ty: &Ty) -> Option<(Kind, &'static str)> {
     // (scalar kind, typed array)
     Some(match ty {
-        Ty::I8 => ("number", "Int8Array"),
-        Ty::I16 => ("number", "Int16Array"),
-        Ty::I32 => ("number", "Int32Array"),
-        Ty::U8 => ("number", "Uint8Array"),
-        Ty::U16 => ("number", "Uint16Array"),
-        Ty::U32 => ("u32", "Uint32Array"),
-        Ty::F32 => ("number", "Float32Array"),
-        Ty::F64 => ("number", "Float64Array"),
-        Ty::I64 => ("bigint", "BigInt64Array"),
-        Ty::U64 => ("u64", "BigUint64Array"),
+        Ty::I8 => (Kind::Number, "Int8Array"),
+        Ty::I16 => (Kind::Number, "Int16Array"),
+        Ty::I32 => (Kind::Number, "Int32Array"),
+        Ty::U8 => (Kind::Number, "Uint8Array"),
+        Ty::U16 => (Kind::Number, "Uint16Array"),
+        Ty::U32 => (Kind::U32, "Uint32Array"),
+        Ty::F32 => (Kind::Number, "Float32Array"),
+        Ty::F64 => (Kind::Number, "Float64Array"),
+        Ty::I64 => (Kind::Bigint, "BigInt64Array"),
+        Ty::U64 => (Kind::U64, "BigUint64Array"),
         _ => return None,
     })
 }
 
-fn scalar_ts(kind: &str) -> &'static str {
+fn scalar_ts(kind: Kind) -> &'static str {
     match kind {
-        "bool" => "boolean",
-        "bigint" | "u64" => "bigint",
-        "string" | "char" => "string",
+        Kind::Bool => "boolean",
+        Kind::Bigint | Kind::U64 => "bigint",
+        Kind::String | Kind::Char => "string",
         _ => "number",
     }
 }
 
 pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
-    let simple = |kind: &'static str| TyView {
+    let simple = |kind: Kind| TyView {
         kind,
         class: None,
         array: None,
@@ -155,13 +267,13 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
         error_codec: None,
         error_ts: None,
     };
-    let coded = |kind: &'static str| TyView {
+    let coded = |kind: Kind| TyView {
         ts: super::wire::ts(ty, names),
         codec: Some(super::wire::codec_name(ty, names)),
         ..simple(kind)
     };
     if ty.travels_on_wire() {
-        return coded("wire");
+        return coded(Kind::Wire);
     }
     let named = |ty: &Ty| match ty {
         Ty::Named(id) => Some(id.clone()),
@@ -178,48 +290,46 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
         Ty::Named(id) if names.is_fieldless_enum(id) => TyView {
             enum_name: Some(names.js_name(id)),
             ts: ts_data_ref(&names.js_name(id)),
-            ..simple("enum")
+            ..simple(Kind::Enum)
         },
-        Ty::Named(id) if names.is_data(id) => coded("data"),
+        Ty::Named(id) if names.is_data(id) => coded(Kind::Data),
         Ty::Option(inner) if named(inner).is_some_and(|id| names.is_fieldless_enum(&id)) => {
             TyView {
-                kind: "opt_enum",
+                kind: Kind::OptEnum,
                 ts: format!("{} | null", view(inner, names).ts),
                 ..view(inner, names)
             }
         }
         Ty::Option(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => TyView {
-            kind: "opt_data",
+            kind: Kind::OptData,
             ts: format!("{} | null", view(inner, names).ts),
             ..view(inner, names)
         },
-        Ty::Vec(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => coded("data_vec"),
-        Ty::Usize => simple("usize"),
-        Ty::Isize => simple("isize"),
-        Ty::Char => simple("char"),
+        Ty::Vec(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => coded(Kind::DataVec),
+        Ty::Usize => simple(Kind::Usize),
+        Ty::Isize => simple(Kind::Isize),
+        Ty::Char => simple(Kind::Char),
         Ty::Unit => TyView {
             ts: "void".into(),
-            ..simple("unit")
+            ..simple(Kind::Unit)
         },
-        Ty::Bool => simple("bool"),
-        Ty::String | Ty::Str => simple("string"),
+        Ty::Bool => simple(Kind::Bool),
+        Ty::String | Ty::Str => simple(Kind::String),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => {
             let name = names.js_name(id);
             TyView {
-                kind: "class",
                 ts: ts_class_ref(&name),
                 class: Some(name),
-                ..simple("class")
+                ..simple(Kind::Class)
             }
         }
         Ty::JsValue | Ty::JsValueRef => TyView {
-            kind: if *ty == Ty::JsValue {
-                "js_value"
-            } else {
-                "js_value_ref"
-            },
             ts: "any".into(),
-            ..simple("js_value")
+            ..simple(if *ty == Ty::JsValue {
+                Kind::JsValue
+            } else {
+                Kind::JsValueRef
+            })
         },
         Ty::Callback(cb) => {
             let params: Vec<String> = cb
@@ -230,24 +340,13 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
                 .collect();
             TyView {
                 ts: format!("({}) => {}", params.join(", "), view(&cb.ret, names).ts),
-                ..simple("callback")
+                ..simple(Kind::Callback)
             }
         }
         Ty::Option(inner) => {
             let inner = view(inner, names);
             TyView {
-                kind: match inner.kind {
-                    "bool" => "opt_bool",
-                    "number" => "opt_number",
-                    "u32" => "opt_u32",
-                    "bigint" => "opt_bigint",
-                    "u64" => "opt_u64",
-                    "string" => "opt_string",
-                    "usize" => "opt_usize",
-                    "isize" => "opt_isize",
-                    "char" => "opt_char",
-                    _ => "opt_class",
-                },
+                kind: inner.kind.optional(),
                 ts: format!("{} | null", inner.ts),
                 ..inner
             }
@@ -255,15 +354,14 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
         Ty::Vec(inner) => {
             if let Some((_, array)) = number_kind(inner) {
                 TyView {
-                    kind: "num_vec",
                     array: Some(array),
                     ts: array.to_string(),
-                    ..simple("num_vec")
+                    ..simple(Kind::NumVec)
                 }
             } else {
                 let inner = view(inner, names);
                 TyView {
-                    kind: "class_vec",
+                    kind: Kind::ClassVec,
                     ts: format!("{}[]", inner.ts),
                     ..inner
                 }
@@ -280,10 +378,10 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
 pub fn param_ts(ty: &Ty, names: &TypeNames) -> String {
     let v = view(ty, names);
     match v.kind {
-        "num_vec" if v.array.is_some_and(|a| a.starts_with("Big")) => {
+        Kind::NumVec if v.array.is_some_and(|a| a.starts_with("Big")) => {
             format!("{} | bigint[]", v.ts)
         }
-        "num_vec" => format!("{} | number[]", v.ts),
+        Kind::NumVec => format!("{} | number[]", v.ts),
         _ => v.ts,
     }
 }
@@ -309,12 +407,15 @@ mod tests {
             ..Exports::default()
         };
         let names = TypeNames(&exports);
-        assert_eq!(view(&Ty::U32, &names).kind, "u32");
-        assert_eq!(view(&Ty::Option(Box::new(Ty::U64)), &names).kind, "opt_u64");
+        assert_eq!(view(&Ty::U32, &names).kind, Kind::U32);
+        assert_eq!(
+            view(&Ty::Option(Box::new(Ty::U64)), &names).kind,
+            Kind::OptU64
+        );
         let v = view(&Ty::Vec(Box::new(Ty::Named("a::Item".into()))), &names);
-        assert_eq!((v.kind, v.ts.as_str()), ("class_vec", "JsItem[]"));
+        assert_eq!((v.kind, v.ts.as_str()), (Kind::ClassVec, "JsItem[]"));
         let v = view(&Ty::Option(Box::new(Ty::Named("a::Item".into()))), &names);
-        assert_eq!((v.kind, v.ts.as_str()), ("opt_class", "JsItem | null"));
+        assert_eq!((v.kind, v.ts.as_str()), (Kind::OptClass, "JsItem | null"));
         assert_eq!(
             param_ts(&Ty::Vec(Box::new(Ty::F64)), &names),
             "Float64Array | number[]"
@@ -336,16 +437,16 @@ mod tests {
             ..Exports::default()
         };
         let names = TypeNames(&exports);
-        assert_eq!(view(&Ty::Usize, &names).kind, "usize");
+        assert_eq!(view(&Ty::Usize, &names).kind, Kind::Usize);
         let v = view(&Ty::Option(Box::new(Ty::Char)), &names);
-        assert_eq!((v.kind, v.ts.as_str()), ("opt_char", "string | null"));
+        assert_eq!((v.kind, v.ts.as_str()), (Kind::OptChar, "string | null"));
         let v = view(&Ty::Result(Box::new(Ty::U32), String::new()), &names);
-        assert_eq!((v.kind, v.throws), ("u32", true));
+        assert_eq!((v.kind, v.throws), (Kind::U32, true));
         let v = view(
             &Ty::Vec(Box::new(Ty::Option(Box::new(Ty::Named("a::Node".into()))))),
             &names,
         );
-        assert_eq!(v.kind, "wire");
+        assert_eq!(v.kind, Kind::Wire);
         assert_eq!(v.ts, "(Node | null)[]");
         assert_eq!(v.codec.as_deref(), Some("Vec_Option_C$Node"));
     }
