@@ -183,6 +183,8 @@ pub fn or_throw<T>(result: Result<T>) -> T {
 
 mod host {
     #[cfg(target_arch = "wasm32")]
+    // bridge_schema::abi::host (the attribute takes only literals; `cargo bridge` checks
+    // every built module's imports against the schema).
     #[link(wasm_import_module = "__bridge")]
     unsafe extern "C" {
         #[link_name = "throw"]

@@ -46,6 +46,7 @@ pub fn run(
     crate::names::check(&exports)
         .with_context(|| format!("checking the JS names of {wasm_name}"))?;
     check::records_match_module(&module, &exports, wasm_name)?;
+    check::runtime_matches_module(&module, wasm_name)?;
 
     let mut plans = Vec::with_capacity(exports.classes.len());
     for class in &exports.classes {

@@ -69,7 +69,10 @@ pub struct RetArea {
 
 /// Index of the `u32` at byte `offset` of the return area.
 const fn word(offset: u32) -> u32 {
-    assert!(offset.is_multiple_of(4), "return-area fields are aligned u32s");
+    assert!(
+        offset.is_multiple_of(4),
+        "return-area fields are aligned u32s"
+    );
     offset / 4
 }
 

@@ -80,6 +80,38 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
     Ok(())
 }
 
+/// The runtime's half of the ABI is there, by the names in `bridge_schema::abi`: the
+/// exports the glue calls in every module and the runtime's host imports (whose module
+/// name the runtime's `#[link]` attribute spells as a literal). A module built against
+/// another bridge-runtime fails here, naming what is missing, not when the glue loads.
+pub fn runtime_matches_module(module: &Module, wasm_name: &str) -> Result<()> {
+    use bridge_schema::abi::{exports, host};
+    for name in exports::REQUIRED {
+        if !module.exports.iter().any(|e| e.name == *name) {
+            bail!(
+                "{wasm_name} does not export `{name}`, which the glue calls; the crate must \
+                 depend on the bridge-runtime of this cargo-bridge (rebuild with matching \
+                 bridge-runtime and cargo-bridge versions)"
+            );
+        }
+    }
+    let known = [host::THROW, host::PANIC_MESSAGE];
+    if let Some(import) = module
+        .imports
+        .iter()
+        .find(|i| i.module == host::MODULE && !known.contains(&i.name.as_str()))
+    {
+        bail!(
+            "{wasm_name} imports `{}` from `{}`, which the glue does not provide (it provides \
+             {}); rebuild with matching bridge-runtime and cargo-bridge versions",
+            import.name,
+            host::MODULE,
+            known.map(|n| format!("`{n}`")).join(", ")
+        );
+    }
+    Ok(())
+}
+
 /// Where a type sits: in a parameter, at the top of the result, or inside the result.
 #[derive(Clone, Copy, PartialEq)]
 enum Position {
@@ -157,6 +189,39 @@ mod tests {
         let f = f.finish(vec![], &mut module.funcs);
         module.exports.add(name, f);
         module
+    }
+
+    #[test]
+    fn a_module_without_the_runtime_abi_is_named() {
+        let mut module = module_exporting("a::make");
+        let err = runtime_matches_module(&module, "m.wasm")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("m.wasm does not export `memory`"), "{err}");
+        let memory = module.memories.add_local(false, false, 1, None, None);
+        module.exports.add("memory", memory);
+        let err = runtime_matches_module(&module, "m.wasm")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("does not export `__bridge_alloc`"), "{err}");
+        for name in bridge_schema::abi::exports::REQUIRED.iter().skip(1) {
+            let mut f = walrus::FunctionBuilder::new(&mut module.types, &[], &[]);
+            f.func_body();
+            let f = f.finish(vec![], &mut module.funcs);
+            module.exports.add(name, f);
+        }
+        runtime_matches_module(&module, "m.wasm").unwrap();
+        let ty = module.types.add(&[], &[]);
+        module.add_import_func("__bridge", "panic_message", ty);
+        runtime_matches_module(&module, "m.wasm").unwrap();
+        module.add_import_func("__bridge", "abort_message", ty);
+        let err = runtime_matches_module(&module, "m.wasm")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("imports `abort_message` from `__bridge`"),
+            "{err}"
+        );
     }
 
     #[test]
