@@ -8,11 +8,13 @@
 //! - strings, vectors and `Option` flags going to JS are described in the return area
 //!   ([`__bridge_ret_area`]): `[ptr, len, cap, is_some]`.
 
+use crate::global::global;
 use crate::handle::{BorrowConflict, RawHeader};
 pub use crate::result::{ErrDisplayOnly, ErrProbe};
+use crate::text::{concat, push_decimal, push_hex};
 use crate::{BridgeClass, FromJs, Handle, HandleRef, HandleRefMut, IntoJs};
 use std::alloc::Layout;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 /// An error the generated code turns into a thrown JS `Error`. Its message waits in
 /// `LAST_ERROR`, so the value is zero-sized: a `Result<&T, BridgeError>` is one pointer and
@@ -25,7 +27,7 @@ impl BridgeError {
     #[cold]
     #[inline(never)]
     pub fn new(message: String) -> BridgeError {
-        LAST_ERROR.with(|slot| *slot.borrow_mut() = message);
+        LAST_ERROR.with(|slot| drop(slot.replace(message)));
         BridgeError(())
     }
 }
@@ -99,7 +101,10 @@ pub unsafe extern "C" fn __bridge_realloc(ptr: u32, old_size: u32, new_size: u32
     if new_size as usize > isize::MAX as usize {
         return 0;
     }
-    let layout = Layout::from_size_align(old_size as usize, 1).expect("a live allocation's layout");
+    // A live allocation's size always makes a layout; 0 (failure) rather than a panic.
+    let Ok(layout) = Layout::from_size_align(old_size as usize, 1) else {
+        return 0;
+    };
     // SAFETY: forwarded contract; `new_size` is non-zero and fits `isize`.
     unsafe {
         std::alloc::realloc(ptr as usize as *mut u8, layout, new_size as usize) as usize as u32
@@ -115,18 +120,36 @@ pub unsafe extern "C" fn __bridge_free(ptr: u32, size: u32, align: u32) {
     if size == 0 {
         return;
     }
-    let layout = Layout::from_size_align(size as usize, align as usize).expect("valid layout");
-    // SAFETY: forwarded contract.
-    unsafe { std::alloc::dealloc(ptr as usize as *mut u8, layout) }
+    // A live allocation's size and alignment always make a layout (no panic path here).
+    if let Ok(layout) = Layout::from_size_align(size as usize, align as usize) {
+        // SAFETY: forwarded contract.
+        unsafe { std::alloc::dealloc(ptr as usize as *mut u8, layout) }
+    }
 }
 
 /// Installs the panic hook that hands panic messages to JS. Called once by the glue.
 #[unsafe(export_name = bridge_schema::runtime_export!(init))]
 pub extern "C" fn __bridge_init() {
-    std::panic::set_hook(Box::new(|info| {
-        let message = format!("Rust panic: {info}");
-        host::panic_message(&message);
-    }));
+    std::panic::set_hook(Box::new(|info| host::panic_message(&panic_text(info))));
+}
+
+/// `Rust panic: ` and what `PanicHookInfo`'s `Display` writes (`panicked at file:line:col:`,
+/// a newline, the payload), built without `core::fmt`: formatting `info` would link the
+/// formatting machinery into every module.
+fn panic_text(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let mut text = String::from("Rust panic: panicked at ");
+    if let Some(at) = info.location() {
+        text.push_str(at.file());
+        text.push(':');
+        push_decimal(&mut text, at.line());
+        text.push(':');
+        push_decimal(&mut text, at.column());
+    }
+    if let Some(payload) = info.payload_as_str() {
+        text.push_str(":\n");
+        text.push_str(payload);
+    }
+    text
 }
 
 /// After a panic or a JS exception unwound a call's frames (skipping its borrow guards),
@@ -152,9 +175,8 @@ pub unsafe extern "C" fn __bridge_unborrow_shared(addr: u32) {
     unsafe { RawHeader::at(addr) }.end_shared_borrow();
 }
 
-thread_local! {
-    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
-}
+// A `Cell`, not a `RefCell`: a `RefCell`'s borrow panics format their message.
+global! { static LAST_ERROR: String = String::new(); }
 
 /// Throw `error` as a JS `Error`. Call only when no borrow guards are live.
 /// Cold and out of line: keeps the error path out of every thunk's hot path.
@@ -165,8 +187,11 @@ pub fn throw(error: BridgeError) -> ! {
     // The message lives in LAST_ERROR until the next error; JS copies it before throwing.
     // No borrow may be held across `host::throw`: the JS exception skips destructors.
     let (ptr, len) = LAST_ERROR.with(|slot| {
-        let message = slot.borrow();
-        (message.as_ptr(), message.len())
+        // Moving the String out and back keeps its buffer where it is.
+        let message = slot.take();
+        let at = (message.as_ptr(), message.len());
+        slot.set(message);
+        at
     });
     // SAFETY: LAST_ERROR is not touched again before JS has copied the message.
     host::throw(unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(ptr, len)) })
@@ -266,9 +291,10 @@ pub fn lift_char(code: u32) -> Result<char> {
 #[cold]
 #[inline(never)]
 fn bad_char(code: u32) -> BridgeError {
-    BridgeError::new(format!(
-        "{code:#x} is not a Unicode scalar value, so it cannot be a Rust `char`"
-    ))
+    let mut message = String::new();
+    push_hex(&mut message, code);
+    message.push_str(" is not a Unicode scalar value, so it cannot be a Rust `char`");
+    BridgeError::new(message)
 }
 
 /// The error a `Result`-returning export throws for `Err(e)`: `e`'s `Display` text.
@@ -302,16 +328,21 @@ fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
         BorrowConflict::MutablyBorrowed => "is already mutably borrowed",
         BorrowConflict::Borrowed => "is already borrowed",
     };
-    let callee = if site.class.is_empty() {
-        site.member.to_string()
-    } else {
-        format!("{}.{}", site.class, site.member)
-    };
-    BridgeError::new(format!(
-        "{arg_class} {state}: `{callee}` cannot borrow `{}` while another borrow of the same \
-         {arg_class} is live (the same object passed twice, or as both `this` and an argument)",
-        site.param
-    ))
+    let dot = if site.class.is_empty() { "" } else { "." };
+    BridgeError::new(concat(&[
+        arg_class,
+        " ",
+        state,
+        ": `",
+        site.class,
+        dot,
+        site.member,
+        "` cannot borrow `",
+        site.param,
+        "` while another borrow of the same ",
+        arg_class,
+        " is live (the same object passed twice, or as both `this` and an argument)",
+    ]))
 }
 
 /// Shared borrow of a class argument.

@@ -10,12 +10,14 @@
 //! - [`abi`]: the helpers the macro's generated code calls. Not a stable API.
 
 pub mod abi;
+mod global;
 mod handle;
 pub mod js;
 mod pool;
 #[doc(hidden)]
 pub mod record;
 mod result;
+mod text;
 mod types;
 pub mod wire;
 

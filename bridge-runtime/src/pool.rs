@@ -8,8 +8,9 @@
 //! Draining releases the object's JS wrapper through the class's identity table (if JS
 //! has not released it by hand meanwhile) and then drops the entry's reference.
 
+use crate::global::{global, with_vec};
 use crate::handle::RawHeader;
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -20,11 +21,13 @@ struct Entry {
 /// The address of an entry `keep` took out (no box lives at address 0).
 const KEPT: u32 = 0;
 
-thread_local! {
-    static ACTIVE: Cell<bool> = const { Cell::new(false) };
-    static ENTRIES: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+// `Cell`s, not `RefCell`s (whose borrow panics format their message): each access takes
+// the vector out and puts it back, with no call in between that could re-enter.
+global! { static ACTIVE: bool = false; }
+global! { static ENTRIES: Vec<Entry> = Vec::new(); }
+global! {
     /// `(class, slot)` of every wrapper the last drain released, for JS to invalidate.
-    static RELEASED: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    static RELEASED: Vec<u32> = Vec::new();
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -46,7 +49,7 @@ pub extern "C" fn __bridge_pool_note(class: u32, addr: u32) {
     if ACTIVE.with(Cell::get) {
         // SAFETY: `addr` is a live box (the identity hook was just handed it).
         unsafe { RawHeader::at(addr) }.retain();
-        ENTRIES.with(|e| e.borrow_mut().push(Entry { class, addr }));
+        with_vec(&ENTRIES, |e| e.push(Entry { class, addr }));
     }
 }
 
@@ -54,7 +57,7 @@ pub extern "C" fn __bridge_pool_note(class: u32, addr: u32) {
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_begin))]
 pub extern "C" fn __bridge_pool_begin() -> u32 {
     ACTIVE.with(|a| a.set(true));
-    ENTRIES.with(|e| e.borrow().len() as u32)
+    with_vec(&ENTRIES, |e| e.len() as u32)
 }
 
 /// Turn recording on or off (on while the innermost JS pool uses this implementation).
@@ -68,11 +71,10 @@ pub extern "C" fn __bridge_pool_set_active(active: u32) {
 /// pairs JS must invalidate, described in the return area.
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_drain))]
 pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
-    RELEASED.with(|r| r.borrow_mut().clear());
+    with_vec(&RELEASED, Vec::clear);
     // One entry at a time, no borrow held across the release: a Drop may add entries.
     let next = || {
-        ENTRIES.with(|e| {
-            let mut e = e.borrow_mut();
+        with_vec(&ENTRIES, |e| {
             (e.len() > mark as usize).then(|| e.pop()).flatten()
         })
     };
@@ -83,7 +85,7 @@ pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
         // SAFETY: the entry holds a reference, so `addr` is a live box.
         let slot = unsafe { RawHeader::at(entry.addr) }.slot();
         if slot > 0 {
-            RELEASED.with(|r| r.borrow_mut().extend([entry.class, slot as u32]));
+            with_vec(&RELEASED, |r| r.extend([entry.class, slot as u32]));
         }
         // SAFETY: the entry owns one reference to `addr`; the dispatch drops it.
         unsafe { pool_release(entry.class, entry.addr, 1) };
@@ -95,8 +97,7 @@ pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
 /// The `(class, slot)` pairs of the last drain (also after a drain that trapped).
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_released))]
 pub extern "C" fn __bridge_pool_released() -> u32 {
-    RELEASED.with(|r| {
-        let r = r.borrow();
+    with_vec(&RELEASED, |r| {
         crate::abi::describe_ret(r.as_ptr() as usize as u32, r.len() as u32);
         (r.len() / 2) as u32
     })
@@ -108,8 +109,7 @@ pub extern "C" fn __bridge_pool_released() -> u32 {
 /// marks where inner pools begin.
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_keep))]
 pub extern "C" fn __bridge_pool_keep(addr: u32) -> u32 {
-    let removed: Vec<Entry> = ENTRIES.with(|e| {
-        let mut e = e.borrow_mut();
+    let removed: Vec<Entry> = with_vec(&ENTRIES, |e| {
         let mut removed = Vec::new();
         for entry in e.iter_mut().filter(|x| x.addr == addr) {
             removed.push(*entry);

@@ -6,9 +6,9 @@
 //! only for `E: BridgeData`; otherwise the [`ErrDisplayOnly`] trait's items are found.
 
 use crate::abi::{BridgeError, err_display};
+use crate::global::global;
 use crate::types::BridgeType;
 use crate::wire::{self, WireIn, WireOut};
-use std::cell::Cell;
 use std::fmt::Display;
 
 /// Implemented by `#[bridge]` for records and enums: types that cross by value.
@@ -46,9 +46,7 @@ impl<E: Display> ErrDisplayOnly for ErrProbe<E> {
     }
 }
 
-thread_local! {
-    static ERROR_DATA: Cell<bool> = const { Cell::new(false) };
-}
+global! { static ERROR_DATA: bool = false; }
 
 /// 1 if the error just thrown carries data in the wire's out-buffer (then clears it).
 /// The glue of a member whose error type is a record or enum asks after catching.
