@@ -76,8 +76,6 @@ pub fn run(
         anyhow::Ok(())
     })();
     transformed.with_context(|| format!("transforming {wasm_name}"))?;
-    walrus::passes::gc::run(&mut module);
-    let wasm = module.emit_wasm();
 
     let mut model = GlueModel::new(
         naming.crate_name,
@@ -90,6 +88,10 @@ pub fn run(
     let wire_uses_values = model.wire_codecs.iter().any(glue::CodecView::holds_values);
     model.js = glue::js_view(&exports, &snippets, wasm_uses_values || wire_uses_values);
     let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
+    // The runtime exports this glue does not call go, and with them their code.
+    transforms::unused_exports::run(&mut module, &glue.js);
+    walrus::passes::gc::run(&mut module);
+    let wasm = module.emit_wasm();
     Ok(Output {
         wasm,
         glue,

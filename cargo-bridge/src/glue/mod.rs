@@ -5,6 +5,7 @@
 mod data;
 mod js;
 mod model;
+mod prune;
 mod types;
 mod wasm_abi;
 mod wire;
@@ -127,6 +128,8 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
         .get_template("glue.js.j2")?
         .render(model)
         .context("rendering the JS glue")?;
+    // Only the helpers this package's code uses.
+    let js = prune::unused_helpers(&js);
     let dts = env
         .get_template("glue.d.ts.j2")?
         .render(model)

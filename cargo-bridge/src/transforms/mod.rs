@@ -5,6 +5,7 @@ pub mod identity;
 pub mod inline_identity;
 pub mod pool_dispatch;
 pub mod stack_pointer;
+pub mod unused_exports;
 
 use anyhow::{Context, Result, bail};
 use walrus::{FunctionId, Module, ValType};
