@@ -51,10 +51,10 @@ pub fn unused_helpers(js: &str) -> String {
                 item.dropped = true;
                 for line in &lines[item.start..item.end] {
                     for token in dollar_tokens(line) {
-                        if !item.names.iter().any(|n| n.0 == token) {
-                            if let Some(count) = refs.get_mut(token) {
-                                *count = count.saturating_sub(1);
-                            }
+                        if !item.defines(token)
+                            && let Some(count) = refs.get_mut(token)
+                        {
+                            *count = count.saturating_sub(1);
                         }
                     }
                 }
