@@ -73,6 +73,7 @@ pub fn run(
         transforms::inline_identity::run(&mut module, &hooks)?;
         transforms::pool_dispatch::run(&mut module, &class_modes)?;
         transforms::stack_pointer::run(&mut module);
+        transforms::import_stack::run(&mut module)?;
         anyhow::Ok(())
     })();
     transformed.with_context(|| format!("transforming {wasm_name}"))?;

@@ -2,6 +2,7 @@
 
 pub mod exports_section;
 pub mod identity;
+pub mod import_stack;
 pub mod inline_identity;
 pub mod pool_dispatch;
 pub mod stack_pointer;
