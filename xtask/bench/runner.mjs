@@ -73,6 +73,8 @@ async function measureIdentity() {
         small: args.quick === 1,
         release: (o) => o.free(),
         releaseSent: (sent, got) => got.free(),
+        // callClosure: `into_js_value` gave the closure to JS; the GC frees it.
+        releaseClosure() {},
         floor: m.floor,
         movePoint: m.movePoint,
         // recordVec_100: the item getter makes a new wrapper; both are freed at once.
@@ -92,6 +94,7 @@ async function measureIdentity() {
       small: args.quick === 1,
       release: (o) => o.release(),
       releaseSent: (sent, got) => sent.release(),
+      releaseClosure: (f) => f.release(),
       floor: m.floor,
       movePoint: m.movePoint,
       // recordVec_100: records are plain objects; their items stay cached until teardown.

@@ -55,6 +55,40 @@ function viewNodes(view, out = []) {
   return out;
 }
 
+/** The floor of a loop making one crossing per iteration: `x = floor(x)`. */
+function chainFloor(api, st, n) {
+  const floor = api.floor;
+  let x = st.x;
+  for (let i = 0; i < n; i++) x = floor(x);
+  st.x = x;
+}
+
+/**
+ * JS passes the same object to Rust again and again; `consume(C, obj)` is the call (it
+ * returns an i32). The floor makes the same number of bare calls.
+ */
+function consumeScenario(consume) {
+  return {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: (api) => ({ obj: new api.C(7), sink: 0 }),
+    run(api, st, n) {
+      const C = api.C;
+      const obj = st.obj;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += consume(C, obj);
+      st.sink += sink;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += floor(7);
+      st.sink += sink;
+    },
+    teardown: (api, st) => api.release(st.obj),
+  };
+}
+
 export const SCENARIOS = {
   // Rust returns an object, JS passes it back: obj = C.roundtrip(obj).
   passBothWaysRoundtrip: {
@@ -67,12 +101,7 @@ export const SCENARIOS = {
       for (let i = 0; i < n; i++) obj = C.roundtrip(obj);
       st.obj = obj;
     },
-    floor(api, st, n) {
-      const floor = api.floor;
-      let x = st.x;
-      for (let i = 0; i < n; i++) x = floor(x);
-      st.x = x;
-    },
+    floor: chainFloor,
     teardown: (api, st) => api.release(st.obj),
   },
 
@@ -138,25 +167,7 @@ export const SCENARIOS = {
   },
 
   // JS passes the same object to Rust, which only reads it.
-  rustConsumesSameObject: {
-    iterations: 1_000_000,
-    crossings: 1,
-    setup: (api) => ({ obj: new api.C(7), sink: 0 }),
-    run(api, st, n) {
-      const C = api.C;
-      const obj = st.obj;
-      let sink = 0;
-      for (let i = 0; i < n; i++) sink += C.consume(obj);
-      st.sink += sink;
-    },
-    floor(api, st, n) {
-      const floor = api.floor;
-      let sink = 0;
-      for (let i = 0; i < n; i++) sink += floor(7);
-      st.sink += sink;
-    },
-    teardown: (api, st) => api.release(st.obj),
-  },
+  rustConsumesSameObject: consumeScenario((C, obj) => C.consume(obj)),
 
   // A fresh object per call, released right away (in every mode, like for like).
   rustCreatesObject: {
@@ -198,35 +209,12 @@ export const SCENARIOS = {
       for (let i = 0; i < n; i++) p = movePoint(p);
       st.p = p;
     },
-    floor(api, st, n) {
-      const floor = api.floor;
-      let x = st.x;
-      for (let i = 0; i < n; i++) x = floor(x);
-      st.x = x;
-    },
+    floor: chainFloor,
     teardown() {},
   },
 
   // Issue 8: rustConsumesSameObject's call returning `Result::Ok(i32)` instead of `i32`.
-  resultOkConsume: {
-    iterations: 1_000_000,
-    crossings: 1,
-    setup: (api) => ({ obj: new api.C(7), sink: 0 }),
-    run(api, st, n) {
-      const C = api.C;
-      const obj = st.obj;
-      let sink = 0;
-      for (let i = 0; i < n; i++) sink += C.consumeOk(obj);
-      st.sink += sink;
-    },
-    floor(api, st, n) {
-      const floor = api.floor;
-      let sink = 0;
-      for (let i = 0; i < n; i++) sink += floor(7);
-      st.sink += sink;
-    },
-    teardown: (api, st) => api.release(st.obj),
-  },
+  resultOkConsume: consumeScenario((C, obj) => C.consumeOk(obj)),
 
   // Issue 8: 100 records `{ item, x }` whose `item` is one of the same 100 objects each
   // time (identity hits in the caching modes); JS reads both fields of each.
@@ -353,12 +341,23 @@ export const SCENARIOS = {
       for (let i = 0; i < n; i++) value = roundtrip(value);
       st.value = value;
     },
-    floor(api, st, n) {
-      const floor = api.floor;
+    floor: chainFloor,
+    teardown() {},
+  },
+
+  // JS calls a Rust closure an export returned (`Box<dyn Fn(i32) -> i32>`; the peer: a
+  // `Closure<dyn Fn(i32) -> i32>` handed to JS), threading `x` through.
+  callClosure: {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: (api) => ({ f: api.probes.makeBump(), x: 0 }),
+    run(api, st, n) {
+      const f = st.f;
       let x = st.x;
-      for (let i = 0; i < n; i++) x = floor(x);
+      for (let i = 0; i < n; i++) x = f(x);
       st.x = x;
     },
-    teardown() {},
+    floor: chainFloor,
+    teardown: (api, st) => api.releaseClosure(st.f),
   },
 };

@@ -121,6 +121,17 @@ pub const SCENARIOS: &[Scenario] = &[
         alloc_floor: false,
         what: "a JS object into Rust and back: `v = roundtripValue(v)` (`JsValue` in and out)",
     },
+    Scenario {
+        name: "callClosure",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        what: "JS calls a Rust closure an export returned: `x = f(x)` (`Box<dyn Fn(i32) -> \
+               i32>`; the peer: `Closure<dyn Fn(i32) -> i32>` handed to JS with \
+               `into_js_value`)",
+    },
 ];
 
 pub const RELEASE: &str = "release100k";
@@ -212,32 +223,49 @@ mod tests {
         assert_eq!(js_number_literal(100), "100");
     }
 
+    /// What `scenarios.mjs` exports, read by Node: name → (iterations, crossings, has an
+    /// `allocFloor`). Some entries come from factories, so the text alone would not do.
+    fn js_scenarios() -> std::collections::BTreeMap<String, (u64, u64, bool)> {
+        let url = fixtures::project_root().join("xtask/bench/scenarios.mjs");
+        let script = format!(
+            "const {{ SCENARIOS }} = await import({:?}); \
+             console.log(JSON.stringify(Object.entries(SCENARIOS).map(([name, s]) => \
+             [name, [s.iterations, s.crossings, typeof s.allocFloor === 'function']])));",
+            format!("file://{}", url.display())
+        );
+        let out = std::process::Command::new("node")
+            .args(["--input-type=module", "-e", &script])
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let entries: Vec<(String, (u64, u64, bool))> =
+            serde_json::from_slice(&out.stdout).expect("scenario list");
+        entries.into_iter().collect()
+    }
+
     #[test]
     fn scenarios_match_the_js_runner() {
-        let js = runner_file("scenarios.mjs");
+        let mut js = js_scenarios();
         for s in SCENARIOS {
-            let at = js.find(&format!("  {}: {{", s.name)).expect(s.name);
-            let body = &js[at..];
-            let crossings = js_number_literal(s.crossings);
-            assert!(
-                body.contains(&format!("crossings: {crossings},")),
-                "{}",
-                s.name
-            );
-            let grouped = js_number_literal(s.iterations);
-            assert!(
-                body.contains(&format!("iterations: {grouped},")),
-                "{}",
-                s.name
-            );
-            let end = body.find("\n  },").expect("entry ends");
+            let got = js
+                .remove(s.name)
+                .unwrap_or_else(|| panic!("{} is not in scenarios.mjs", s.name));
             assert_eq!(
-                body[..end].contains("allocFloor("),
-                s.alloc_floor,
-                "{}: alloc_floor",
+                got,
+                (s.iterations, s.crossings, s.alloc_floor),
+                "{}: iterations, crossings, allocFloor",
                 s.name
             );
         }
+        assert!(
+            js.is_empty(),
+            "scenarios.mjs has scenarios the catalogue lacks: {:?}",
+            js.keys()
+        );
     }
 
     #[test]
