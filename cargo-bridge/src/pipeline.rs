@@ -45,6 +45,7 @@ fn package_crate(
         crate_name: &krate.name,
         lib_name: &krate.lib_name,
         target: args.target.name(),
+        debug: !args.release,
     };
     let mut output = postprocess::run(
         &bytes,

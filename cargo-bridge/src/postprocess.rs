@@ -12,12 +12,14 @@ use crate::snippets::Snippet;
 use crate::transforms::{self, identity::ClassMode};
 use anyhow::{Context, Result};
 
-/// What the glue is named after and where it loads.
+/// What the glue is named after, where it loads and which profile it is for.
 pub struct Naming<'a> {
     pub crate_name: &'a str,
     pub lib_name: &'a str,
     /// "nodejs" or "web".
     pub target: &'static str,
+    /// Debug glue (a build without `--release`): leak detector and argument checks.
+    pub debug: bool,
 }
 
 /// The processed package contents.
@@ -85,6 +87,7 @@ pub fn run(
         &plans,
         &exports,
     );
+    model.debug = naming.debug;
     // A JsValue inside a wire value needs the value table even if Rust never touches it.
     let wire_uses_values = model.wire_codecs.iter().any(glue::CodecView::holds_values);
     model.js = glue::js_view(&exports, &snippets, wasm_uses_values || wire_uses_values);

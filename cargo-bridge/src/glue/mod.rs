@@ -44,6 +44,14 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/pools.js.j2"),
     ),
     ("abi.js.j2", include_str!("../../../templates/abi.js.j2")),
+    (
+        "debug/wire.js.j2",
+        include_str!("../../../templates/debug/wire.js.j2"),
+    ),
+    (
+        "debug/args.js.j2",
+        include_str!("../../../templates/debug/args.js.j2"),
+    ),
     ("data.js.j2", include_str!("../../../templates/data.js.j2")),
     ("wire.js.j2", include_str!("../../../templates/wire.js.j2")),
     (

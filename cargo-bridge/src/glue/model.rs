@@ -42,6 +42,9 @@ pub struct GlueModel {
     pub wasm_abi: WasmAbi,
     /// Rust closures the exports return.
     pub closures: Vec<ClosureView>,
+    /// Debug glue (a build without `--release`, set by the post-process): the leak
+    /// detector and the argument checks of `templates/debug/`. Release glue has none of it.
+    pub debug: bool,
 }
 
 #[derive(Serialize)]
@@ -95,6 +98,9 @@ pub struct FnView {
     pub label: String,
     pub has_self: bool,
     pub params: Vec<ParamView>,
+    /// How many arguments a call must pass (debug glue checks): the parameters up to the
+    /// last one that is not an `Option` or a `JsValue` (both take `undefined`).
+    pub required: usize,
     /// Some parameter is written into the wire's in-buffer (passed as its offset).
     pub wire_session: bool,
     pub ret: TyView,
@@ -168,6 +174,7 @@ impl GlueModel {
             js: Default::default(),
             wasm_abi: WasmAbi::new(),
             closures: Vec::new(),
+            debug: false,
         }
         .number_closures()
     }
@@ -249,6 +256,11 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
                 ts: types::param_ts(&p.ty, names),
             })
             .collect(),
+        required: f
+            .params
+            .iter()
+            .rposition(|p| !matches!(p.ty, Ty::Option(_) | Ty::JsValue | Ty::JsValueRef))
+            .map_or(0, |i| i + 1),
         wire_session: f.params.iter().any(|p| {
             matches!(
                 types::view(&p.ty, names).kind,
@@ -294,6 +306,8 @@ fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<Clos
     };
     let mut call = fn_view(&call, None, names);
     call.label = label.clone();
+    // The calling function passes the closure's address first: no arity check.
+    call.required = 0;
     Some(Box::new(ClosureView {
         var: String::new(),
         call,

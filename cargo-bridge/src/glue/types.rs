@@ -227,6 +227,58 @@ pub struct TyView {
     /// `Error`'s `data`), and its TypeScript type.
     pub error_codec: Option<String>,
     pub error_ts: Option<String>,
+    /// The Rust number type of a scalar number kind (also inside `Option`), for the debug
+    /// glue's argument checks (`templates/debug/args.js.j2`).
+    pub number: Option<NumberView>,
+}
+
+/// A Rust number type as the debug glue checks it: integers must be in `min..=max`.
+#[derive(Serialize, Debug, Clone)]
+pub struct NumberView {
+    /// `u32`, `f64`, ...
+    pub rust: &'static str,
+    /// An integer type (floats only need to be numbers).
+    pub int: bool,
+    /// Crosses as a BigInt (`i64`, `u64`): `min`/`max` are BigInt literals.
+    pub big: bool,
+    /// The range as JS literals (empty for floats).
+    pub min: &'static str,
+    pub max: &'static str,
+}
+
+fn number_view(ty: &Ty) -> Option<NumberView> {
+    let int = |rust, big, min, max| NumberView {
+        rust,
+        int: true,
+        big,
+        min,
+        max,
+    };
+    let float = |rust| NumberView {
+        rust,
+        int: false,
+        big: false,
+        min: "",
+        max: "",
+    };
+    Some(match ty {
+        Ty::I8 => int("i8", false, "-128", "127"),
+        Ty::I16 => int("i16", false, "-32768", "32767"),
+        Ty::I32 => int("i32", false, "-2147483648", "2147483647"),
+        Ty::U8 => int("u8", false, "0", "255"),
+        Ty::U16 => int("u16", false, "0", "65535"),
+        Ty::U32 => int("u32", false, "0", "4294967295"),
+        Ty::I64 => int(
+            "i64",
+            true,
+            "-9223372036854775808n",
+            "9223372036854775807n",
+        ),
+        Ty::U64 => int("u64", true, "0n", "18446744073709551615n"),
+        Ty::F32 => float("f32"),
+        Ty::F64 => float("f64"),
+        _ => return None,
+    })
 }
 
 fn number_kind(ty: &Ty) -> Option<(Kind, &'static str)> {
@@ -266,6 +318,7 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
         throws: false,
         error_codec: None,
         error_ts: None,
+        number: None,
     };
     let coded = |kind: Kind| TyView {
         ts: super::wire::ts(ty, names),
@@ -369,7 +422,10 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
         }
         other => {
             let (kind, _) = number_kind(other).expect("all scalars are numbers here");
-            simple(kind)
+            TyView {
+                number: number_view(other),
+                ..simple(kind)
+            }
         }
     }
 }

@@ -64,6 +64,8 @@ fn process(case: &Case) -> Outcome {
         crate_name: "fuzzed",
         lib_name: "fuzzed",
         target: "nodejs",
+        // Both glues meet the mutated modules.
+        debug: case.mutations.len() % 2 == 1,
     };
     let classes = std::cell::Cell::new(0usize);
     catch_unwind(AssertUnwindSafe(|| {
