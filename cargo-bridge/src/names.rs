@@ -16,6 +16,7 @@ const GLUE_EXPORTS: &[(&str, &str)] = &[
     ("keep", "release pools"),
     ("autorelease", "release pools"),
     ("__bridgeStats", "identity statistics"),
+    ("__bridgeLeaks", "the leak report of debug builds"),
     (
         "default",
         "the module's default export (`init` of the web target)",

@@ -45,6 +45,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("abi.js.j2", include_str!("../../../templates/abi.js.j2")),
     (
+        "debug/leaks.js.j2",
+        include_str!("../../../templates/debug/leaks.js.j2"),
+    ),
+    (
         "debug/wire.js.j2",
         include_str!("../../../templates/debug/wire.js.j2"),
     ),
