@@ -268,12 +268,7 @@ fn number_view(ty: &Ty) -> Option<NumberView> {
         Ty::U8 => int("u8", false, "0", "255"),
         Ty::U16 => int("u16", false, "0", "65535"),
         Ty::U32 => int("u32", false, "0", "4294967295"),
-        Ty::I64 => int(
-            "i64",
-            true,
-            "-9223372036854775808n",
-            "9223372036854775807n",
-        ),
+        Ty::I64 => int("i64", true, "-9223372036854775808n", "9223372036854775807n"),
         Ty::U64 => int("u64", true, "0n", "18446744073709551615n"),
         Ty::F32 => float("f32"),
         Ty::F64 => float("f64"),
@@ -476,6 +471,32 @@ mod tests {
             param_ts(&Ty::Vec(Box::new(Ty::F64)), &names),
             "Float64Array | number[]"
         );
+    }
+
+    #[test]
+    fn number_ranges_for_the_debug_checks() {
+        let exports = Exports::default();
+        let names = TypeNames(&exports);
+        let range = |ty: Ty| {
+            let n = view(&ty, &names).number.expect("a number type");
+            (n.rust, n.int, n.big, n.min, n.max)
+        };
+        assert_eq!(range(Ty::U32), ("u32", true, false, "0", "4294967295"));
+        assert_eq!(range(Ty::I8), ("i8", true, false, "-128", "127"));
+        assert_eq!(
+            range(Ty::Option(Box::new(Ty::I16))),
+            ("i16", true, false, "-32768", "32767")
+        );
+        assert_eq!(
+            range(Ty::U64),
+            ("u64", true, true, "0n", "18446744073709551615n")
+        );
+        assert_eq!(range(Ty::F32), ("f32", false, false, "", ""));
+        assert!(
+            view(&Ty::Usize, &names).number.is_none(),
+            "checked in both builds"
+        );
+        assert!(view(&Ty::Vec(Box::new(Ty::U8)), &names).number.is_none());
     }
 
     #[test]
