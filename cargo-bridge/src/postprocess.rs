@@ -41,7 +41,13 @@ pub fn run(
     mode_of: impl Fn(&ClassExport) -> Result<IdentityMode>,
     resolve_snippets: impl FnOnce(&[ImportExport]) -> Result<Vec<Snippet>>,
 ) -> Result<Output> {
-    let mut module = walrus::Module::from_buffer(bytes)
+    // A release module is written without its name and producers sections (wasm-opt
+    // drops them too); a debug build keeps the names for profilers and stack traces.
+    let mut config = walrus::ModuleConfig::new();
+    config
+        .generate_name_section(naming.debug)
+        .generate_producers_section(naming.debug);
+    let mut module = walrus::Module::from_buffer_with_config(bytes, &config)
         .with_context(|| format!("{wasm_name} is not a valid WebAssembly module"))?;
 
     let exports = transforms::exports_section::run(&mut module, wasm_name)?;

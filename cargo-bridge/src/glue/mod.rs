@@ -2,6 +2,7 @@
 //! The templates are compiled into the binary, so an installed `cargo bridge` needs no
 //! files beside it.
 
+mod comments;
 mod data;
 mod js;
 mod model;
@@ -140,8 +141,13 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
         .get_template("glue.js.j2")?
         .render(model)
         .context("rendering the JS glue")?;
-    // Only the helpers this package's code uses.
+    // Only the helpers this package's code uses; release glue without comments.
     let js = prune::unused_helpers(&js);
+    let js = if model.debug {
+        js
+    } else {
+        comments::strip(&js)
+    };
     let dts = env
         .get_template("glue.d.ts.j2")?
         .render(model)
