@@ -487,4 +487,34 @@ mod tests {
         assert_eq!(ret_option(None::<u32>), 0);
         assert_eq!(read(ret_area::IS_SOME_OFFSET), 0);
     }
+
+    /// The panic text is built without `core::fmt`, but reads as formatting the hook's
+    /// info did: `Rust panic: panicked at file:line:col:\nmessage`.
+    #[test]
+    fn panic_text_matches_the_formatted_hook_info() {
+        use std::sync::Mutex;
+        static SEEN: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|info| {
+            let formatted = format!("Rust panic: {info}");
+            SEEN.lock().unwrap().push((panic_text(info), formatted));
+        }));
+        let code = 7;
+        let _ = std::panic::catch_unwind(|| panic!("static message"));
+        let _ = std::panic::catch_unwind(|| panic!("formatted {code}"));
+        let _ = std::panic::catch_unwind(|| std::panic::panic_any(42u8));
+        std::panic::set_hook(previous);
+        let seen = SEEN.lock().unwrap();
+        assert_eq!(seen.len(), 3);
+        for (built, formatted) in seen.iter() {
+            assert_eq!(built, formatted);
+        }
+        assert!(
+            seen[0].0.starts_with("Rust panic: panicked at "),
+            "{}",
+            seen[0].0
+        );
+        assert!(seen[0].0.ends_with(":\nstatic message"), "{}", seen[0].0);
+        assert!(seen[1].0.ends_with(":\nformatted 7"), "{}", seen[1].0);
+    }
 }
