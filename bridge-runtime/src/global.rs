@@ -40,12 +40,11 @@ macro_rules! global {
 }
 pub(crate) use global;
 
-/// Run `f` on the vector in `key` (taken out and put back: `f` must not re-enter `key`).
+/// Run `f` on the vector in `key`. Crate-private: every caller passes a closure that only
+/// works on the vector (push, pop, len, ...) and calls nothing that could reach `key`.
 pub(crate) fn with_vec<T, R>(key: &'static Global<Vec<T>>, f: impl FnOnce(&mut Vec<T>) -> R) -> R {
-    key.with(|cell| {
-        let mut v = cell.take();
-        let out = f(&mut v);
-        cell.set(v);
-        out
-    })
+    // SAFETY: the global is only reached through this function, `f` does not re-enter
+    // it (see above), and the module is single-threaded (thread-local on the host), so
+    // this is the only reference to the vector while `f` runs.
+    key.with(|cell| f(unsafe { &mut *cell.as_ptr() }))
 }

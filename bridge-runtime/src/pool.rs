@@ -21,8 +21,8 @@ struct Entry {
 /// The address of an entry `keep` took out (no box lives at address 0).
 const KEPT: u32 = 0;
 
-// `Cell`s, not `RefCell`s (whose borrow panics format their message): each access takes
-// the vector out and puts it back, with no call in between that could re-enter.
+// Plain `Cell`s, not `RefCell`s (whose borrow panics format their message); the vectors
+// are reached only through `with_vec`, whose closures call nothing that could re-enter.
 global! { static ACTIVE: bool = false; }
 global! { static ENTRIES: Vec<Entry> = Vec::new(); }
 global! {
