@@ -179,6 +179,12 @@ fn definitions<'a>(lines: &[&'a str]) -> Vec<Item<'a>> {
                 }
             }
         };
+        // A definition whose brackets do not balance is not the layout this pass reads
+        // (its end was guessed wrong): keep it, and skip only its first line.
+        if !balanced(&lines[i..end]) {
+            i += 1;
+            continue;
+        }
         let declarators = (keyword != "function" && end == i + 1)
             .then(|| declarator_list(rest))
             .flatten();
@@ -213,6 +219,24 @@ fn declarator_list(rest: &str) -> Option<Vec<(&str, &str)>> {
             (name.starts_with('$') && simple(name) && simple(init)).then_some((name, init))
         })
         .collect()
+}
+
+/// Do `{}`, `[]` and `()` open and close in equal numbers over `lines`? (Brackets inside
+/// strings count too, so a message with an unpaired one keeps its helper: the safe side.)
+fn balanced(lines: &[&str]) -> bool {
+    let mut depth = [0i64; 3];
+    for byte in lines.iter().flat_map(|l| l.bytes()) {
+        match byte {
+            b'{' => depth[0] += 1,
+            b'}' => depth[0] -= 1,
+            b'[' => depth[1] += 1,
+            b']' => depth[1] -= 1,
+            b'(' => depth[2] += 1,
+            b')' => depth[2] -= 1,
+            _ => {}
+        }
+    }
+    depth == [0, 0, 0]
 }
 
 fn line_owners(items: &[Item], lines: usize) -> Vec<Option<usize>> {
@@ -321,6 +345,14 @@ export function api(x) {
         let out = unused_helpers(js);
         assert!(!out.contains("function $lift"), "{out}");
         assert!(out.contains("function Item$lift"), "{out}");
+    }
+
+    #[test]
+    fn a_definition_whose_end_is_not_found_is_kept_whole() {
+        // The column-0 `}` closes an object literal, not the function: dropping up to it
+        // would leave the function's tail behind.
+        let js = "function $odd() {\n  const o = {\n}\n  return o;\n}\nexport const z = 1;\n";
+        assert_eq!(unused_helpers(js), js);
     }
 
     #[test]
