@@ -227,8 +227,8 @@ pub struct TyView {
     /// `Error`'s `data`), and its TypeScript type.
     pub error_codec: Option<String>,
     pub error_ts: Option<String>,
-    /// The Rust number type of a scalar number kind (also inside `Option`), for the debug
-    /// glue's argument checks (`templates/debug/args.js.j2`).
+    /// The Rust number type of a scalar number kind (also inside `Option`) or of a number
+    /// vector's elements, for the debug glue's argument checks (`templates/debug/args.js.j2`).
     pub number: Option<NumberView>,
 }
 
@@ -404,6 +404,8 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
                 TyView {
                     array: Some(array),
                     ts: array.to_string(),
+                    // The element type: debug glue checks a plain array's elements.
+                    number: number_view(inner),
                     ..simple(Kind::NumVec)
                 }
             } else {
@@ -496,7 +498,11 @@ mod tests {
             view(&Ty::Usize, &names).number.is_none(),
             "checked in both builds"
         );
-        assert!(view(&Ty::Vec(Box::new(Ty::U8)), &names).number.is_none());
+        assert_eq!(
+            range(Ty::Vec(Box::new(Ty::U8))),
+            ("u8", true, false, "0", "255"),
+            "a number vector's element type"
+        );
     }
 
     #[test]
