@@ -11,7 +11,7 @@
 use crate::global::global;
 use crate::handle::{BorrowConflict, RawHeader};
 pub use crate::result::{ErrDisplayOnly, ErrProbe};
-use crate::text::{concat, push_decimal, push_hex};
+use crate::text::{concat, push_hex};
 use crate::{BridgeClass, FromJs, Handle, HandleRef, HandleRefMut, IntoJs};
 use std::alloc::Layout;
 use std::cell::Cell;
@@ -130,26 +130,89 @@ pub unsafe extern "C" fn __bridge_free(ptr: u32, size: u32, align: u32) {
 /// Installs the panic hook that hands panic messages to JS. Called once by the glue.
 #[unsafe(export_name = bridge_schema::runtime_export!(init))]
 pub extern "C" fn __bridge_init() {
-    std::panic::set_hook(Box::new(|info| host::panic_message(&panic_text(info))));
+    std::panic::set_hook(Box::new(panic::hook));
 }
 
-/// `Rust panic: ` and what `PanicHookInfo`'s `Display` writes (`panicked at file:line:col:`,
-/// a newline, the payload), built without `core::fmt`: formatting `info` would link the
-/// formatting machinery into every module.
-fn panic_text(info: &std::panic::PanicHookInfo<'_>) -> String {
-    let mut text = String::from("Rust panic: panicked at ");
-    if let Some(at) = info.location() {
-        text.push_str(at.file());
-        text.push(':');
-        push_decimal(&mut text, at.line());
-        text.push(':');
-        push_decimal(&mut text, at.column());
+/// Frees what the last panic left behind (see [`panic`]). The glue calls it after the
+/// trap of a panic, before it throws the panic's `Error`.
+#[unsafe(export_name = bridge_schema::runtime_export!(panic_reclaim))]
+pub extern "C" fn __bridge_panic_reclaim() {
+    panic::reclaim();
+}
+
+/// Panics on wasm32 (`panic = "abort"`): std formats the message of `panic!("{x}")` into a
+/// `String` held by a payload on its own stack frame, calls the hook, then traps. A trap
+/// runs no destructor, so that `String` was never freed: every panic leaked it (64 bytes
+/// of heap per panic of the soak's operation mix, ~390 bytes of wasm memory with the
+/// fragmentation it caused). Now the hook writes its message into one buffer it keeps, and
+/// notes where the payload's `String` lives; once the trap has ended std's frame for good
+/// (nothing can use the payload again), [`reclaim`] frees it, from the glue right after
+/// the trap and again at the next panic should the glue not have called.
+///
+/// What stays: std's panic count is never decreased (the trap skips that too), so
+/// `std::thread::panicking()` is `true` after a module's first panic; and a payload
+/// of another type (`std::panic::panic_any(value)`) keeps what `value` owns.
+mod panic {
+    use crate::global::global;
+    use crate::text::push_decimal;
+
+    global! {
+        /// The message handed to JS, kept for the next panic (no allocation once warm).
+        static MESSAGE: String = String::new();
     }
-    if let Some(payload) = info.payload_as_str() {
-        text.push_str(":\n");
-        text.push_str(payload);
+    global! {
+        /// Address and capacity of the payload `String` the last trap abandoned.
+        static ABANDONED: (usize, usize) = (0, 0);
     }
-    text
+
+    pub(super) fn hook(info: &std::panic::PanicHookInfo<'_>) {
+        reclaim();
+        // Only with `panic = "abort"` does the trap abandon the payload; an unwinding
+        // build moves it into a `Box` that `catch_unwind` frees.
+        #[cfg(panic = "abort")]
+        if let Some(text) = info.payload().downcast_ref::<String>() {
+            if text.capacity() != 0 {
+                ABANDONED.with(|a| a.set((text.as_ptr() as usize, text.capacity())));
+            }
+        }
+        MESSAGE.with(|cell| {
+            // Taken out and put back: the buffer stays where it is.
+            let mut message = cell.take();
+            message.clear();
+            write_text(&mut message, info);
+            super::host::panic_message(&message);
+            cell.set(message);
+        });
+    }
+
+    /// `Rust panic: ` and what `PanicHookInfo`'s `Display` writes (`panicked at
+    /// file:line:col:`, a newline, the payload), built without `core::fmt`: formatting
+    /// `info` would link the formatting machinery into every module.
+    fn write_text(text: &mut String, info: &std::panic::PanicHookInfo<'_>) {
+        text.push_str("Rust panic: panicked at ");
+        if let Some(at) = info.location() {
+            text.push_str(at.file());
+            text.push(':');
+            push_decimal(text, at.line());
+            text.push(':');
+            push_decimal(text, at.column());
+        }
+        if let Some(payload) = info.payload_as_str() {
+            text.push_str(":\n");
+            text.push_str(payload);
+        }
+    }
+
+    /// Free the payload `String` of the panic whose trap ended its owner's frame.
+    pub(super) fn reclaim() {
+        let (ptr, cap) = ABANDONED.with(|a| a.replace((0, 0)));
+        if cap != 0 {
+            // SAFETY: `ptr`/`cap` describe the heap buffer of the `String` std made for the
+            // last panic's message, on a frame the trap ended: its owner can never run,
+            // read or free it again, and nothing else knows the buffer.
+            drop(unsafe { String::from_raw_parts(ptr as *mut u8, 0, cap) });
+        }
+    }
 }
 
 /// After a panic or a JS exception unwound a call's frames (skipping its borrow guards),

@@ -2,8 +2,9 @@
 // through the model fuzz of fixtures/identity/tests/model.mjs (every answer still checked
 // against the model, pools included), on two instances of the identity module.
 // After each stretch everything is released and the garbage collected; then wasm linear
-// memory (both instances) and the JS heap are sampled. Memory must be flat after the
-// warm-up (the first tenth) and no object live at the end. Prints one JSON line
+// memory and the Rust heap in use (both instances; the fixture counts its allocator's
+// bytes) and the JS heap are sampled. Memory must be flat after the warm-up (the first
+// tenth) and no object live at the end. Prints one JSON line
 // (SOAK_JSON ...) with the figures, and exits non-zero on a failed check.
 import { Fuzzer, loadModules, MODES } from "../../fixtures/identity/tests/model.mjs";
 
@@ -14,6 +15,7 @@ const JS_HEAP_SLACK = 4 * 1024 * 1024;
 
 const modules = await loadModules();
 const wasmBytes = () => modules.reduce((sum, { m }) => sum + m.wasmMemoryPages() * 65536, 0);
+const rustHeap = () => modules.reduce((sum, { m }) => sum + m.rustHeapBytes(), 0);
 function jsHeap() {
   globalThis.gc();
   globalThis.gc();
@@ -32,9 +34,9 @@ for (const mode of MODES) {
     operations += fuzzer.run(Math.min(STRETCH, perMode - operations));
     fuzzer.close();
     stretch++;
-    if (warm === null && operations >= perMode / 10) warm = { wasm: wasmBytes(), js: jsHeap(), operations };
+    if (warm === null && operations >= perMode / 10) warm = { wasm: wasmBytes(), rust: rustHeap(), js: jsHeap(), operations };
   }
-  const end = { wasm: wasmBytes(), js: jsHeap() };
+  const end = { wasm: wasmBytes(), rust: rustHeap(), js: jsHeap() };
   const live = modules.reduce((sum, { m }) => sum + m[{ none: "PlainNode", pointer: "WeakNode", rust: "StrongNode" }[mode]].live(), 0);
   const result = {
     mode,
@@ -42,18 +44,21 @@ for (const mode of MODES) {
     seconds: (Date.now() - started) / 1000,
     wasmBytesAfterWarmup: warm.wasm,
     wasmBytesAtEnd: end.wasm,
+    rustHeapAfterWarmup: warm.rust,
+    rustHeapAtEnd: end.rust,
     jsHeapAfterWarmup: warm.js,
     jsHeapAtEnd: end.js,
     liveAtEnd: live,
   };
   const problems = [];
   if (end.wasm !== warm.wasm) problems.push(`wasm memory grew after warm-up: ${warm.wasm} -> ${end.wasm} bytes`);
+  if (end.rust !== warm.rust) problems.push(`Rust heap in use grew after warm-up: ${warm.rust} -> ${end.rust} bytes`);
   if (end.js > warm.js + JS_HEAP_SLACK) problems.push(`JS heap grew after GC: ${warm.js} -> ${end.js} bytes`);
   if (live !== 0) problems.push(`${live} objects live at the end`);
   result.problems = problems;
   failed ||= problems.length !== 0;
   results.push(result);
-  console.log(`soak ${mode}: ${operations} operations in ${result.seconds.toFixed(1)} s; wasm ${warm.wasm} -> ${end.wasm} bytes, JS heap ${(warm.js / 2 ** 20).toFixed(1)} -> ${(end.js / 2 ** 20).toFixed(1)} MiB after GC, ${live} live${problems.length ? `; FAILED: ${problems.join("; ")}` : ""}`);
+  console.log(`soak ${mode}: ${operations} operations in ${result.seconds.toFixed(1)} s; wasm ${warm.wasm} -> ${end.wasm} bytes, Rust heap ${warm.rust} -> ${end.rust} bytes, JS heap ${(warm.js / 2 ** 20).toFixed(1)} -> ${(end.js / 2 ** 20).toFixed(1)} MiB after GC, ${live} live${problems.length ? `; FAILED: ${problems.join("; ")}` : ""}`);
 }
 console.log(`SOAK_JSON ${JSON.stringify({ seed: base, results })}`);
 if (failed) process.exit(1);

@@ -21,6 +21,9 @@ macro_rules! runtime_export {
     (init) => {
         "__bridge_init"
     };
+    (panic_reclaim) => {
+        "__bridge_panic_reclaim"
+    };
     (ret_area) => {
         "__bridge_ret_area"
     };
@@ -71,6 +74,8 @@ pub mod exports {
     pub const FREE: &str = crate::runtime_export!(free);
     /// Installs the panic hook; the glue calls it once after instantiation.
     pub const INIT: &str = crate::runtime_export!(init);
+    /// Frees what the last panic's trap abandoned; the glue calls it after the trap.
+    pub const PANIC_RECLAIM: &str = crate::runtime_export!(panic_reclaim);
     /// `() -> addr` of the return area ([`super::ret_area`]).
     pub const RET_AREA: &str = crate::runtime_export!(ret_area);
     /// `(addr)`: end the exclusive borrow an unwound call held.
@@ -99,6 +104,7 @@ pub mod exports {
         REALLOC,
         FREE,
         INIT,
+        PANIC_RECLAIM,
         RET_AREA,
         UNBORROW,
         UNBORROW_SHARED,
