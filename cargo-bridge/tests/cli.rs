@@ -6,7 +6,7 @@
 mod support;
 
 use std::path::Path;
-use support::{Project, class_banner, read};
+use support::{Project, class_banner, read, run_node_module};
 
 /// `"none", "pointer" or "rust"` as every identity-mode config error lists them.
 const VALID_VALUES: &str = r#"valid values are "none", "pointer" or "rust""#;
@@ -416,32 +416,19 @@ fn web_and_nodejs_targets() {
     );
 
     // Both glues really run: web after initSync(bytes), nodejs on import.
-    let script = project.path("run-targets.mjs");
-    std::fs::write(
-        &script,
-        format!(
-            r#"import {{ readFileSync }} from "node:fs";
+    let source = format!(
+        r#"import {{ readFileSync }} from "node:fs";
 const web = await import({web:?});
 web.initSync(readFileSync({wasm:?}));
 const node = await import({node:?});
 console.log(new web.Zebra(3).stripes + new node.Zebra(4).stripes);
 "#,
-            web = web.join("target_crate.js").display().to_string(),
-            wasm = web.join("target_crate_bg.wasm").display().to_string(),
-            node = node.join("target_crate.js").display().to_string(),
-        ),
-    )
-    .unwrap();
-    let out = std::process::Command::new("node")
-        .arg(&script)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        web = web.join("target_crate.js").display().to_string(),
+        wasm = web.join("target_crate_bg.wasm").display().to_string(),
+        node = node.join("target_crate.js").display().to_string(),
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "7");
+    let stdout = run_node_module(&project.path("run-targets.mjs"), &source);
+    assert_eq!(stdout, "7");
 }
 
 // ---- 7. identity-mode resolution: class attribute > crate > workspace ----

@@ -209,3 +209,113 @@ pub fn shape() -> u32 {
          name with #[bridge(js_name = \"...\")]",
     ]);
 }
+
+/// A crate with a class `Point`, a record `PointData` and a fieldless enum `Shade`, with
+/// `record_attr` and `enum_attr` inside their `#[bridge(...)]`.
+fn data_lib(record_attr: &str, enum_attr: &str) -> String {
+    format!(
+        r#"use bridge_runtime::bridge;
+
+#[bridge]
+pub struct Point {{
+    x: f64,
+}}
+
+#[bridge]
+impl Point {{
+    #[bridge(constructor)]
+    pub fn new(x: f64) -> Point {{
+        Point {{ x }}
+    }}
+
+    pub fn data(&self) -> PointData {{
+        PointData {{ x: self.x }}
+    }}
+}}
+
+#[bridge(record{record_attr})]
+pub struct PointData {{
+    pub x: f64,
+}}
+
+#[bridge{enum_attr}]
+pub enum Shade {{
+    Light,
+    Dark,
+}}
+
+#[bridge]
+pub fn shift(p: PointData, shade: Shade) -> PointData {{
+    PointData {{ x: p.x + if matches!(shade, Shade::Dark) {{ 1.0 }} else {{ 0.0 }} }}
+}}
+"#
+    )
+}
+
+#[test]
+fn records_and_enums_take_js_name_like_classes() {
+    // The collision messages suggest js_name for records and enums too...
+    failing_build(
+        "data-clash",
+        "names-data-clash",
+        &data_lib(", js_name = \"Point\"", ""),
+    )
+    .stderr_has(&[
+        "two items are exported to JS as `Point`: class `Point` of crate `names-data-clash` \
+         and record `PointData` of crate `names-data-clash`; names must be unique in one \
+         package: give one of them another JS name with #[bridge(js_name = \"...\")]",
+    ]);
+    failing_build(
+        "enum-clash",
+        "names-enum-clash",
+        &data_lib("", "(js_name = \"Point\")"),
+    )
+    .stderr_has(&[
+        "two items are exported to JS as `Point`: class `Point` of crate `names-enum-clash` \
+         and enum `Shade` of crate `names-enum-clash`",
+    ]);
+
+    // ...and js_name gives them their JS names.
+    let project = Project::workspace(&["data"], "");
+    project.bridge_crate(
+        "data",
+        "names-data-js",
+        "\"cdylib\"",
+        "",
+        &data_lib(", js_name = \"Coords\"", "(js_name = \"Tone\")"),
+    );
+    project.build(&[]).ok();
+    let dts = support::read(&project.path("data/pkg/names_data_js.d.ts"));
+    for expected in [
+        "export interface Coords {",
+        "data(): Coords;",
+        "export function shift(p: Coords, shade: Tone): Coords;",
+    ] {
+        assert!(dts.contains(expected), "missing `{expected}` in:\n{dts}");
+    }
+    assert!(
+        !dts.contains("PointData") && !dts.contains("Shade"),
+        "{dts}"
+    );
+    let glue = project.path("data/pkg/names_data_js.js");
+    let source = format!(
+        "const m = await import({:?});\n\
+         console.log(JSON.stringify([new m.Point(1).data(), m.shift({{ x: 2 }}, m.Tone.Dark), Object.keys(m.Tone)]));",
+        glue.display().to_string()
+    );
+    let stdout = support::run_node_module(&project.path("run-data.mjs"), &source);
+    assert_eq!(stdout, r#"[{"x":1},{"x":3},["Light","Dark"]]"#);
+}
+
+#[test]
+fn a_bad_argument_on_a_record_or_enum_names_what_is_valid() {
+    failing_build(
+        "bad-data",
+        "names-bad-data",
+        "use bridge_runtime::bridge;\n\n#[bridge(record, identity_mode = \"rust\")]\npub struct P {\n    pub x: f64,\n}\n\n#[bridge(js_name = \"a-b\")]\npub enum E {\n    A,\n}\n",
+    )
+    .stderr_has(&[
+        "unknown #[bridge] argument on record `P`: valid arguments are `record` and `js_name = \"Name\"`",
+        "error: js_name \"a-b\" is not a JS identifier",
+    ]);
+}

@@ -8,7 +8,7 @@
 mod support;
 
 use std::path::Path;
-use support::{Project, read, run_in_env};
+use support::{Project, read, run_in_env, run_node_module};
 
 const LIB: &str = r#"
 use bridge_runtime::bridge;
@@ -108,29 +108,16 @@ fn bundler_target_imports_its_wasm_and_runs() {
     );
 
     // It really runs: a fetch that reads the file stands in for the bundler's server.
-    let script = project.path("run-bundler.mjs");
-    std::fs::write(
-        &script,
-        format!(
-            r#"import {{ readFileSync }} from "node:fs";
+    let source = format!(
+        r#"import {{ readFileSync }} from "node:fs";
 globalThis.fetch = async (url) => new Response(readFileSync(url), {{ headers: {{ "content-type": "application/wasm" }} }});
 const m = await import({glue:?});
 console.log(new m.Counter(41).n + 1);
 "#,
-            glue = bundler.join("bundled_counter.js").display().to_string(),
-        ),
-    )
-    .unwrap();
-    let out = std::process::Command::new("node")
-        .arg(&script)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        glue = bundler.join("bundled_counter.js").display().to_string(),
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "42");
+    let stdout = run_node_module(&project.path("run-bundler.mjs"), &source);
+    assert_eq!(stdout, "42");
 }
 
 #[test]

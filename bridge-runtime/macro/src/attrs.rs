@@ -21,9 +21,7 @@ pub fn parse_class_args(attr: proc_macro2::TokenStream, class: &str) -> syn::Res
             args.identity_mode = Some(identity_mode(&value, class)?);
             Ok(())
         } else if meta.path.is_ident("js_name") {
-            let name: syn::LitStr = meta.value()?.parse()?;
-            crate::names::check_js_name(&name)?;
-            args.js_name = Some(name.value());
+            args.js_name = Some(js_name_value(&meta)?);
             Ok(())
         } else {
             Err(meta.error(format!(
@@ -33,6 +31,47 @@ pub fn parse_class_args(attr: proc_macro2::TokenStream, class: &str) -> syn::Res
     });
     syn::parse::Parser::parse2(parser, attr)?;
     Ok(args)
+}
+
+/// Arguments of `#[bridge(record, ...)]` on a struct and `#[bridge(...)]` on an enum.
+#[derive(Default)]
+pub struct DataArgs {
+    /// The type's name in JS (its TypeScript type; a fieldless enum's exported object),
+    /// if not its Rust name.
+    pub js_name: Option<String>,
+}
+
+/// `record` (a struct's first argument, already recognized by the caller) and
+/// `js_name = "Name"`.
+pub fn parse_data_args(attr: proc_macro2::TokenStream, what: &str) -> syn::Result<DataArgs> {
+    let mut args = DataArgs::default();
+    let is_struct = what.starts_with("record");
+    let parser = syn::meta::parser(|meta| {
+        if is_struct && meta.path.is_ident("record") {
+            Ok(())
+        } else if meta.path.is_ident("js_name") {
+            args.js_name = Some(js_name_value(&meta)?);
+            Ok(())
+        } else {
+            let valid = if is_struct {
+                "`record` and `js_name = \"Name\"`"
+            } else {
+                "`js_name = \"Name\"`"
+            };
+            Err(meta.error(format!(
+                "unknown #[bridge] argument on {what}: valid arguments are {valid}"
+            )))
+        }
+    });
+    syn::parse::Parser::parse2(parser, attr)?;
+    Ok(args)
+}
+
+/// The value of `js_name = "..."` (or `getter = "..."`), checked to be a JS identifier.
+fn js_name_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<String> {
+    let name: syn::LitStr = meta.value()?.parse()?;
+    crate::names::check_js_name(&name)?;
+    Ok(name.value())
 }
 
 fn identity_mode(value: &Expr, class: &str) -> syn::Result<String> {
@@ -119,15 +158,11 @@ fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Resul
         if let Some(role) = role {
             args.role = role;
             if meta.input.peek(syn::Token![=]) {
-                let name: syn::LitStr = meta.value()?.parse()?;
-                crate::names::check_js_name(&name)?;
-                args.js_name = Some(name.value());
+                args.js_name = Some(js_name_value(&meta)?);
             }
             Ok(())
         } else if meta.path.is_ident("js_name") {
-            let name: syn::LitStr = meta.value()?.parse()?;
-            crate::names::check_js_name(&name)?;
-            args.js_name = Some(name.value());
+            args.js_name = Some(js_name_value(&meta)?);
             Ok(())
         } else if meta.path.is_ident("skip") {
             args.skip = true;

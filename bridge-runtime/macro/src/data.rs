@@ -3,7 +3,7 @@
 //! impls generated here, field by field in declaration order; a fieldless enum crosses
 //! as its variant's index (a JS string in the glue).
 
-use crate::attrs;
+use crate::attrs::{self, DataArgs};
 use crate::class::doc_of;
 use crate::record::{self, TypeRefs};
 use crate::types::{self, Position};
@@ -14,47 +14,33 @@ use syn::ext::IdentExt;
 use syn::{Fields, Ident, Type};
 
 /// `#[bridge(record)] struct`: the struct unchanged plus its trait impls and record.
-pub fn expand_record(item: syn::ItemStruct) -> syn::Result<TokenStream> {
+pub fn expand_record(args: DataArgs, item: syn::ItemStruct) -> syn::Result<TokenStream> {
     let fields = record_fields(&item)?;
-    let ident = &item.ident;
-    let rust_name = ident.unraw().to_string();
-    let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
+    let names = DataNames::of(&item.ident, args);
     let mut refs = TypeRefs::default();
-    let schema_fields = schema_fields(&fields, &mut refs)?;
-    let record = record::emit(
-        Item::Record(RecordDef {
-            type_id: type_id.clone(),
-            name: rust_name.clone(),
-            rust_name,
-            fields: schema_fields,
-            doc: doc_of(&item.attrs),
-        }),
+    let def = Item::Record(RecordDef {
+        type_id: names.type_id.clone(),
+        name: names.js_name.clone(),
+        rust_name: names.rust_name.clone(),
+        fields: schema_fields(&fields, &mut refs)?,
+        doc: doc_of(&item.attrs),
+    });
+    let wire = record_wire(&item.ident, &fields);
+    Ok(expand_data(
+        &item,
+        &item.ident,
+        &names,
+        def,
         refs,
-    );
-    let wire = record_wire(ident, &fields);
-    let traits = data_traits(ident, &type_id, false);
-    Ok(quote! {
-        #item
-        #wire
-        #traits
-        const _: () = {
-            #record
-        };
-    })
+        wire,
+        false,
+    ))
 }
 
 /// `#[bridge] enum`: the enum unchanged plus its trait impls and record.
-pub fn expand_enum(attr: TokenStream, item: syn::ItemEnum) -> syn::Result<TokenStream> {
-    if !attr.is_empty() {
-        return Err(syn::Error::new_spanned(
-            attr,
-            "#[bridge] on an enum takes no arguments",
-        ));
-    }
+pub fn expand_enum(args: DataArgs, item: syn::ItemEnum) -> syn::Result<TokenStream> {
     let variants = enum_variants(&item)?;
-    let ident = &item.ident;
-    let rust_name = ident.unraw().to_string();
-    let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
+    let names = DataNames::of(&item.ident, args);
     let mut refs = TypeRefs::default();
     let mut schema_variants = Vec::new();
     for v in &variants {
@@ -64,28 +50,68 @@ pub fn expand_enum(attr: TokenStream, item: syn::ItemEnum) -> syn::Result<TokenS
         });
     }
     let fieldless = variants.iter().all(|v| v.fields.is_empty());
-    let record = record::emit(
-        Item::Enum(EnumDef {
-            type_id: type_id.clone(),
-            name: rust_name.clone(),
-            rust_name,
-            variants: schema_variants,
-            doc: doc_of(&item.attrs),
-        }),
+    let def = Item::Enum(EnumDef {
+        type_id: names.type_id.clone(),
+        name: names.js_name.clone(),
+        rust_name: names.rust_name.clone(),
+        variants: schema_variants,
+        doc: doc_of(&item.attrs),
+    });
+    let mut wire = enum_wire(&item.ident, &variants);
+    if fieldless {
+        wire.extend(fieldless_index(&item.ident, &variants));
+    }
+    Ok(expand_data(
+        &item,
+        &item.ident,
+        &names,
+        def,
         refs,
-    );
-    let wire = enum_wire(ident, &variants);
-    let traits = data_traits(ident, &type_id, fieldless);
-    let index = fieldless.then(|| fieldless_index(ident, &variants));
-    Ok(quote! {
+        wire,
+        fieldless,
+    ))
+}
+
+/// The names of a record or enum: Rust name (without `r#`), JS name (`js_name`, else the
+/// Rust name) and type id.
+struct DataNames {
+    rust_name: String,
+    js_name: String,
+    type_id: String,
+}
+
+impl DataNames {
+    fn of(ident: &Ident, args: DataArgs) -> DataNames {
+        let rust_name = ident.unraw().to_string();
+        DataNames {
+            js_name: args.js_name.unwrap_or_else(|| rust_name.clone()),
+            type_id: bridge_schema::type_id(&record::crate_name(), &rust_name),
+            rust_name,
+        }
+    }
+}
+
+/// What a record's and an enum's expansions share: the item unchanged, its wire code, its
+/// trait impls and its record (`def`).
+fn expand_data(
+    item: &impl quote::ToTokens,
+    ident: &Ident,
+    names: &DataNames,
+    def: Item,
+    refs: TypeRefs,
+    wire: TokenStream,
+    fieldless: bool,
+) -> TokenStream {
+    let record = record::emit(def, refs);
+    let traits = data_traits(ident, &names.type_id, fieldless);
+    quote! {
         #item
         #wire
         #traits
-        #index
         const _: () = {
             #record
         };
-    })
+    }
 }
 
 fn schema_fields(fields: &[DataField], refs: &mut TypeRefs) -> syn::Result<Vec<Field>> {

@@ -18,22 +18,31 @@ mod types;
 
 use proc_macro::TokenStream;
 
-/// `#[bridge(record)]`: the struct is plain data, not a class.
+/// `#[bridge(record)]` or `#[bridge(record, ...)]`: the struct is plain data, not a class.
 fn is_record(attr: &proc_macro2::TokenStream) -> bool {
+    use proc_macro2::TokenTree;
     let mut tokens = attr.clone().into_iter();
-    matches!(
-        (tokens.next(), tokens.next()),
-        (Some(proc_macro2::TokenTree::Ident(i)), None) if i == "record"
-    )
+    matches!(tokens.next(), Some(TokenTree::Ident(i)) if i == "record")
+        && match tokens.next() {
+            None => true,
+            Some(TokenTree::Punct(p)) => p.as_char() == ',',
+            Some(_) => false,
+        }
 }
 
 #[proc_macro_attribute]
 pub fn bridge(attr: TokenStream, item: TokenStream) -> TokenStream {
     let attr = proc_macro2::TokenStream::from(attr);
     let expanded = match syn::parse::<syn::Item>(item) {
-        Ok(syn::Item::Struct(s)) if is_record(&attr) => data::expand_record(s),
+        Ok(syn::Item::Struct(s)) if is_record(&attr) => {
+            let what = format!("record `{}`", syn::ext::IdentExt::unraw(&s.ident));
+            attrs::parse_data_args(attr, &what).and_then(|args| data::expand_record(args, s))
+        }
         Ok(syn::Item::Struct(s)) => class::expand(attr, s),
-        Ok(syn::Item::Enum(e)) => data::expand_enum(attr, e),
+        Ok(syn::Item::Enum(e)) => {
+            let what = format!("enum `{}`", syn::ext::IdentExt::unraw(&e.ident));
+            attrs::parse_data_args(attr, &what).and_then(|args| data::expand_enum(args, e))
+        }
         Ok(syn::Item::Impl(i)) => functions::expand_impl(attr, i),
         Ok(syn::Item::Fn(f)) => functions::expand_free_fn(attr, f),
         Ok(syn::Item::ForeignMod(m)) => imports::expand(attr, m),

@@ -245,6 +245,24 @@ pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
 }
 
+/// Write the ES module `source` to `script`, run it with node and return its trimmed
+/// stdout; a failed run panics with node's stderr.
+#[track_caller]
+pub fn run_node_module(script: &Path, source: &str) -> String {
+    std::fs::write(script, source).unwrap_or_else(|e| panic!("writing {}: {e}", script.display()));
+    let out = Command::new("node")
+        .arg(script)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "node {} failed:\n{}",
+        script.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
 /// The class banner comment the glue writes above each class.
 pub fn class_banner(class: &str, krate: &str, mode: &str) -> String {
     format!("// ---- class {class} (crate {krate}, identity mode \"{mode}\") ----")
