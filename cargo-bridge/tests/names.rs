@@ -319,3 +319,45 @@ fn a_bad_argument_on_a_record_or_enum_names_what_is_valid() {
         "error: js_name \"a-b\" is not a JS identifier",
     ]);
 }
+
+#[test]
+fn records_and_enums_of_a_library_crate_that_exports_nothing_else() {
+    // The library's object file has no symbol the app needs: only the anchor export the
+    // macro writes beside each record keeps the records in the link.
+    let project = Project::workspace(&["app", "a"], "");
+    project.bridge_crate(
+        "a",
+        "names-lib-data",
+        "\"rlib\"",
+        "",
+        "use bridge_runtime::bridge;\n\n#[bridge(record)]\npub struct Point {\n    pub x: f64,\n}\n\n\
+         #[bridge]\npub enum Tone {\n    Light,\n    Dark,\n}\n",
+    );
+    project.bridge_crate(
+        "app",
+        "names-lib-app",
+        "\"cdylib\"",
+        "",
+        "use bridge_runtime::bridge;\nuse names_lib_data::{Point, Tone};\n\n#[bridge]\n\
+         pub fn moved(p: Point, t: Tone) -> Point {\n    Point { x: p.x + if matches!(t, Tone::Dark) { 1.0 } else { 0.0 } }\n}\n",
+    );
+    let manifest = project.path("app/Cargo.toml");
+    let text = support::read(&manifest).replace(
+        "[dependencies]\n",
+        "[dependencies]\nnames-lib-data = { path = \"../a\" }\n",
+    );
+    project.file("app/Cargo.toml", &text);
+    project.build(&["-p", "names-lib-app"]).ok();
+    let glue = project.path("app/pkg/names_lib_app.js");
+    let source = format!(
+        "const m = await import({:?});\nconsole.log(JSON.stringify([m.moved({{ x: 1 }}, m.Tone.Dark)]));",
+        glue.display().to_string()
+    );
+    let stdout = support::run_node_module(&project.path("run-lib.mjs"), &source);
+    assert_eq!(stdout, r#"[{"x":2}]"#);
+    let wasm = std::fs::read(project.path("app/pkg/names_lib_app_bg.wasm")).unwrap();
+    assert!(
+        !wasm.windows(7).any(|w| w == b"#anchor"),
+        "the package keeps no anchor export"
+    );
+}

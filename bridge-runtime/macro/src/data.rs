@@ -104,12 +104,17 @@ fn expand_data(
 ) -> TokenStream {
     let record = record::emit(def, refs);
     let traits = data_traits(ident, &names.type_id, fieldless);
+    let anchor = bridge_schema::data_anchor_export(&names.type_id);
     quote! {
         #item
         #wire
         #traits
         const _: () = {
             #record
+
+            // Keeps the record in the link when the type's crate exports nothing else.
+            #[unsafe(export_name = #anchor)]
+            extern "C" fn __bridge_anchor() {}
         };
     }
 }

@@ -100,6 +100,14 @@ pub fn identity_import(type_id: &str) -> String {
     type_id.to_string()
 }
 
+/// Export of an empty function beside a record's or enum's record (emitted by `#[bridge]`):
+/// the linker includes an object file of a library crate only for a symbol it needs, and a
+/// data type alone has none, so without it the type's record would be left out. `cargo
+/// bridge` removes these exports.
+pub fn data_anchor_export(type_id: &str) -> String {
+    format!("{type_id}#anchor")
+}
+
 /// Export releasing a `rust`-mode object's JS wrapper (added by `cargo bridge`).
 pub fn release_wrapper_export(type_id: &str) -> String {
     format!("{type_id}#release_wrapper")

@@ -1,4 +1,6 @@
-//! Takes the `__bridge_exports` custom section out of the module and decodes it.
+//! Takes the `__bridge_exports` custom section out of the module and decodes it, and
+//! removes the exports that only kept records in the link
+//! (`bridge_schema::data_anchor_export`).
 
 use crate::exports::{self, Exports};
 use anyhow::{Result, bail};
@@ -12,5 +14,20 @@ pub fn run(module: &mut Module, wasm_name: &str) -> Result<Exports> {
             bridge_schema::SECTION_NAME
         );
     };
-    exports::decode(&section.data, wasm_name)
+    let exports = exports::decode(&section.data, wasm_name)?;
+    let type_ids = exports.records.iter().map(|r| &r.def.type_id);
+    let anchors: Vec<String> = type_ids
+        .chain(exports.enums.iter().map(|e| &e.def.type_id))
+        .map(|id| bridge_schema::data_anchor_export(id))
+        .collect();
+    let stale: Vec<_> = module
+        .exports
+        .iter()
+        .filter(|e| anchors.contains(&e.name))
+        .map(|e| e.id())
+        .collect();
+    for id in stale {
+        module.exports.delete(id);
+    }
+    Ok(exports)
 }
