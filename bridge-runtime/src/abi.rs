@@ -203,6 +203,11 @@ mod panic {
         }
     }
 
+    /// `capacity` of the kept message buffer.
+    pub(super) fn message_bytes(capacity: impl Fn(&std::cell::Cell<String>) -> usize) -> usize {
+        MESSAGE.with(capacity)
+    }
+
     /// Free the payload `String` of the panic whose trap ended its owner's frame.
     pub(super) fn reclaim() {
         let (ptr, cap) = ABANDONED.with(|a| a.replace((0, 0)));
@@ -240,6 +245,17 @@ pub unsafe extern "C" fn __bridge_unborrow_shared(addr: u32) {
 
 // A `Cell`, not a `RefCell`: a `RefCell`'s borrow panics format their message.
 global! { static LAST_ERROR: String = String::new(); }
+
+/// Bytes the error and panic messages keep allocated for the next one.
+pub(crate) fn buffer_bytes() -> usize {
+    let capacity = |cell: &std::cell::Cell<String>| {
+        let text = cell.take();
+        let bytes = text.capacity();
+        cell.set(text);
+        bytes
+    };
+    LAST_ERROR.with(capacity) + panic::message_bytes(capacity)
+}
 
 /// Throw `error` as a JS `Error`. Call only when no borrow guards are live.
 /// Cold and out of line: keeps the error path out of every thunk's hot path.

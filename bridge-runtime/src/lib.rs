@@ -22,6 +22,15 @@ mod types;
 pub mod wire;
 
 pub use bridge_macro::bridge;
+
+/// Bytes of the Rust heap the runtime keeps allocated for reuse (the wire buffers, the
+/// fast pool's entries, the last error and panic messages): they grow to a high-water
+/// mark and stay. For leak checks: a module's heap in use minus this is what its objects
+/// and values hold (`cargo xtask soak`).
+#[doc(hidden)]
+pub fn runtime_buffer_bytes() -> usize {
+    abi::buffer_bytes() + pool::buffer_bytes() + wire::buffer_bytes()
+}
 pub use handle::{Handle, HandleRef, HandleRefMut};
 pub use js::{JsError, JsType, JsValue};
 

@@ -30,6 +30,12 @@ global! {
     static RELEASED: Vec<u32> = Vec::new();
 }
 
+/// Bytes the pool's vectors keep allocated (their high-water capacity).
+pub(crate) fn buffer_bytes() -> usize {
+    let entries = with_vec(&ENTRIES, |e| e.capacity()) * size_of::<Entry>();
+    entries + with_vec(&RELEASED, |r| r.capacity()) * size_of::<u32>()
+}
+
 #[cfg(target_arch = "wasm32")]
 #[link(wasm_import_module = "__bridge_identity")]
 unsafe extern "C" {

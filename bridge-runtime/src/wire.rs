@@ -136,6 +136,13 @@ unsafe impl Sync for Shared {}
 static IN: Shared = Shared(UnsafeCell::new(WireBuf::new()));
 static OUT: Shared = Shared(UnsafeCell::new(WireBuf::new()));
 
+/// Bytes the two wire buffers keep allocated (their high-water capacity).
+pub(crate) fn buffer_bytes() -> usize {
+    // SAFETY: single-threaded; no reference into the buffers is live between calls.
+    let (input, output) = unsafe { (&*IN.0.get(), &*OUT.0.get()) };
+    (input.words.capacity() + output.words.capacity()) * size_of::<u64>()
+}
+
 /// Make the in-buffer hold at least `bytes` bytes (keeping what JS wrote so far) and
 /// return its address. JS calls it before writing a call's wire parameters and when
 /// they outgrow it; it may move the buffer and grow memory.
