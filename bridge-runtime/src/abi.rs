@@ -188,7 +188,7 @@ mod panic {
     /// `Rust panic: ` and what `PanicHookInfo`'s `Display` writes (`panicked at
     /// file:line:col:`, a newline, the payload), built without `core::fmt`: formatting
     /// `info` would link the formatting machinery into every module.
-    fn write_text(text: &mut String, info: &std::panic::PanicHookInfo<'_>) {
+    pub(super) fn write_text(text: &mut String, info: &std::panic::PanicHookInfo<'_>) {
         text.push_str("Rust panic: panicked at ");
         if let Some(at) = info.location() {
             text.push_str(at.file());
@@ -576,7 +576,9 @@ mod tests {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(|info| {
             let formatted = format!("Rust panic: {info}");
-            SEEN.lock().unwrap().push((panic_text(info), formatted));
+            let mut built = String::new();
+            panic::write_text(&mut built, info);
+            SEEN.lock().unwrap().push((built, formatted));
         }));
         let code = 7;
         let _ = std::panic::catch_unwind(|| panic!("static message"));
