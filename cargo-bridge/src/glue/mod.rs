@@ -113,6 +113,10 @@ fn environment() -> Result<Environment<'static>> {
     env.add_filter("comment_text", comment_text);
     env.add_function("fail", fail);
     env.add_global("kinds", minijinja::Value::from_serialize(types::Kind::ALL));
+    env.add_global(
+        "wire_scalars",
+        minijinja::Value::from_serialize(wire::LeafKind::NAMED_SCALARS),
+    );
     for (name, source) in TEMPLATES {
         env.add_template(name, source)
             .with_context(|| format!("template {name} does not parse"))?;
@@ -177,9 +181,18 @@ mod tests {
         });
         let source = format!("{{% import \"{template}\" as m %}}{{{{ {call} }}}}");
         let abi = super::wasm_abi::WasmAbi::new();
-        let context = json!({ "p": { "name": "x", "ty": ty }, "ty": ty, "wasm_abi": abi });
-        env.render_str(&source, context)
-            .map_err(|e| format!("{e:#}"))
+        let context = json!({
+            "p": { "name": "x", "ty": ty }, "ty": ty, "wasm_abi": abi, "js": { "enabled": false },
+        });
+        env.render_str(&source, context).map_err(|e| {
+            let mut text = format!("{e:#}");
+            let mut source = std::error::Error::source(&e);
+            while let Some(cause) = source {
+                text.push_str(&format!("\ncaused by: {cause:#}"));
+                source = cause.source();
+            }
+            text
+        })
     }
 
     const ABI_PARAM_MACROS: [&str; 5] = [
@@ -235,6 +248,18 @@ mod tests {
                 assert!(!lifted.trim().is_empty(), "lift of `{tag}` is empty");
             }
         }
+    }
+
+    #[test]
+    fn the_wire_template_fails_on_an_unknown_leaf_kind() {
+        for call in ["m.read(ty)", "m.write(ty, 'v')"] {
+            let error = render_macro("wire.js.j2", call, "u128").expect_err(call);
+            assert!(error.contains("unknown wire leaf kind `u128`"), "{error}");
+        }
+        assert_eq!(
+            render_macro("wire.js.j2", "m.read(ty)", "i16").unwrap(),
+            "$wire$readI16()"
+        );
     }
 
     #[test]

@@ -11,10 +11,7 @@ use serde::Serialize;
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct CodecView {
     pub name: String,
-    /// "vec" (element by element), "num_vec" (one typed-array block), "option",
-    /// "record" (its fields), "enum" (a tagged object: `kind` and the variant's fields)
-    /// or "fieldless" (an enum crossing as its variant's name).
-    pub kind: &'static str,
+    pub kind: CodecKind,
     /// The element (`vec`, `option`), or the typed array's element (`num_vec`).
     pub elem: Option<LeafView>,
     /// Typed array constructor of a `num_vec`.
@@ -41,7 +38,7 @@ impl CodecView {
                     .flat_map(|v| &v.fields)
                     .map(|f| &f.leaf),
             );
-        leaves.into_iter().any(|l| l.kind == "value")
+        leaves.into_iter().any(|l| l.kind == LeafKind::Value)
     }
 }
 
@@ -60,12 +57,75 @@ pub struct VariantView {
     pub fields: Vec<FieldView>,
 }
 
+/// What a codec is: the tag `templates/wire.js.j2` switches on (snake_case), ending in an
+/// error for a tag it does not know (as the marshalling kinds, `types::Kind`).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CodecKind {
+    /// Element by element.
+    Vec,
+    /// One typed-array block.
+    NumVec,
+    Option,
+    /// Its fields.
+    Record,
+    /// A tagged object: `kind` and the variant's fields.
+    Enum,
+    /// An enum crossing as its variant's name.
+    Fieldless,
+}
+
+/// What a value inside a codec is: the tag of `wire.js.j2`'s `read`/`write` (snake_case;
+/// a scalar's tag names its reader and writer, `i8` → `$wire$readI8`).
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LeafKind {
+    Bool,
+    I8,
+    U8,
+    I16,
+    U16,
+    I32,
+    U32,
+    F32,
+    F64,
+    I64,
+    U64,
+    Usize,
+    Isize,
+    Char,
+    String,
+    /// A `JsValue`: its table index.
+    Value,
+    /// A class address.
+    Class,
+    /// Another codec.
+    Codec,
+}
+
+impl LeafKind {
+    /// The scalars `wire.js.j2` reads and writes by name (its `wire_scalars`).
+    pub const NAMED_SCALARS: [LeafKind; 13] = [
+        LeafKind::I8,
+        LeafKind::U8,
+        LeafKind::I16,
+        LeafKind::U16,
+        LeafKind::I32,
+        LeafKind::U32,
+        LeafKind::F32,
+        LeafKind::F64,
+        LeafKind::I64,
+        LeafKind::U64,
+        LeafKind::Char,
+        LeafKind::String,
+        LeafKind::Value,
+    ];
+}
+
 /// A value inside a codec: a scalar read inline, a class address, or another codec.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct LeafView {
-    /// bool, i8, u8, i16, u16, i32, u32, f32, f64, i64, u64, usize, isize, char,
-    /// string, value (a `JsValue`: its table index), class or codec.
-    pub kind: &'static str,
+    pub kind: LeafKind,
     pub class: Option<String>,
     pub codec: Option<String>,
 }
@@ -147,31 +207,31 @@ fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
     };
     match ty {
         t if is_compound(t, names) => LeafView {
-            kind: "codec",
+            kind: LeafKind::Codec,
             class: None,
             codec: Some(codec_name(t, names)),
         },
         Ty::Named(id) => LeafView {
-            kind: "class",
+            kind: LeafKind::Class,
             class: Some(names.js_name(id)),
             codec: None,
         },
-        Ty::Bool => scalar("bool"),
-        Ty::I8 => scalar("i8"),
-        Ty::U8 => scalar("u8"),
-        Ty::I16 => scalar("i16"),
-        Ty::U16 => scalar("u16"),
-        Ty::I32 => scalar("i32"),
-        Ty::U32 => scalar("u32"),
-        Ty::F32 => scalar("f32"),
-        Ty::F64 => scalar("f64"),
-        Ty::I64 => scalar("i64"),
-        Ty::U64 => scalar("u64"),
-        Ty::Usize => scalar("usize"),
-        Ty::Isize => scalar("isize"),
-        Ty::Char => scalar("char"),
-        Ty::String | Ty::Str => scalar("string"),
-        Ty::JsValue => scalar("value"),
+        Ty::Bool => scalar(LeafKind::Bool),
+        Ty::I8 => scalar(LeafKind::I8),
+        Ty::U8 => scalar(LeafKind::U8),
+        Ty::I16 => scalar(LeafKind::I16),
+        Ty::U16 => scalar(LeafKind::U16),
+        Ty::I32 => scalar(LeafKind::I32),
+        Ty::U32 => scalar(LeafKind::U32),
+        Ty::F32 => scalar(LeafKind::F32),
+        Ty::F64 => scalar(LeafKind::F64),
+        Ty::I64 => scalar(LeafKind::I64),
+        Ty::U64 => scalar(LeafKind::U64),
+        Ty::Usize => scalar(LeafKind::Usize),
+        Ty::Isize => scalar(LeafKind::Isize),
+        Ty::Char => scalar(LeafKind::Char),
+        Ty::String | Ty::Str => scalar(LeafKind::String),
+        Ty::JsValue => scalar(LeafKind::Value),
         other => unreachable!("{other:?} never sits inside a wire value"),
     }
 }
@@ -220,7 +280,8 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
     }
     let base = CodecView {
         name,
-        kind: "",
+        // Set below; the slot is reserved before the codec is known.
+        kind: CodecKind::Vec,
         elem: None,
         array: None,
         ts: ts(ty, names),
@@ -236,9 +297,9 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
                 add(inner, names, out);
             }
             let (kind, array) = match (ty, typed_array(inner)) {
-                (Ty::Vec(_), Some(array)) => ("num_vec", Some(array)),
-                (Ty::Vec(_), None) => ("vec", None),
-                _ => ("option", None),
+                (Ty::Vec(_), Some(array)) => (CodecKind::NumVec, Some(array)),
+                (Ty::Vec(_), None) => (CodecKind::Vec, None),
+                _ => (CodecKind::Option, None),
             };
             CodecView {
                 kind,
@@ -249,15 +310,15 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
         }
         Ty::Named(id) => match names.def(id) {
             TypeDef::Record(r) => CodecView {
-                kind: "record",
+                kind: CodecKind::Record,
                 fields: fields(&r.fields, names, out),
                 ..base
             },
             TypeDef::Enum(e) => CodecView {
                 kind: if e.is_fieldless() {
-                    "fieldless"
+                    CodecKind::Fieldless
                 } else {
-                    "enum"
+                    CodecKind::Enum
                 },
                 variants: e
                     .variants
@@ -318,7 +379,17 @@ mod tests {
         collect(&Ty::F64, &names, &mut out);
         // A class whose JS name is `String` gets a codec of its own.
         collect(&vec(opt(Ty::Named("a::Node".into()))), &names, &mut out);
-        let names: Vec<_> = out.iter().map(|c| (c.name.as_str(), c.kind)).collect();
+        let names: Vec<_> = out
+            .iter()
+            .map(|c| {
+                let kind = serde_json::to_value(c.kind).unwrap();
+                (c.name.clone(), kind.as_str().unwrap().to_string())
+            })
+            .collect();
+        let names: Vec<_> = names
+            .iter()
+            .map(|(n, k)| (n.as_str(), k.as_str()))
+            .collect();
         assert_eq!(
             names,
             [
@@ -368,6 +439,6 @@ mod tests {
                 ("Vec_String", false),
             ]
         );
-        assert_eq!(out[0].elem.as_ref().unwrap().kind, "value");
+        assert_eq!(out[0].elem.as_ref().unwrap().kind, LeafKind::Value);
     }
 }
