@@ -123,6 +123,30 @@ pub mod host {
     pub const PANIC_MESSAGE: &str = "panic_message";
 }
 
+/// The glue's `JsValue` table, as Rust sees it: the entries reserved for constants (never
+/// freed; Rust compares them by index) and the codes of the `type_of` host import.
+pub mod js_values {
+    pub const UNDEFINED: u32 = 0;
+    pub const NULL: u32 = 1;
+    pub const TRUE: u32 = 2;
+    pub const FALSE: u32 = 3;
+    /// Entries below this are the constants above.
+    pub const RESERVED: u32 = 4;
+
+    /// What `type_of` returns: `typeof`, with `null` split out of `"object"`.
+    pub mod type_code {
+        pub const UNDEFINED: u32 = 0;
+        pub const NULL: u32 = 1;
+        pub const BOOLEAN: u32 = 2;
+        pub const NUMBER: u32 = 3;
+        pub const BIGINT: u32 = 4;
+        pub const STRING: u32 = 5;
+        pub const SYMBOL: u32 = 6;
+        pub const FUNCTION: u32 = 7;
+        pub const OBJECT: u32 = 8;
+    }
+}
+
 /// Layout of the reference-counted box header every exported object lives in.
 pub mod header {
     /// `u32` strong count (Rust handles + JS references).

@@ -4,11 +4,7 @@ use super::host;
 use std::fmt;
 
 /// Table indices the glue reserves for constants (never freed).
-const UNDEFINED: u32 = 0;
-const NULL: u32 = 1;
-const TRUE: u32 = 2;
-const FALSE: u32 = 3;
-const RESERVED: u32 = 4;
+use bridge_schema::abi::js_values::{FALSE, NULL, RESERVED, TRUE, UNDEFINED, type_code};
 
 /// An owned handle to a JS value (object, function, string, number, …).
 ///
@@ -89,14 +85,14 @@ impl JsValue {
         }
         // SAFETY: a live table index.
         match unsafe { host::type_of(self.idx) } {
-            0 => JsType::Undefined,
-            1 => JsType::Null,
-            2 => JsType::Boolean,
-            3 => JsType::Number,
-            4 => JsType::BigInt,
-            5 => JsType::String,
-            6 => JsType::Symbol,
-            7 => JsType::Function,
+            type_code::UNDEFINED => JsType::Undefined,
+            type_code::NULL => JsType::Null,
+            type_code::BOOLEAN => JsType::Boolean,
+            type_code::NUMBER => JsType::Number,
+            type_code::BIGINT => JsType::BigInt,
+            type_code::STRING => JsType::String,
+            type_code::SYMBOL => JsType::Symbol,
+            type_code::FUNCTION => JsType::Function,
             _ => JsType::Object,
         }
     }

@@ -4,7 +4,7 @@
 //! `wasm_abi.exports.<name>` (`$wasm.{{ ... }}`), the box header's identity slot and the
 //! return area's fields as offsets.
 
-use bridge_schema::abi::{exports, header, host, ret_area};
+use bridge_schema::abi::{exports, header, host, js_values, ret_area};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -16,6 +16,8 @@ pub struct WasmAbi {
     pub imports: ImportModules,
     /// Byte offsets in an object's box header.
     pub header: Header,
+    /// The `JsValue` table's reserved entries and `type_of` codes.
+    pub js_values: JsValues,
     /// Fields of the return area as indices of `u32`s from its start (the glue reads it
     /// through a `Uint32Array`: `heap[($retArea >> 2) + ret.len]`).
     pub ret: RetArea,
@@ -53,6 +55,18 @@ pub struct ImportModules {
     pub js_values: &'static str,
     /// `#[bridge] extern` functions and callback trampolines.
     pub js_imports: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct JsValues {
+    pub undefined_idx: u32,
+    pub null_idx: u32,
+    pub true_idx: u32,
+    pub false_idx: u32,
+    pub reserved: u32,
+    /// `typeof` result → code, and the code of `null`.
+    pub type_codes: Vec<(&'static str, u32)>,
+    pub null_type_code: u32,
 }
 
 #[derive(Serialize)]
@@ -109,6 +123,27 @@ impl WasmAbi {
             },
             header: Header {
                 slot: header::SLOT_OFFSET,
+            },
+            js_values: {
+                use js_values::type_code as t;
+                JsValues {
+                    undefined_idx: js_values::UNDEFINED,
+                    null_idx: js_values::NULL,
+                    true_idx: js_values::TRUE,
+                    false_idx: js_values::FALSE,
+                    reserved: js_values::RESERVED,
+                    type_codes: vec![
+                        ("undefined", t::UNDEFINED),
+                        ("boolean", t::BOOLEAN),
+                        ("number", t::NUMBER),
+                        ("bigint", t::BIGINT),
+                        ("string", t::STRING),
+                        ("symbol", t::SYMBOL),
+                        ("function", t::FUNCTION),
+                        ("object", t::OBJECT),
+                    ],
+                    null_type_code: t::NULL,
+                }
             },
             ret: RetArea {
                 ptr: word(ret_area::PTR_OFFSET),
