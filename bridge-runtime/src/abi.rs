@@ -533,6 +533,18 @@ pub unsafe fn take_ret_string() -> Option<String> {
     (ptr != 0).then(|| unsafe { lift_string(ptr, RET.len.get(), RET.cap.get()) })
 }
 
+/// A `char` a JS function returned (the glue checked it is one code point, not a lone
+/// surrogate); anything else means glue and wasm disagree, which panics.
+pub fn checked_char(code: u32) -> char {
+    match char::from_u32(code) {
+        Some(c) => c,
+        None => panic!(
+            "bridge: {code:#x} is not a Unicode scalar value; the glue and the wasm disagree: \
+             rebuild both with the same cargo-bridge"
+        ),
+    }
+}
+
 /// The `Option` flag the glue wrote for an optional number a JS function returned.
 pub fn ret_is_some() -> bool {
     RET.is_some.get() != 0

@@ -55,6 +55,15 @@ pub trait IntoJs: Sized {
     /// Hand the value to JS (for a class: one strong reference, through the identity hook).
     fn into_abi(self) -> Self::Abi;
 
+    /// Pass the value as an argument of a call into JS (an import or a callback): by
+    /// default its wasm value; records and enums with data are encoded into `args` and
+    /// travel as their offset there.
+    #[inline(always)]
+    fn into_js_arg(self, args: &mut crate::wire::WireArgs) -> Self::Abi {
+        let _ = args;
+        self.into_abi()
+    }
+
     /// Return a `Vec<Self>`: by default each element's value in a `u32` array described
     /// in the return area; records and enums encode the whole vector on the wire.
     #[inline]

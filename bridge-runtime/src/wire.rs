@@ -210,6 +210,57 @@ pub fn ret<T: WireOut>(value: T) {
     crate::abi::describe_ret(buf.base() as usize as u32, buf.len as u32);
 }
 
+/// The wire arguments of one call into JS (an import or a callback): each compound
+/// argument is encoded into the out-buffer and passed as its offset; [`WireArgs::finish`]
+/// describes the buffer's start in the return area, where the glue reads it before it
+/// decodes the arguments. The glue decodes every argument before it runs the JS function,
+/// so exports that function calls (which write their results to the same buffer) cannot
+/// clobber them. Nothing is touched until the first `put`: a call with only scalars or
+/// class handles pays nothing.
+pub struct WireArgs {
+    started: bool,
+}
+
+impl WireArgs {
+    #[inline(always)]
+    pub fn new() -> Self {
+        WireArgs { started: false }
+    }
+
+    /// Encode `value`; returns its offset from the buffer's start.
+    #[inline]
+    pub fn put<T: WireOut>(&mut self, value: T) -> u32 {
+        // SAFETY: single-threaded; nothing reads the out-buffer while Rust writes a call's
+        // arguments (no JS runs: encoding calls only the identity hooks, which are wasm).
+        let buf = unsafe { &mut *OUT.0.get() };
+        if !self.started {
+            self.started = true;
+            buf.len = 0;
+        }
+        // Each value starts 8-aligned, so its natural alignment holds from its offset.
+        buf.len = buf.len.next_multiple_of(8);
+        let at = buf.len as u32;
+        value.wire_write(buf);
+        at
+    }
+
+    /// Describe the buffer for the glue, if anything was put.
+    #[inline(always)]
+    pub fn finish(self) {
+        if self.started {
+            // SAFETY: as in `put`.
+            let buf = unsafe { &mut *OUT.0.get() };
+            crate::abi::describe_ret(buf.base() as usize as u32, buf.len as u32);
+        }
+    }
+}
+
+impl Default for WireArgs {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// The error for an enum index JS should never have written.
 #[cold]
 #[inline(never)]
@@ -385,6 +436,17 @@ unsafe impl<T: WireIn> WireIn for Vec<T> {
             out.push(unsafe { T::wire_read(r) }?);
         }
         Ok(out)
+    }
+}
+
+/// A `&[number]` argument of a call into JS (copied; Rust keeps the slice).
+impl<T: WireOut + Copy> WireOut for &[T] {
+    #[inline]
+    fn wire_write(self, w: &mut WireBuf) {
+        w.put((self.len() as u32).to_le_bytes());
+        for item in self {
+            item.wire_write(w);
+        }
     }
 }
 

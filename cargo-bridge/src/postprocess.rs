@@ -96,7 +96,11 @@ pub fn run(
     model.debug = naming.debug;
     // A JsValue inside a wire value needs the value table even if Rust never touches it.
     let wire_uses_values = model.wire_codecs.iter().any(glue::CodecView::holds_values);
-    model.js = glue::js_view(&exports, &snippets, wasm_uses_values || wire_uses_values);
+    model.set_js(glue::js_view(
+        &exports,
+        &snippets,
+        wasm_uses_values || wire_uses_values,
+    ));
     let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
     // The runtime exports this glue does not call go, and with them their code.
     transforms::unused_exports::run(&mut module, &glue.js);

@@ -108,14 +108,15 @@ pub fn classify(
         catch,
     };
     // Check the signature now, so the error points at the parameter's type.
-    call_of(&info, "a JS callback")?;
+    call_of(&info, "a JS callback", "", "__bridge_check")?;
     Ok(TyInfo {
         callback: Some(Box::new(info)),
         ..types::plain(Ty::Callback(schema))
     })
 }
 
-fn call_of(info: &CallbackInfo, what: &str) -> syn::Result<JsCall> {
+/// The call into JS of a callback whose trampoline import is `symbol`.
+fn call_of(info: &CallbackInfo, what: &str, symbol: &str, prefix: &str) -> syn::Result<JsCall> {
     let names: Vec<Ident> = (0..info.params.len())
         .map(|i| format_ident!("__arg{}", i))
         .collect();
@@ -125,13 +126,22 @@ fn call_of(info: &CallbackInfo, what: &str) -> syn::Result<JsCall> {
         .zip(&names)
         .map(|((i, t), n)| (n.clone(), i.clone(), t))
         .collect();
-    jscall::build(&params, &info.ret, info.ret_ty.as_ref(), info.catch, what)
+    jscall::build(
+        &params,
+        &info.ret,
+        info.ret_ty.as_ref(),
+        info.catch,
+        what,
+        symbol,
+        prefix,
+    )
 }
 
 /// The thunk's prelude for a callback parameter `name` (a table index on the wasm side):
 /// binds `name` to the Rust closure, and returns the argument expression.
 pub fn lift_param(name: &Ident, info: &CallbackInfo, symbol: &str) -> (TokenStream, TokenStream) {
-    let call = call_of(info, "a JS callback").expect("checked by classify");
+    let call =
+        call_of(info, "a JS callback", symbol, &name.to_string()).expect("checked by classify");
     let raw = format_ident!("__bridge_cb_{}", name);
     let module = bridge_schema::JS_IMPORT_MODULE;
     let declare = call.declare(&raw, module, symbol, &[quote! { f: u32 }]);
@@ -211,7 +221,13 @@ pub fn check_closure(info: &TyInfo, ty: &Type) -> syn::Result<()> {
 /// The extra exports of an export `symbol` returning a Rust closure: `#closure-call`
 /// (the closure's address, then its parameters, lifted like an export's; its result
 /// lowered like an export's) and `#closure-drop`.
-pub fn closure_exports(symbol: &str, ident: &Ident, info: &CallbackInfo) -> TokenStream {
+/// `label` names the closure in error messages.
+pub fn closure_exports(
+    symbol: &str,
+    ident: &Ident,
+    info: &CallbackInfo,
+    label: &str,
+) -> TokenStream {
     let dyn_ty = &info.dyn_ty;
     let helper = format_ident!("{}_closure_invoke", ident);
     let arg_names: Vec<Ident> = (0..info.params.len())
@@ -234,7 +250,7 @@ pub fn closure_exports(symbol: &str, ident: &Ident, info: &CallbackInfo) -> Toke
         ident: format_ident!("{}_closure_call", ident),
         callee: quote! { #helper },
         class: None,
-        member: format!("the closure returned by {symbol}"),
+        member: label.to_string(),
         receiver: crate::thunk::Receiver::None,
         params,
         ret: info.ret.clone(),

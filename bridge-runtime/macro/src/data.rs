@@ -137,16 +137,23 @@ fn schema_fields(fields: &[DataField], refs: &mut TypeRefs) -> syn::Result<Vec<F
 /// for results); a fieldless enum travels as its variant index.
 fn data_traits(ident: &Ident, type_id: &str, fieldless: bool) -> TokenStream {
     let rt = quote!(::bridge_runtime);
-    let (into_abi, from_abi) = if fieldless {
+    let (into_abi, from_abi, js_arg) = if fieldless {
         (
             quote! { #ident::__bridge_index(self) },
             quote! { #ident::__bridge_from_index(abi) },
+            quote! {},
         )
     } else {
         (
             quote! { #rt::wire::ret(self); 0 },
             // SAFETY: forwarded contract: JS wrote the value at offset `abi`.
             quote! { unsafe { #rt::wire::take_at(abi) } },
+            quote! {
+                #[inline]
+                fn into_js_arg(self, args: &mut #rt::wire::WireArgs) -> u32 {
+                    args.put(self)
+                }
+            },
         )
     };
     quote! {
@@ -160,6 +167,7 @@ fn data_traits(ident: &Ident, type_id: &str, fieldless: bool) -> TokenStream {
             fn into_abi(self) -> u32 {
                 #into_abi
             }
+            #js_arg
             #[inline]
             fn ret_vec(v: ::std::vec::Vec<Self>) {
                 #rt::wire::ret(v)

@@ -143,12 +143,15 @@ fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<Tok
     let mut refs = TypeRefs::default();
     let mut params = Vec::new();
     let mut infos: Vec<(Ident, TyInfo, &syn::Type)> = Vec::new();
+    let mut bindings = Vec::new();
     for (i, arg) in sig.inputs.iter().enumerate() {
         let FnArg::Typed(t) = arg else {
             return Err(syn::Error::new_spanned(arg, "JS imports take no `self`"));
         };
-        let ident = match &*t.pat {
-            Pat::Ident(p) => format_ident!("{}", p.ident.to_string().trim_start_matches("r#")),
+        // The body works on generated names (`x` beside `x_len` must not meet a generated
+        // `x_len`); each is bound to the user's parameter first.
+        let user = match &*t.pat {
+            Pat::Ident(p) => p.ident.clone(),
             Pat::Wild(_) => format_ident!("__arg{}", i),
             other => {
                 return Err(syn::Error::new_spanned(
@@ -157,9 +160,13 @@ fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<Tok
                 ));
             }
         };
+        let js = user.to_string();
+        let js = js.trim_start_matches("r#").trim_start_matches('_');
+        let ident = format_ident!("__bridge_arg{}", i);
+        bindings.push(quote! { let #ident = #user; });
         let info = types::classify_in(&t.ty, None, &mut refs)?;
         params.push(Param {
-            name: crate::attrs::camel_case(ident.to_string().trim_start_matches('_')),
+            name: crate::attrs::camel_case(js),
             ty: info.ty.clone(),
         });
         infos.push((ident, info, &t.ty));
@@ -171,9 +178,17 @@ fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<Tok
             None => (types::classify_in(t, None, &mut refs)?, Some(&**t), false),
         },
     };
-    let call = jscall::build(&infos, &ret, ret_ty, catch, &what)?;
-
     let symbol = bridge_schema::import_symbol(&record::crate_name(), &rust_name);
+    let call = jscall::build(
+        &infos,
+        &ret,
+        ret_ty,
+        catch,
+        &what,
+        &symbol,
+        "__bridge_closure",
+    )?;
+
     let raw = format_ident!("__bridge_import");
     let declare = call.declare(&raw, bridge_schema::JS_IMPORT_MODULE, &symbol, &[]);
     let invoke = call.invoke(&raw, &[]);
@@ -233,6 +248,7 @@ fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<Tok
         #(#attrs)*
         #[allow(clippy::let_unit_value, clippy::unused_unit)]
         #vis #rust_sig {
+            #(#bindings)*
             #declare
             #invoke
         }

@@ -24,13 +24,16 @@ pub struct JsCall {
     /// The Rust result, from the raw result `__raw`.
     pub lift: TokenStream,
     pub catch: bool,
+    /// Items the call needs: the `#closure-call` and `#closure-drop` exports of each Rust
+    /// closure passed as an argument.
+    pub items: TokenStream,
 }
 
 /// The wasm type a scalar travels as.
 fn scalar_abi(ty: &Ty) -> Option<TokenStream> {
     Some(match ty {
-        Ty::Bool | Ty::U8 | Ty::U16 | Ty::U32 => quote!(u32),
-        Ty::I8 | Ty::I16 | Ty::I32 => quote!(i32),
+        Ty::Bool | Ty::U8 | Ty::U16 | Ty::U32 | Ty::Usize | Ty::Char => quote!(u32),
+        Ty::I8 | Ty::I16 | Ty::I32 | Ty::Isize => quote!(i32),
         Ty::F32 => quote!(f32),
         Ty::F64 => quote!(f64),
         Ty::I64 => quote!(i64),
@@ -39,9 +42,11 @@ fn scalar_abi(ty: &Ty) -> Option<TokenStream> {
     })
 }
 
-fn scalar_rust(ty: &Ty) -> TokenStream {
-    match ty {
-        Ty::Bool => quote!(bool),
+/// The Rust value of a scalar the glue returned as `raw` (checked by the glue).
+fn scalar_lift(ty: &Ty, raw: TokenStream) -> TokenStream {
+    let rust = match ty {
+        Ty::Bool => return quote! { #raw != 0 },
+        Ty::Char => return quote! { ::bridge_runtime::abi::checked_char(#raw) },
         Ty::I8 => quote!(i8),
         Ty::I16 => quote!(i16),
         Ty::I32 => quote!(i32),
@@ -51,17 +56,39 @@ fn scalar_rust(ty: &Ty) -> TokenStream {
         Ty::F32 => quote!(f32),
         Ty::F64 => quote!(f64),
         Ty::I64 => quote!(i64),
+        Ty::Usize => quote!(usize),
+        Ty::Isize => quote!(isize),
         _ => quote!(u64),
+    };
+    quote! { #raw as #rust }
+}
+
+/// Whether a value of `ty` crosses encoded on the wire (as its offset there): every
+/// vector, and options of anything but scalars, strings and user types. User types decide
+/// themselves (`IntoJs::into_js_arg`, `FromJs::from_abi`: records and enums with data are
+/// on the wire, classes and fieldless enums travel as their wasm value).
+fn on_wire(ty: &Ty) -> bool {
+    match ty {
+        Ty::Vec(_) => true,
+        Ty::Option(inner) => {
+            !(scalar_abi(inner).is_some() || matches!(**inner, Ty::Str | Ty::String | Ty::Named(_)))
+        }
+        _ => false,
     }
 }
 
-/// `what` names the function for error messages (`import `log``).
+/// `what` names the function for error messages (`import `log``); `symbol` is the raw
+/// import's name, from which the exports of Rust closures passed as arguments are named
+/// (`<symbol>#a<index>`, see `bridge_schema::callback_symbol`); `prefix` keeps the Rust
+/// names of those exports apart from other calls' in the same scope.
 pub fn build(
     params: &[(Ident, TyInfo, &syn::Type)],
     ret: &TyInfo,
     ret_ty: Option<&syn::Type>,
     catch: bool,
     what: &str,
+    symbol: &str,
+    prefix: &str,
 ) -> syn::Result<JsCall> {
     let rt = quote!(::bridge_runtime::abi);
     let mut call = JsCall {
@@ -71,8 +98,11 @@ pub fn build(
         raw_args: Vec::new(),
         lift: TokenStream::new(),
         catch,
+        items: TokenStream::new(),
     };
-    for (name, info, ty) in params {
+    let wire = quote!(__bridge_wire);
+    let mut uses_wire = false;
+    for (index, (name, info, ty)) in params.iter().enumerate() {
         let len = format_ident!("{}_len", name);
         let some = format_ident!("{}_is_some", name);
         let bad = |why: &str| {
@@ -93,13 +123,23 @@ pub fn build(
                 call.raw_args.push(quote! { #name.as_ptr() as u32 });
                 call.raw_args.push(quote! { #name.len() as u32 });
             }
-            // A user type (a class handle: through its identity hook, like a returned class).
+            // A user type: a class handle through its identity hook (like a returned
+            // class), a fieldless enum as its index, a record or enum with data on the wire.
             Ty::Named(_) => {
+                uses_wire = true;
                 let carrier = &info.carrier;
                 call.raw_params
                     .push(quote! { #name: <#carrier as ::bridge_runtime::IntoJs>::Abi });
-                call.raw_args
-                    .push(quote! { ::bridge_runtime::IntoJs::into_abi(#name) });
+                call.lowering.push(quote! {
+                    let #name = ::bridge_runtime::IntoJs::into_js_arg(#name, &mut #wire);
+                });
+                call.raw_args.push(quote! { #name });
+            }
+            t if on_wire(t) => {
+                uses_wire = true;
+                call.raw_params.push(quote! { #name: u32 });
+                call.lowering.push(quote! { let #name = #wire.put(#name); });
+                call.raw_args.push(quote! { #name });
             }
             Ty::JsValue => {
                 call.raw_params.push(quote! { #name: u32 });
@@ -136,31 +176,60 @@ pub fn build(
                     call.raw_args.push(quote! { #len });
                 }
                 Ty::Named(_) => {
+                    uses_wire = true;
                     let carrier = &info.carrier;
                     let abi = quote! { <#carrier as ::bridge_runtime::IntoJs>::Abi };
                     call.raw_params.push(quote! { #some: u32 });
                     call.raw_params.push(quote! { #name: #abi });
                     call.lowering.push(quote! {
                         let (#some, #name): (u32, #abi) = match #name {
-                            ::core::option::Option::Some(v) => (1, ::bridge_runtime::IntoJs::into_abi(v)),
+                            ::core::option::Option::Some(v) => {
+                                (1, ::bridge_runtime::IntoJs::into_js_arg(v, &mut #wire))
+                            }
                             ::core::option::Option::None => (0, ::core::default::Default::default()),
                         };
                     });
                     call.raw_args.push(quote! { #some });
                     call.raw_args.push(quote! { #name });
                 }
-                _ => return bad("take Option of a number, bool, string or Handle<C>"),
+                _ => unreachable!("other options travel on the wire"),
             },
+            Ty::Callback(_) => {
+                let cb = info.callback.as_deref().expect("a callback type");
+                if cb.form != crate::callback::Form::Boxed {
+                    return bad(
+                        "JS may keep a function it is given, so a Rust closure is passed owned: \
+                         `Box<dyn Fn(A, ..) -> R>` or `Box<dyn FnMut(A, ..) -> R>`",
+                    );
+                }
+                crate::callback::check_closure(info, ty)?;
+                let base = bridge_schema::callback_symbol(symbol, &format!("a{index}"));
+                let ident = format_ident!("{}_a{}", prefix, index);
+                let label = format!("the closure passed as argument {index} to {what}");
+                call.items
+                    .extend(crate::callback::closure_exports(&base, &ident, cb, &label));
+                call.raw_params.push(quote! { #name: u32 });
+                call.raw_args
+                    .push(quote! { ::bridge_runtime::js::closure::into_abi(#name) });
+            }
             Ty::ClassRef(_) | Ty::ClassMut(_) => {
                 return bad("pass a class as Handle<C> (JS may keep the object)");
             }
             _ => {
                 return bad(
-                    "JS functions take numbers, bool, strings, Option of those, Handle<C>, \
-                     JsValue and &JsValue",
+                    "JS functions take what exports return (numbers, bool, char, strings, \
+                     records, enums, Vec, Option, Handle<C>, JsValue), &str, &[number], \
+                     &JsValue and Box<dyn Fn> closures",
                 );
             }
         }
+    }
+    if uses_wire {
+        call.lowering.insert(
+            0,
+            quote! { let mut #wire = ::bridge_runtime::wire::WireArgs::new(); },
+        );
+        call.lowering.push(quote! { #wire.finish(); });
     }
     let ret_bad = |why: &str| match ret_ty {
         Some(t) => Err(crate::types::unsupported(
@@ -173,13 +242,7 @@ pub fn build(
         Ty::Unit => (quote! {}, quote! { let () = __raw; }),
         t if scalar_abi(t).is_some() => {
             let abi = scalar_abi(t).unwrap();
-            let rust = scalar_rust(t);
-            let conv = if *t == Ty::Bool {
-                quote! { __raw != 0 }
-            } else {
-                quote! { __raw as #rust }
-            };
-            (quote! { -> #abi }, conv)
+            (quote! { -> #abi }, scalar_lift(t, quote!(__raw)))
         }
         Ty::String => (
             quote! {},
@@ -193,19 +256,24 @@ pub fn build(
             let carrier = &ret.carrier;
             (
                 quote! { -> <#carrier as ::bridge_runtime::FromJs>::Abi },
-                // SAFETY: the glue checked the value (for a class: a live wrapper's address).
+                // SAFETY: the glue checked the value (a class: a live wrapper's address; a
+                // record or enum with data: written on the wire at this offset).
                 quote! { unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(__raw) } },
+            )
+        }
+        // A value JS wrote into the wire's in-buffer, at the offset it returned.
+        t if on_wire(t) && !info_is_slice(ret) => {
+            let t = ret_ty.expect("a wire type is spelled");
+            (
+                quote! { -> u32 },
+                // SAFETY: the glue wrote a value of this type at that offset.
+                quote! { unsafe { ::bridge_runtime::wire::take_at::<#t>(__raw) } },
             )
         }
         Ty::Option(inner) => match &**inner {
             t if scalar_abi(t).is_some() => {
                 let abi = scalar_abi(t).unwrap();
-                let rust = scalar_rust(t);
-                let conv = if **inner == Ty::Bool {
-                    quote! { __raw != 0 }
-                } else {
-                    quote! { __raw as #rust }
-                };
+                let conv = scalar_lift(t, quote!(__raw));
                 (
                     quote! { -> #abi },
                     quote! { #rt::ret_is_some().then(|| #conv) },
@@ -225,18 +293,28 @@ pub fn build(
                     },
                 )
             }
-            _ => return ret_bad("return Option of a number, bool, String or Handle<C>"),
+            _ => return ret_bad("return an owned value (Option<String>, not Option<&str>)"),
         },
+        Ty::Callback(_) => {
+            return ret_bad(
+                "a JS function returned to Rust is a JsValue (call it with JsValue::call)",
+            );
+        }
         _ => {
             return ret_bad(
-                "JS functions return numbers, bool, String, Option of those, Handle<C> and \
-                 JsValue",
+                "JS functions return what exports take, owned (String, not &str; Handle<C>, \
+                 not &C; Vec<T>, not &[T])",
             );
         }
     };
     call.raw_ret = raw_ret;
     call.lift = lift;
     Ok(call)
+}
+
+/// A `&[T]` (borrowed: never a result).
+fn info_is_slice(info: &TyInfo) -> bool {
+    info.slice
 }
 
 impl JsCall {
@@ -276,8 +354,10 @@ impl JsCall {
         let lowering = &self.lowering;
         let args = leading.iter().chain(&self.raw_args);
         let lift = &self.lift;
+        let items = &self.items;
         if self.catch {
             quote! {
+                #items
                 #(#lowering)*
                 ::bridge_runtime::js::clear_exception();
                 // SAFETY: the glue implements the import with this signature.
@@ -286,6 +366,7 @@ impl JsCall {
             }
         } else {
             quote! {
+                #items
                 #(#lowering)*
                 // SAFETY: the glue implements the import with this signature.
                 let __raw = unsafe { #ident(#(#args),*) };

@@ -143,7 +143,12 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         None => (call, quote! {}),
     };
     let closure = match &spec.ret.callback {
-        Some(cb) => crate::callback::closure_exports(symbol, ident, cb),
+        Some(cb) => crate::callback::closure_exports(
+            symbol,
+            ident,
+            cb,
+            &format!("the closure returned by {symbol}"),
+        ),
         None => quote! {},
     };
     quote! {

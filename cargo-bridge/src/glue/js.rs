@@ -2,8 +2,9 @@
 //! (global functions and JS module files), callback trampolines (one per callback
 //! parameter of an export), and whether the glue needs the `JsValue` table at all.
 
-use super::model::ParamView;
-use super::types::{self, TypeNames};
+use super::model::{self, ClosureView};
+use super::types::{self, Kind, TyView, TypeNames};
+use super::wire;
 use crate::exports::{Exports, ImportExport};
 use crate::snippets::Snippet;
 use bridge_schema::{ImportSource, Ty};
@@ -49,17 +50,63 @@ pub struct JsFnView {
     pub path: String,
     /// Module imports: the module's binding.
     pub module_var: Option<String>,
-    pub params: Vec<ParamView>,
-    pub ret: types::TyView,
+    pub params: Vec<JsParamView>,
+    pub ret: TyView,
     pub catch: bool,
 }
 
-fn param(name: String, ty: &Ty, names: &TypeNames) -> ParamView {
-    ParamView {
-        name,
-        ty: types::view(ty, names),
-        ts: types::param_ts(ty, names),
+/// An argument of a call from Rust into JS.
+#[derive(Serialize)]
+pub struct JsParamView {
+    /// The argument's binding in the glue function (`a<index>` for callbacks).
+    pub name: String,
+    pub ty: TyView,
+    /// A Rust closure passed to JS: how the glue makes its function (numbered by
+    /// `GlueModel::set_js`).
+    pub closure: Option<ClosureView>,
+}
+
+/// How a type crosses in a call into JS (`templates/js/marshal.js.j2`): as an export's
+/// result (arguments) or parameter (the result), except that every vector, and every
+/// compound value, is on the wire (kind `wire`, with its codec).
+fn js_ty(ty: &Ty, names: &TypeNames) -> TyView {
+    let mut view = types::view(ty, names);
+    if matches!(view.kind, Kind::NumVec | Kind::ClassVec | Kind::DataVec) {
+        view.kind = Kind::Wire;
+        view.codec = Some(wire::codec_name(ty, names));
     }
+    view
+}
+
+/// The arguments of a call into JS whose wasm import is `symbol`; a Rust closure among them
+/// gets the exports `<symbol>#a<index>#closure-call` / `#closure-drop` (the macro's
+/// `jscall::build` names them so).
+fn params(symbol: &str, what: &str, tys: &[(String, &Ty)], names: &TypeNames) -> Vec<JsParamView> {
+    let mut bound: Vec<String> = Vec::with_capacity(tys.len());
+    tys.iter()
+        .enumerate()
+        .map(|(index, (name, ty))| JsParamView {
+            // A reserved word (`new`, `class`) or a repeated name is bound with `_` added.
+            name: {
+                let mut name = name.clone();
+                while !bridge_schema::js::is_bindable(&name) || bound.contains(&name) {
+                    name.push('_');
+                }
+                bound.push(name.clone());
+                name
+            },
+            ty: js_ty(ty, names),
+            closure: match ty {
+                Ty::Callback(cb) => Some(model::closure_of(
+                    &bridge_schema::callback_symbol(symbol, &format!("a{index}")),
+                    cb,
+                    format!("the closure passed as argument {index} to {what}"),
+                    names,
+                )),
+                _ => None,
+            },
+        })
+        .collect()
 }
 
 pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> JsView {
@@ -131,12 +178,17 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                 namespace,
                 path,
                 module_var,
-                params: import
-                    .params
-                    .iter()
-                    .map(|p| param(p.name.clone(), &p.ty, &names))
-                    .collect(),
-                ret: types::view(&import.ret, &names),
+                params: params(
+                    &import.symbol,
+                    &format!("the JS import `{}`", import.rust_name),
+                    &import
+                        .params
+                        .iter()
+                        .map(|p| (p.name.clone(), &p.ty))
+                        .collect::<Vec<_>>(),
+                    &names,
+                ),
+                ret: js_ty(&import.ret, &names),
                 catch: import.catch,
             }
         })
@@ -164,21 +216,26 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                 Some(c) => format!("{c}.{}", f.js_name),
                 None => f.js_name.clone(),
             };
+            let symbol = bridge_schema::callback_symbol(&f.symbol, &p.name);
             callbacks.push(JsFnView {
-                symbol: bridge_schema::callback_symbol(&f.symbol, &p.name),
+                params: params(
+                    &symbol,
+                    "a JS callback",
+                    &cb.params
+                        .iter()
+                        .enumerate()
+                        .map(|(i, t)| (format!("a{i}"), t))
+                        .collect::<Vec<_>>(),
+                    &names,
+                ),
+                symbol,
                 label: format!("the callback `{}` of {owner}", p.name),
                 rust_name: String::new(),
                 js_name: String::new(),
                 namespace: String::new(),
                 path: String::new(),
                 module_var: None,
-                params: cb
-                    .params
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| param(format!("a{i}"), t, &names))
-                    .collect(),
-                ret: types::view(&cb.ret, &names),
+                ret: js_ty(&cb.ret, &names),
                 catch: cb.catch,
             });
         }

@@ -152,9 +152,17 @@ impl GlueModel {
             .chain(exports.functions.iter().map(|f| &f.function));
         for f in all {
             for p in &f.params {
-                wire::collect(&p.ty, &names, &mut wire_codecs);
+                wire::collect_param(&p.ty, &names, &mut wire_codecs);
             }
             wire::collect(&f.ret, &names, &mut wire_codecs);
+        }
+        // Imports (callbacks are among the parameters above).
+        for ty in exports
+            .imports
+            .iter()
+            .flat_map(|i| i.import.params.iter().map(|p| &p.ty).chain([&i.import.ret]))
+        {
+            wire::collect_for_js(ty, &names, &mut wire_codecs);
         }
         GlueModel {
             wire_codecs,
@@ -177,6 +185,23 @@ impl GlueModel {
             debug: false,
         }
         .number_closures()
+    }
+
+    /// Sets the calls into JS, giving the Rust closures passed to JS functions their glue
+    /// bindings (after the closures the exports return).
+    pub fn set_js(&mut self, mut js: super::js::JsView) {
+        let params = js
+            .imports
+            .iter_mut()
+            .chain(js.callbacks.iter_mut())
+            .flat_map(|f| f.params.iter_mut());
+        for p in params {
+            if let Some(c) = &mut p.closure {
+                c.var = format!("$closure{}", self.closures.len());
+                self.closures.push(c.clone());
+            }
+        }
+        self.js = js;
     }
 
     /// Gives each closure-returning function's [`ClosureView`] its glue binding and lists
@@ -238,8 +263,8 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
     };
     let closure = closure_view(f, &label, names);
     let mut ret = types::view(&f.ret, names);
-    if ret.kind == Kind::Callback {
-        ret.ts = format!("({}) & {{ release(): void }}", ret.ts);
+    if let Ty::Callback(cb) = &f.ret {
+        ret.ts = types::closure_ts(cb, names);
     }
     FnView {
         js_name: f.js_name.clone(),
@@ -280,6 +305,17 @@ fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<Clos
         return None;
     };
     let label = format!("the closure returned by {owner}");
+    Some(Box::new(closure_of(&f.symbol, cb, label, names)))
+}
+
+/// A Rust closure whose `#closure-call` and `#closure-drop` exports are named after
+/// `symbol` (an export returning it, or `<import>#a<index>` for one passed to JS).
+pub(super) fn closure_of(
+    symbol: &str,
+    cb: &bridge_schema::Callback,
+    label: String,
+    names: &TypeNames,
+) -> ClosureView {
     let params = std::iter::once(bridge_schema::Param {
         name: "$closure".to_string(),
         ty: Ty::U32,
@@ -298,7 +334,7 @@ fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<Clos
         kind: FunctionKind::Free,
         js_name: "$call".to_string(),
         rust_name: String::new(),
-        symbol: bridge_schema::closure_call_export(&f.symbol),
+        symbol: bridge_schema::closure_call_export(symbol),
         receiver: Receiver::None,
         params,
         ret: (*cb.ret).clone(),
@@ -308,12 +344,12 @@ fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<Clos
     call.label = label.clone();
     // The calling function passes the closure's address first: no arity check.
     call.required = 0;
-    Some(Box::new(ClosureView {
+    ClosureView {
         var: String::new(),
         call,
-        drop: js_string(&bridge_schema::closure_drop_export(&f.symbol)),
+        drop: js_string(&bridge_schema::closure_drop_export(symbol)),
         label,
-    }))
+    }
 }
 
 fn borrows(f: &Function, exclusive: bool) -> Vec<String> {

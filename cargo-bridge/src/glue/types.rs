@@ -379,15 +379,21 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
                 Kind::JsValueRef
             })
         },
+        // A JS function (an export's parameter): it receives what Rust passes and may
+        // return anything the result's parameter type accepts; a Rust closure among its
+        // arguments has `release()`.
         Ty::Callback(cb) => {
             let params: Vec<String> = cb
                 .params
                 .iter()
                 .enumerate()
-                .map(|(i, t)| format!("a{i}: {}", view(t, names).ts))
+                .map(|(i, t)| match t {
+                    Ty::Callback(c) => format!("a{i}: {}", closure_ts(c, names)),
+                    t => format!("a{i}: {}", view(t, names).ts),
+                })
                 .collect();
             TyView {
-                ts: format!("({}) => {}", params.join(", "), view(&cb.ret, names).ts),
+                ts: format!("({}) => {}", params.join(", "), param_ts(&cb.ret, names)),
                 ..simple(Kind::Callback)
             }
         }
@@ -425,6 +431,22 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
             }
         }
     }
+}
+
+/// TypeScript type of a Rust closure JS holds: called with what an export takes, returning
+/// what an export returns, with `release()`.
+pub fn closure_ts(cb: &bridge_schema::Callback, names: &TypeNames) -> String {
+    let params: Vec<String> = cb
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("a{i}: {}", param_ts(t, names)))
+        .collect();
+    format!(
+        "(({}) => {}) & {{ release(): void }}",
+        params.join(", "),
+        view(&cb.ret, names).ts
+    )
 }
 
 /// TypeScript type of a parameter: number vectors accept any array of numbers.

@@ -253,7 +253,36 @@ pub fn collect(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
             add(ty, names, out)
         }
         Ty::Option(inner) => collect(inner, names, out),
+        // A Rust closure JS calls: its arguments and result cross as an export's.
+        Ty::Callback(cb) => {
+            for p in cb.params.iter().chain([&*cb.ret]) {
+                collect(p, names, out);
+            }
+        }
         _ => {}
+    }
+}
+
+/// As [`collect`], for a type crossing in a call from Rust into JS (an import's or a
+/// callback's argument or result), where every vector is on the wire too.
+pub fn collect_for_js(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
+    match ty {
+        Ty::Vec(_) => add(ty, names, out),
+        Ty::Result(ok, _) => collect_for_js(ok, names, out),
+        _ => collect(ty, names, out),
+    }
+}
+
+/// The codecs of an export's parameter: a JS function passed to Rust is called like an
+/// import (its arguments and result cross as in a call into JS).
+pub fn collect_param(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
+    match ty {
+        Ty::Callback(cb) => {
+            for t in cb.params.iter().chain([&*cb.ret]) {
+                collect_for_js(t, names, out);
+            }
+        }
+        _ => collect(ty, names, out),
     }
 }
 

@@ -11,6 +11,34 @@ use bridge_schema::{Function, Ty};
 use walrus::{ExportItem, Module};
 
 pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
+    let exported = |symbol: &str| {
+        module
+            .exports
+            .iter()
+            .any(|e| e.name == symbol && matches!(e.item, ExportItem::Function(_)))
+    };
+    // A Rust closure passed to a JS import: the macro exports its call and drop.
+    for im in &exports.imports {
+        for (index, p) in im.import.params.iter().enumerate() {
+            if !matches!(p.ty, Ty::Callback(_)) {
+                continue;
+            }
+            let base = bridge_schema::callback_symbol(&im.import.symbol, &format!("a{index}"));
+            for symbol in [
+                bridge_schema::closure_call_export(&base),
+                bridge_schema::closure_drop_export(&base),
+            ] {
+                if !exported(&symbol) {
+                    bail!(
+                        "{wasm_name}: the JS import `{}` takes a Rust closure, but the module \
+                         does not export its wasm function `{symbol}`; rebuild with matching \
+                         bridge-runtime and cargo-bridge versions",
+                        im.import.rust_name
+                    );
+                }
+            }
+        }
+    }
     let free = exports.functions.iter().map(|f| (None, &f.function));
     let members = exports
         .classes
