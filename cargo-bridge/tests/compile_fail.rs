@@ -125,6 +125,25 @@ extern "C" {
 }
 
 #[test]
+fn js_import_takes_rust_closures_owned() {
+    build_lib_failing(
+        "import-borrowed-closure",
+        r#"use bridge_runtime::bridge;
+
+#[bridge]
+extern "C" {
+    #[bridge(js_namespace = "host")]
+    fn keep(f: &dyn Fn(u32) -> u32);
+}
+"#,
+    )
+    .stderr_has(&[
+        "the JS import `keep` cannot take it: JS may keep a function it is given, so a Rust \
+         closure is passed owned",
+    ]);
+}
+
+#[test]
 fn rust_closure_returned_to_js_must_be_boxed_and_plain() {
     build_lib_failing(
         "closure-return",
