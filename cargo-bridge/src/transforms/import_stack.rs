@@ -1,6 +1,7 @@
 //! Hands the shadow-stack pointer to every JS function Rust calls (the imports in
-//! `bridge_schema::JS_IMPORT_MODULE`: extern-block functions and callback trampolines) as
-//! a leading `i32` argument.
+//! `bridge_schema::JS_IMPORT_MODULE`: extern-block functions and callback trampolines, and
+//! the `JsValue` operations that run user JS, `bridge_schema::JS_VALUE_REENTRANT`) as a
+//! leading `i32` argument.
 //!
 //! Why: JS called from wasm may call back into wasm, and an exception out of that inner
 //! call must put the shadow stack back to where the import was called, not to its base
@@ -29,18 +30,18 @@ pub fn run(module: &mut Module) -> Result<()> {
         .iter()
         .find(|g| g.name.as_deref() == Some("__stack_pointer"))
         .map(|g| g.id());
-    let imports: Vec<(String, FunctionId)> = module
+    let imports: Vec<(String, String, FunctionId)> = module
         .imports
         .iter()
-        .filter(|i| i.module == bridge_schema::JS_IMPORT_MODULE)
+        .filter(|i| runs_user_js(&i.module, &i.name))
         .filter_map(|i| match i.kind {
-            walrus::ImportKind::Function(f) => Some((i.name.clone(), f)),
+            walrus::ImportKind::Function(f) => Some((i.module.clone(), i.name.clone(), f)),
             _ => None,
         })
         .collect();
     // wrapper → (the import it calls, its parameter types)
     let mut wrappers = HashMap::new();
-    for (name, func) in imports {
+    for (import_module, name, func) in imports {
         let ty = module.types.get(module.funcs.get(func).ty());
         let results = ty.results().to_vec();
         let params: Vec<ValType> = std::iter::once(ValType::I32)
@@ -48,8 +49,7 @@ pub fn run(module: &mut Module) -> Result<()> {
             .collect();
         let with_stack = module.types.add(&params, &results);
         // Added before the old import is deleted: for a moment, two share the name.
-        let (callee, _) =
-            module.add_import_func(bridge_schema::JS_IMPORT_MODULE, &name, with_stack);
+        let (callee, _) = module.add_import_func(&import_module, &name, with_stack);
         module.replace_imported_func(func, |(body, args)| {
             match stack_pointer {
                 Some(global) => body.global_get(global),
@@ -97,6 +97,13 @@ pub fn run(module: &mut Module) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether the import `module`.`name` runs user JS code, which may call back into wasm.
+fn runs_user_js(module: &str, name: &str) -> bool {
+    module == bridge_schema::JS_IMPORT_MODULE
+        || (module == bridge_schema::JS_VALUE_MODULE
+            && bridge_schema::JS_VALUE_REENTRANT.contains(&name))
 }
 
 /// Scratch locals of one function for the inlined calls' arguments, shared between sites.
