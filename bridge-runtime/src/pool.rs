@@ -26,14 +26,30 @@ const KEPT: u32 = 0;
 global! { static ACTIVE: bool = false; }
 global! { static ENTRIES: Vec<Entry> = Vec::new(); }
 global! {
-    /// `(class, slot)` of every wrapper the last drain released, for JS to invalidate.
-    static RELEASED: Vec<u32> = Vec::new();
+    /// Every wrapper the last drain released, for JS to invalidate.
+    static RELEASED: Vec<ReleasedWrapper> = Vec::new();
 }
+
+/// One wrapper a drain released, as JS reads it (`bridge_schema::abi::released_wrapper`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct ReleasedWrapper {
+    class: u32,
+    slot: u32,
+}
+
+const _: () = {
+    use bridge_schema::abi::released_wrapper as layout;
+    use std::mem::{offset_of, size_of};
+    assert!(offset_of!(ReleasedWrapper, class) == layout::CLASS_OFFSET as usize);
+    assert!(offset_of!(ReleasedWrapper, slot) == layout::SLOT_OFFSET as usize);
+    assert!(size_of::<ReleasedWrapper>() == layout::SIZE as usize);
+};
 
 /// Bytes the pool's vectors keep allocated (their high-water capacity).
 pub(crate) fn buffer_bytes() -> usize {
     let entries = with_vec(&ENTRIES, |e| e.capacity()) * size_of::<Entry>();
-    entries + with_vec(&RELEASED, |r| r.capacity()) * size_of::<u32>()
+    entries + with_vec(&RELEASED, |r| r.capacity()) * size_of::<ReleasedWrapper>()
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -73,8 +89,8 @@ pub extern "C" fn __bridge_pool_set_active(active: u32) {
 }
 
 /// Release every entry above `mark`, newest first, including entries added while
-/// draining; then set recording to `active_after`. Returns the number of `(class, slot)`
-/// pairs JS must invalidate, described in the return area.
+/// draining; then set recording to `active_after`. Returns the number of released
+/// wrappers JS must invalidate, described in the return area.
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_drain))]
 pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
     with_vec(&RELEASED, Vec::clear);
@@ -91,7 +107,11 @@ pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
         // SAFETY: the entry holds a reference, so `addr` is a live box.
         let slot = unsafe { RawHeader::at(entry.addr) }.slot();
         if slot > 0 {
-            with_vec(&RELEASED, |r| r.extend([entry.class, slot as u32]));
+            let released = ReleasedWrapper {
+                class: entry.class,
+                slot: slot as u32,
+            };
+            with_vec(&RELEASED, |r| r.push(released));
         }
         // SAFETY: the entry owns one reference to `addr`; the dispatch drops it.
         unsafe { pool_release(entry.class, entry.addr, 1) };
@@ -100,12 +120,13 @@ pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
     __bridge_pool_released()
 }
 
-/// The `(class, slot)` pairs of the last drain (also after a drain that trapped).
+/// The wrappers the last drain released (also after a drain that trapped): their count,
+/// and their address in the return area.
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_released))]
 pub extern "C" fn __bridge_pool_released() -> u32 {
     with_vec(&RELEASED, |r| {
         crate::abi::describe_ret(r.as_ptr() as usize as u32, r.len() as u32);
-        (r.len() / 2) as u32
+        r.len() as u32
     })
 }
 

@@ -133,6 +133,34 @@ pub mod js_values {
     /// Entries below this are the constants above.
     pub const RESERVED: u32 = 4;
 
+    /// The operations the glue provides in import module [`crate::JS_VALUE_MODULE`].
+    /// (The runtime's `extern` block spells them as its function names, which the
+    /// post-process check holds to this list.)
+    pub mod ops {
+        pub const DROP: &str = "drop";
+        pub const CLONE: &str = "clone";
+        pub const EQ: &str = "eq";
+        pub const TYPE_OF: &str = "type_of";
+        pub const AS_F64: &str = "as_f64";
+        pub const IS_NUMBER: &str = "is_number";
+        pub const AS_STRING: &str = "as_string";
+        pub const TO_STRING: &str = "to_string";
+        pub const FROM_F64: &str = "from_f64";
+        pub const FROM_STR: &str = "from_str";
+        pub const GET: &str = "get";
+        pub const SET: &str = "set";
+        pub const CALL: &str = "call";
+        pub const ALL: &[&str] = &[
+            DROP, CLONE, EQ, TYPE_OF, AS_F64, IS_NUMBER, AS_STRING, TO_STRING, FROM_F64, FROM_STR,
+            GET, SET, CALL,
+        ];
+        /// Those that run user JS (`toString`, a getter, a setter, the called function),
+        /// which may call back into wasm: like the imports of [`crate::JS_IMPORT_MODULE`],
+        /// they receive wasm's stack pointer so that an exception out of such an inner
+        /// call puts the shadow stack back to where Rust called JS, not to its base.
+        pub const REENTRANT: &[&str] = &[TO_STRING, GET, SET, CALL];
+    }
+
     /// What `type_of` returns: `typeof`, with `null` split out of `"object"`.
     pub mod type_code {
         pub const UNDEFINED: u32 = 0;
@@ -145,6 +173,16 @@ pub mod js_values {
         pub const FUNCTION: u32 = 7;
         pub const OBJECT: u32 = 8;
     }
+}
+
+/// Layout of what `__bridge_pool_drain`/`__bridge_pool_released` describe in the return
+/// area: one entry per wrapper a fast-pool drain released, for JS to forget.
+pub mod released_wrapper {
+    /// `u32` class index (the order of the `rust`-mode class dispatch).
+    pub const CLASS_OFFSET: u32 = 0;
+    /// `u32` identity slot the wrapper had.
+    pub const SLOT_OFFSET: u32 = 4;
+    pub const SIZE: u32 = 8;
 }
 
 /// Layout of the reference-counted box header every exported object lives in.

@@ -38,12 +38,6 @@ pub const JS_IMPORT_MODULE: &str = "__bridge_import";
 /// provides them.
 pub const JS_VALUE_MODULE: &str = "__bridge_js";
 
-/// The [`JS_VALUE_MODULE`] operations that run user JS (a getter, a setter, the called
-/// function, `toString`), which may call back into wasm: like the imports of
-/// [`JS_IMPORT_MODULE`], they receive wasm's stack pointer so that an exception out of
-/// such an inner call puts the shadow stack back to where Rust called JS, not to its base.
-pub const JS_VALUE_REENTRANT: &[&str] = &["get", "set", "call", "to_string"];
-
 /// Name of the wasm import implementing the JS function `name` an extern block of
 /// `crate_name` declares (crate-unique: two crates may import the same name).
 pub fn import_symbol(crate_name: &str, name: &str) -> String {

@@ -1,5 +1,7 @@
 //! The glue's `JsValue` operations (import module `bridge_schema::JS_VALUE_MODULE`, see
-//! `templates/js_values.js.j2`). On the host (unit tests, clippy) there is no JS: every
+//! `templates/js/values.js.j2`). Their names are `bridge_schema::abi::js_values::ops`
+//! (an `extern` block cannot take constants: the post-process check holds these function
+//! names to that list). On the host (unit tests, clippy) there is no JS: every
 //! operation panics, except dropping, which does nothing.
 
 #[cfg(target_arch = "wasm32")]

@@ -4,7 +4,7 @@
 //! `wasm_abi.exports.<name>` (`$wasm.{{ ... }}`), the box header's identity slot and the
 //! return area's fields as offsets.
 
-use bridge_schema::abi::{exports, header, host, js_values, ret_area};
+use bridge_schema::abi::{exports, header, host, js_values, released_wrapper, ret_area};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -21,6 +21,8 @@ pub struct WasmAbi {
     /// Fields of the return area as indices of `u32`s from its start (the glue reads it
     /// through a `Uint32Array`: `heap[($retArea >> 2) + ret.len]`).
     pub ret: RetArea,
+    /// What a fast-pool drain describes: one entry per released wrapper.
+    pub released: ReleasedWrapper,
 }
 
 /// The runtime's exports the glue calls (`bridge_schema::abi::exports`).
@@ -67,6 +69,34 @@ pub struct JsValues {
     /// `typeof` result → code, and the code of `null`.
     pub type_codes: Vec<(&'static str, u32)>,
     pub null_type_code: u32,
+    /// Names of the operations the glue provides (`bridge_schema::abi::js_values::ops`).
+    pub ops: JsValueOps,
+}
+
+#[derive(Serialize)]
+pub struct JsValueOps {
+    pub drop: &'static str,
+    pub clone: &'static str,
+    pub eq: &'static str,
+    pub type_of: &'static str,
+    pub as_f64: &'static str,
+    pub is_number: &'static str,
+    pub as_string: &'static str,
+    pub to_string: &'static str,
+    pub from_f64: &'static str,
+    pub from_str: &'static str,
+    pub get: &'static str,
+    pub set: &'static str,
+    pub call: &'static str,
+}
+
+/// Layout of a released-wrapper entry (`bridge_schema::abi::released_wrapper`), in `u32`
+/// words.
+#[derive(Serialize)]
+pub struct ReleasedWrapper {
+    pub class: u32,
+    pub slot: u32,
+    pub words: u32,
 }
 
 #[derive(Serialize)]
@@ -86,7 +116,7 @@ pub struct RetArea {
 const fn word(offset: u32) -> u32 {
     assert!(
         offset.is_multiple_of(4),
-        "return-area fields are aligned u32s"
+        "return-area and released-wrapper fields are aligned u32s"
     );
     offset / 4
 }
@@ -143,7 +173,30 @@ impl WasmAbi {
                         ("object", t::OBJECT),
                     ],
                     null_type_code: t::NULL,
+                    ops: {
+                        use js_values::ops as o;
+                        JsValueOps {
+                            drop: o::DROP,
+                            clone: o::CLONE,
+                            eq: o::EQ,
+                            type_of: o::TYPE_OF,
+                            as_f64: o::AS_F64,
+                            is_number: o::IS_NUMBER,
+                            as_string: o::AS_STRING,
+                            to_string: o::TO_STRING,
+                            from_f64: o::FROM_F64,
+                            from_str: o::FROM_STR,
+                            get: o::GET,
+                            set: o::SET,
+                            call: o::CALL,
+                        }
+                    },
                 }
+            },
+            released: ReleasedWrapper {
+                class: word(released_wrapper::CLASS_OFFSET),
+                slot: word(released_wrapper::SLOT_OFFSET),
+                words: word(released_wrapper::SIZE),
             },
             ret: RetArea {
                 ptr: word(ret_area::PTR_OFFSET),

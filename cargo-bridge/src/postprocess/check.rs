@@ -113,7 +113,7 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
 /// name the runtime's `#[link]` attribute spells as a literal). A module built against
 /// another bridge-runtime fails here, naming what is missing, not when the glue loads.
 pub fn runtime_matches_module(module: &Module, wasm_name: &str) -> Result<()> {
-    use bridge_schema::abi::{exports, host};
+    use bridge_schema::abi::{exports, host, js_values};
     for name in exports::REQUIRED {
         if !module.exports.iter().any(|e| e.name == *name) {
             bail!(
@@ -123,19 +123,29 @@ pub fn runtime_matches_module(module: &Module, wasm_name: &str) -> Result<()> {
             );
         }
     }
-    let known = [host::THROW, host::PANIC_MESSAGE];
-    if let Some(import) = module
-        .imports
-        .iter()
-        .find(|i| i.module == host::MODULE && !known.contains(&i.name.as_str()))
-    {
-        bail!(
-            "{wasm_name} imports `{}` from `{}`, which the glue does not provide (it provides \
-             {}); rebuild with matching bridge-runtime and cargo-bridge versions",
-            import.name,
-            host::MODULE,
-            known.map(|n| format!("`{n}`")).join(", ")
-        );
+    // The runtime's own import modules: the glue provides exactly these functions.
+    let provided: [(&str, &[&str]); 2] = [
+        (host::MODULE, &[host::THROW, host::PANIC_MESSAGE]),
+        (bridge_schema::JS_VALUE_MODULE, js_values::ops::ALL),
+    ];
+    for (import_module, known) in provided {
+        if let Some(import) = module
+            .imports
+            .iter()
+            .find(|i| i.module == import_module && !known.contains(&i.name.as_str()))
+        {
+            bail!(
+                "{wasm_name} imports `{}` from `{import_module}`, which the glue does not \
+                 provide (it provides {}); rebuild with matching bridge-runtime and \
+                 cargo-bridge versions",
+                import.name,
+                known
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
     }
     Ok(())
 }
@@ -250,6 +260,35 @@ mod tests {
             err.contains("imports `abort_message` from `__bridge`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_js_value_operation_the_glue_does_not_provide_is_named() {
+        let mut module = Module::default();
+        let memory = module.memories.add_local(false, false, 1, None, None);
+        module.exports.add("memory", memory);
+        for name in bridge_schema::abi::exports::REQUIRED.iter().skip(1) {
+            let mut f = walrus::FunctionBuilder::new(&mut module.types, &[], &[]);
+            f.func_body();
+            let f = f.finish(vec![], &mut module.funcs);
+            module.exports.add(name, f);
+        }
+        let ty = module.types.add(&[], &[]);
+        for op in bridge_schema::abi::js_values::ops::ALL {
+            module.add_import_func("__bridge_js", op, ty);
+        }
+        runtime_matches_module(&module, "m.wasm").unwrap();
+        module.add_import_func("__bridge_js", "instance_of", ty);
+        let err = runtime_matches_module(&module, "m.wasm")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(
+                "imports `instance_of` from `__bridge_js`, which the glue does not provide"
+            ),
+            "{err}"
+        );
+        assert!(err.contains("`drop`, `clone`"), "{err}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Hands the shadow-stack pointer to every JS function Rust calls (the imports in
 //! `bridge_schema::JS_IMPORT_MODULE`: extern-block functions and callback trampolines, and
-//! the `JsValue` operations that run user JS, `bridge_schema::JS_VALUE_REENTRANT`) as a
-//! leading `i32` argument.
+//! the `JsValue` operations that run user JS, `bridge_schema::abi::js_values::ops::REENTRANT`)
+//! as a leading `i32` argument.
 //!
 //! Why: JS called from wasm may call back into wasm, and an exception out of that inner
 //! call must put the shadow stack back to where the import was called, not to its base
@@ -103,7 +103,7 @@ pub fn run(module: &mut Module) -> Result<()> {
 fn runs_user_js(module: &str, name: &str) -> bool {
     module == bridge_schema::JS_IMPORT_MODULE
         || (module == bridge_schema::JS_VALUE_MODULE
-            && bridge_schema::JS_VALUE_REENTRANT.contains(&name))
+            && bridge_schema::abi::js_values::ops::REENTRANT.contains(&name))
 }
 
 /// Scratch locals of one function for the inlined calls' arguments, shared between sites.
