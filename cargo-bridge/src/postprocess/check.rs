@@ -222,10 +222,25 @@ mod tests {
 
     fn module_exporting(name: &str) -> Module {
         let mut module = Module::default();
+        export_empty_function(&mut module, name);
+        module
+    }
+
+    fn export_empty_function(module: &mut Module, name: &str) {
         let mut f = walrus::FunctionBuilder::new(&mut module.types, &[], &[]);
         f.func_body();
         let f = f.finish(vec![], &mut module.funcs);
         module.exports.add(name, f);
+    }
+
+    /// A module with everything `bridge_schema::abi::exports::REQUIRED` names.
+    fn module_with_runtime_exports() -> Module {
+        let mut module = Module::default();
+        let memory = module.memories.add_local(false, false, 1, None, None);
+        module.exports.add("memory", memory);
+        for name in bridge_schema::abi::exports::REQUIRED.iter().skip(1) {
+            export_empty_function(&mut module, name);
+        }
         module
     }
 
@@ -243,10 +258,7 @@ mod tests {
             .to_string();
         assert!(err.contains("does not export `__bridge_alloc`"), "{err}");
         for name in bridge_schema::abi::exports::REQUIRED.iter().skip(1) {
-            let mut f = walrus::FunctionBuilder::new(&mut module.types, &[], &[]);
-            f.func_body();
-            let f = f.finish(vec![], &mut module.funcs);
-            module.exports.add(name, f);
+            export_empty_function(&mut module, name);
         }
         runtime_matches_module(&module, "m.wasm").unwrap();
         let ty = module.types.add(&[], &[]);
@@ -264,15 +276,7 @@ mod tests {
 
     #[test]
     fn a_js_value_operation_the_glue_does_not_provide_is_named() {
-        let mut module = Module::default();
-        let memory = module.memories.add_local(false, false, 1, None, None);
-        module.exports.add("memory", memory);
-        for name in bridge_schema::abi::exports::REQUIRED.iter().skip(1) {
-            let mut f = walrus::FunctionBuilder::new(&mut module.types, &[], &[]);
-            f.func_body();
-            let f = f.finish(vec![], &mut module.funcs);
-            module.exports.add(name, f);
-        }
+        let mut module = module_with_runtime_exports();
         let ty = module.types.add(&[], &[]);
         for op in bridge_schema::abi::js_values::ops::ALL {
             module.add_import_func("__bridge_js", op, ty);
