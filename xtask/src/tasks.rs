@@ -41,7 +41,8 @@ const fn in_fixtures(package: &'static str, dir: &'static str) -> Fixture {
     }
 }
 
-/// Everything CI runs: format, lints, Rust tests, node suites, a benchmark smoke run.
+/// Everything CI runs: format, lints, Rust tests, a benchmark smoke run, types, the
+/// browser and package checks, the bundled example, node suites.
 pub fn test_all(sh: &Shell) -> Result<()> {
     cmd!(sh, "cargo fmt --all -- --check").run()?;
     cmd!(
@@ -62,6 +63,8 @@ pub fn test_all(sh: &Shell) -> Result<()> {
     typescript::test_types(sh, None)?;
     browser::test_browser(sh, None)?;
     packages::test_packages(sh)?;
+    // The README's other command: the bundled example must keep running in every commit.
+    example(sh)?;
     // Last, so node's test summary closes the output.
     test_node(sh, None)
 }
