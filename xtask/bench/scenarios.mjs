@@ -63,6 +63,16 @@ function chainFloor(api, st, n) {
   st.x = x;
 }
 
+/** The floor of a loop making 100 crossings per iteration (the `_100` scenarios). */
+function hundredFloor(api, st, n) {
+  const floor = api.floor;
+  let sink = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < 100; j++) sink += floor(j);
+  }
+  st.sink += sink;
+}
+
 /**
  * JS passes the same object to Rust again and again; `consume(C, obj)` is the call (it
  * returns an i32). The floor makes the same number of bare calls.
@@ -126,14 +136,7 @@ export const SCENARIOS = {
       st.items = items;
       st.sink += sink;
     },
-    floor(api, st, n) {
-      const floor = api.floor;
-      let sink = 0;
-      for (let i = 0; i < n; i++) {
-        for (let j = 0; j < 100; j++) sink += floor(j);
-      }
-      st.sink += sink;
-    },
+    floor: hundredFloor,
     teardown(api, st) {
       for (const item of st.items) api.release(item);
       api.release(st.pool);
@@ -239,14 +242,7 @@ export const SCENARIOS = {
       st.last = hits;
       st.sink += sink;
     },
-    floor(api, st, n) {
-      const floor = api.floor;
-      let sink = 0;
-      for (let i = 0; i < n; i++) {
-        for (let j = 0; j < 100; j++) sink += floor(j);
-      }
-      st.sink += sink;
-    },
+    floor: hundredFloor,
     teardown(api, st) {
       api.hit.teardown(st.last);
       api.release(st.pool);
