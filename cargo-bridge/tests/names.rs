@@ -164,6 +164,51 @@ pub fn compute() -> u32 {
 }
 
 #[test]
+fn types_named_like_types_the_bridge_reads_by_name_are_compile_errors() {
+    let run = failing_build(
+        "shadow",
+        "names-shadow",
+        r#"use bridge_runtime::bridge;
+
+#[bridge]
+pub struct Option {
+    value: u32,
+}
+
+#[bridge(record)]
+pub struct Vec {
+    pub x: f64,
+}
+
+#[bridge]
+pub enum Result {
+    Ok,
+    Err,
+}
+
+#[bridge]
+pub struct r#bool {
+    value: u32,
+}
+"#,
+    );
+    let message = |what: &str, name: &str| {
+        format!(
+            "error: {what} `{name}` cannot be exported under the Rust name `{name}`: #[bridge] \
+             reads `{name}` in signatures as the built-in type, so a parameter or return of \
+             your type would be taken for it; rename the Rust type (its JS name can be set \
+             apart with #[bridge(js_name = \"...\")])"
+        )
+    };
+    run.stderr_has(&[
+        &message("class", "Option"),
+        &message("record", "Vec"),
+        &message("enum", "Result"),
+        &message("class", "bool"),
+    ]);
+}
+
+#[test]
 fn a_function_named_like_a_glue_export() {
     failing_build(
         "pool",

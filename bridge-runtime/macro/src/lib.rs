@@ -30,10 +30,23 @@ fn is_record(attr: &proc_macro2::TokenStream) -> bool {
         }
 }
 
+/// What a `#[bridge]` struct is, for messages.
+fn kind_of(attr: &proc_macro2::TokenStream) -> &'static str {
+    if is_record(attr) { "record" } else { "class" }
+}
+
 #[proc_macro_attribute]
 pub fn bridge(attr: TokenStream, item: TokenStream) -> TokenStream {
     let attr = proc_macro2::TokenStream::from(attr);
     let expanded = match syn::parse::<syn::Item>(item) {
+        Ok(syn::Item::Struct(s))
+            if let Err(e) = names::check_type_name(&s.ident, kind_of(&attr)) =>
+        {
+            Err(e)
+        }
+        Ok(syn::Item::Enum(e)) if let Err(err) = names::check_type_name(&e.ident, "enum") => {
+            Err(err)
+        }
         Ok(syn::Item::Struct(s)) if is_record(&attr) => {
             let what = format!("record `{}`", syn::ext::IdentExt::unraw(&s.ident));
             attrs::parse_data_args(attr, &what).and_then(|args| data::expand_record(args, s))

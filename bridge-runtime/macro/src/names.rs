@@ -42,6 +42,30 @@ fn suggest(name: &str) -> Option<String> {
         .then_some(out)
 }
 
+/// Type names the bridge reads by name in signatures (it cannot resolve paths): a bridge
+/// type with one of these names would be read as the built-in type wherever it appears.
+const TYPES_READ_BY_NAME: &[&str] = &[
+    "bool", "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize", "f32", "f64",
+    "char", "str", "String", "Option", "Vec", "Box", "Result", "Handle", "JsValue", "JsError",
+];
+
+/// A class, record or enum may not be named like a type the bridge reads by name.
+pub fn check_type_name(ident: &syn::Ident, what: &str) -> syn::Result<()> {
+    let name = syn::ext::IdentExt::unraw(ident).to_string();
+    if !TYPES_READ_BY_NAME.contains(&name.as_str()) {
+        return Ok(());
+    }
+    Err(syn::Error::new(
+        ident.span(),
+        format!(
+            "{what} `{name}` cannot be exported under the Rust name `{name}`: #[bridge] reads \
+             `{name}` in signatures as the built-in type, so a parameter or return of your type \
+             would be taken for it; rename the Rust type (its JS name can be set apart with \
+             #[bridge(js_name = \"...\")])"
+        ),
+    ))
+}
+
 /// Names the glue gives every class's instances, and why.
 const RESERVED_MEMBERS: &[(&str, &str)] = &[
     (
