@@ -2,15 +2,15 @@
 //! active live here, in linear memory, and a whole pool drains in one call.
 //!
 //! The identity hook `cargo bridge` installs for `rust` mode calls [`__bridge_pool_note`]
-//! for every object JS receives for the first time. While the innermost JS pool uses this
-//! implementation (JS keeps the flag in step), the entry takes one strong reference of its
+//! for every object JS receives for the first time while the innermost JS pool uses this
+//! implementation (JS keeps the flag in step; the hook reads the flag's byte in place, so
+//! a module with no pool active pays no call). The entry takes one strong reference of its
 //! own, so the object cannot be freed, and its address reused, before the pool drains.
 //! Draining releases the object's JS wrapper through the class's identity table (if JS
 //! has not released it by hand meanwhile) and then drops the entry's reference.
 
 use crate::global::{global, with_vec};
 use crate::handle::RawHeader;
-use std::cell::Cell;
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -23,7 +23,43 @@ const KEPT: u32 = 0;
 
 // Plain `Cell`s, not `RefCell`s (whose borrow panics format their message); the vectors
 // are reached only through `with_vec`, whose closures call nothing that could re-enter.
-global! { static ACTIVE: bool = false; }
+/// Recording on or off. On wasm a plain exported static (one byte, 0 or 1), whose address
+/// the linker exports as a constant global: `cargo bridge`'s identity hook reads it
+/// inline. (Single-threaded wasm: the atomic is a plain load and store there.)
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+mod recording {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[unsafe(export_name = bridge_schema::runtime_export!(pool_active))]
+    static ACTIVE: AtomicBool = AtomicBool::new(false);
+    // The hook reads one byte that is non-zero exactly when recording.
+    const _: () = assert!(size_of::<AtomicBool>() == 1);
+
+    pub(super) fn get() -> bool {
+        ACTIVE.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn set(on: bool) {
+        ACTIVE.store(on, Ordering::Relaxed);
+    }
+}
+
+/// The host build (unit tests, several threads): a thread-local flag.
+#[cfg(not(all(target_family = "wasm", not(target_feature = "atomics"))))]
+mod recording {
+    use crate::global::global;
+    use std::cell::Cell;
+
+    global! { static ACTIVE: bool = false; }
+
+    pub(super) fn get() -> bool {
+        ACTIVE.with(Cell::get)
+    }
+
+    pub(super) fn set(on: bool) {
+        ACTIVE.with(|a| a.set(on));
+    }
+}
 global! { static ENTRIES: Vec<Entry> = Vec::new(); }
 global! {
     /// Every wrapper the last drain released, for JS to invalidate.
@@ -68,7 +104,7 @@ unsafe fn pool_release(_class: u32, _addr: u32, _release_wrapper: u32) {}
 /// Called by the `rust`-mode identity hook for each object JS receives for the first time.
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_note))]
 pub extern "C" fn __bridge_pool_note(class: u32, addr: u32) {
-    if ACTIVE.with(Cell::get) {
+    if recording::get() {
         // SAFETY: `addr` is a live box (the identity hook was just handed it).
         unsafe { RawHeader::at(addr) }.retain();
         with_vec(&ENTRIES, |e| e.push(Entry { class, addr }));
@@ -78,14 +114,14 @@ pub extern "C" fn __bridge_pool_note(class: u32, addr: u32) {
 /// Start a pool: returns its mark (where its entries begin) and activates recording.
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_begin))]
 pub extern "C" fn __bridge_pool_begin() -> u32 {
-    ACTIVE.with(|a| a.set(true));
+    recording::set(true);
     with_vec(&ENTRIES, |e| e.len() as u32)
 }
 
 /// Turn recording on or off (on while the innermost JS pool uses this implementation).
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_set_active))]
 pub extern "C" fn __bridge_pool_set_active(active: u32) {
-    ACTIVE.with(|a| a.set(active != 0));
+    recording::set(active != 0);
 }
 
 /// Release every entry above `mark`, newest first, including entries added while
@@ -116,7 +152,7 @@ pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
         // SAFETY: the entry owns one reference to `addr`; the dispatch drops it.
         unsafe { pool_release(entry.class, entry.addr, 1) };
     }
-    ACTIVE.with(|a| a.set(active_after != 0));
+    recording::set(active_after != 0);
     __bridge_pool_released()
 }
 

@@ -45,6 +45,9 @@ macro_rules! runtime_export {
     (pool_note) => {
         "__bridge_pool_note"
     };
+    (pool_active) => {
+        "__bridge_pool_active"
+    };
     (pool_begin) => {
         "__bridge_pool_begin"
     };
@@ -90,6 +93,10 @@ pub mod exports {
     pub const JS_EXCEPTION_CELL: &str = crate::runtime_export!(js_exception_cell);
     /// `(class, addr)`: called by the `rust`-mode identity hook `cargo bridge` writes.
     pub const POOL_NOTE: &str = crate::runtime_export!(pool_note);
+    /// A static byte, non-zero while a fast pool records: the identity hook reads it in
+    /// place and calls [`POOL_NOTE`] only then (the linker exports a static as a constant
+    /// global holding its address).
+    pub const POOL_ACTIVE: &str = crate::runtime_export!(pool_active);
     /// Fast release pool (present only when some class is in `rust` mode).
     pub const POOL_BEGIN: &str = crate::runtime_export!(pool_begin);
     pub const POOL_SET_ACTIVE: &str = crate::runtime_export!(pool_set_active);

@@ -9,19 +9,22 @@
 //! - `pointer`/`rust`: if the slot is set, JS already holds a wrapper that owns a
 //!   reference, so drop the extra one here (no call back from JS on a hit); else mark the
 //!   slot pending (JS assigns it) and hand the reference over. In `rust` mode that
-//!   reference becomes the identity table's, counted in the table-size global, and the
-//!   object is noted for the fast release pool (`__bridge_pool_note(class index, addr)`).
+//!   reference becomes the identity table's, counted in the table-size global, and, while
+//!   a fast release pool records (the runtime's exported `__bridge_pool_active` byte, read
+//!   in place), the object is noted for it (`__bridge_pool_note(class index, addr)`).
 //!
-//! The installed hooks are returned: `inline_identity.rs` then inlines them at their
-//! call sites.
+//! The installed hooks are returned with their miss path ([`MissPath`]):
+//! `inline_identity.rs` then inlines both paths at their call sites (a wasm call costs
+//! about 1 ns, a fifth of this bookkeeping).
 
 use crate::config::IdentityMode;
 use anyhow::{Context, Result, bail};
+use bridge_schema::abi::exports;
 use bridge_schema::header;
-use walrus::ir::{BinaryOp, LoadKind, MemArg, StoreKind, UnaryOp};
+use walrus::ir::{BinaryOp, ExtendedLoad, LoadKind, MemArg, StoreKind, UnaryOp};
 use walrus::{
-    ConstExpr, FunctionBuilder, FunctionId, GlobalId, InstrSeqBuilder, LocalId, MemoryId, Module,
-    ValType, ir::Value,
+    ConstExpr, ExportItem, FunctionBuilder, FunctionId, GlobalId, GlobalKind, InstrSeqBuilder,
+    LocalId, MemoryId, Module, ValType, ir::Value,
 };
 
 pub struct ClassMode<'a> {
@@ -34,21 +37,76 @@ pub struct ClassMode<'a> {
 pub struct Hook {
     pub func: FunctionId,
     pub mode: IdentityMode,
+    /// What the hook does for an object JS has no wrapper of yet.
+    pub miss: MissPath,
+}
+
+/// The miss path of a `pointer`/`rust` hook: mark the slot pending; in `rust` mode also
+/// count the object in the identity table and note it for a recording fast pool.
+#[derive(Clone, Copy)]
+pub struct MissPath {
+    memory: MemoryId,
+    table_len: Option<GlobalId>,
+    pool_note: Option<PoolNote>,
+}
+
+/// `__bridge_pool_note(class_index, addr)`, called only while the byte at `active` is set.
+#[derive(Clone, Copy)]
+struct PoolNote {
+    func: FunctionId,
+    class_index: i32,
+    active: u32,
+}
+
+impl MissPath {
+    /// Emits the miss path for the object at `addr`; leaves the stack as it was.
+    pub fn emit(&self, body: &mut InstrSeqBuilder, addr: LocalId) {
+        body.local_get(addr).i32_const(header::SLOT_PENDING).store(
+            self.memory,
+            StoreKind::I32 { atomic: false },
+            i32_at(header::SLOT_OFFSET),
+        );
+        if let Some(global) = self.table_len {
+            add_to_global(body, global, 1);
+        }
+        if let Some(note) = self.pool_note {
+            body.i32_const(note.active as i32).load(
+                self.memory,
+                LoadKind::I32_8 {
+                    kind: ExtendedLoad::ZeroExtend,
+                },
+                MemArg {
+                    align: 1,
+                    offset: 0,
+                },
+            );
+            body.if_else(
+                None,
+                |recording| {
+                    recording
+                        .i32_const(note.class_index)
+                        .local_get(addr)
+                        .call(note.func);
+                },
+                |_| {},
+            );
+        }
+    }
 }
 
 /// `classes` in glue order: a class's index is its position (the fast pool's class id).
 pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
     let memory = main_memory(module)?;
-    let pool_note = match module.exports.get_func("__bridge_pool_note") {
+    let pool_note = match module.exports.get_func(exports::POOL_NOTE) {
         Ok(note) => {
             super::check_signature(
                 module,
                 note,
                 &[ValType::I32, ValType::I32],
                 &[],
-                "export `__bridge_pool_note`",
+                &format!("export `{}`", exports::POOL_NOTE),
             )?;
-            Some(note)
+            Some((note, pool_active_address(module)?))
         }
         Err(_) => None,
     };
@@ -71,11 +129,20 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
                 &[ValType::I32],
                 &format!("import `{}.{class}`", bridge_schema::IDENTITY_IMPORT_MODULE),
             )?;
-            let note = table_len.and(pool_note).map(|f| (f, index as i32));
-            install_lowering(module, hook, memory, *mode, table_len, note)?;
+            let miss = MissPath {
+                memory,
+                table_len,
+                pool_note: table_len.and(pool_note).map(|(func, active)| PoolNote {
+                    func,
+                    class_index: index as i32,
+                    active,
+                }),
+            };
+            install_lowering(module, hook, *mode, miss)?;
             hooks.push(Hook {
                 func: hook,
                 mode: *mode,
+                miss,
             });
         }
         if let Some(table_len) = table_len {
@@ -134,34 +201,45 @@ fn add_to_global(body: &mut InstrSeqBuilder, global: GlobalId, delta: i32) {
         .global_set(global);
 }
 
+/// The address of the runtime's pool-recording byte: the exported static
+/// `__bridge_pool_active`, which the linker exports as a constant global holding it.
+fn pool_active_address(module: &Module) -> Result<u32> {
+    let name = exports::POOL_ACTIVE;
+    let global = module
+        .exports
+        .iter()
+        .find(|e| e.name == name)
+        .and_then(|e| match e.item {
+            ExportItem::Global(global) => Some(global),
+            _ => None,
+        })
+        .with_context(|| {
+            format!(
+                "the module exports `{}` but not the static `{name}` it reads; rebuild with \
+                 matching bridge-runtime and cargo-bridge versions",
+                exports::POOL_NOTE
+            )
+        })?;
+    match &module.globals.get(global).kind {
+        GlobalKind::Local(ConstExpr::Value(Value::I32(address))) => Ok(*address as u32),
+        _ => bail!("export `{name}` is not the address of a static (a constant i32 global)"),
+    }
+}
+
 fn install_lowering(
     module: &mut Module,
     hook: FunctionId,
-    memory: MemoryId,
     mode: IdentityMode,
-    table_len: Option<GlobalId>,
-    pool_note: Option<(FunctionId, i32)>,
+    miss: MissPath,
 ) -> Result<()> {
     module.replace_imported_func(hook, |(body, args)| {
         let addr = args[0];
         if mode != IdentityMode::None {
-            load(body, memory, addr, header::SLOT_OFFSET);
+            load(body, miss.memory, addr, header::SLOT_OFFSET);
             body.if_else(
                 None,
-                |cached| drop_extra_reference(cached, memory, addr),
-                |fresh| {
-                    fresh.local_get(addr).i32_const(header::SLOT_PENDING).store(
-                        memory,
-                        StoreKind::I32 { atomic: false },
-                        i32_at(header::SLOT_OFFSET),
-                    );
-                    if let Some(global) = table_len {
-                        add_to_global(fresh, global, 1);
-                    }
-                    if let Some((note, class_index)) = pool_note {
-                        fresh.i32_const(class_index).local_get(addr).call(note);
-                    }
-                },
+                |cached| drop_extra_reference(cached, miss.memory, addr),
+                |fresh| miss.emit(fresh, addr),
             );
         }
         body.local_get(addr);

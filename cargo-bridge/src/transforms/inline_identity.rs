@@ -3,12 +3,13 @@
 //! path (a roundtrip, each element of a `Vec`).
 //! - `none`: the hook returns its argument, so the call is removed.
 //! - `pointer`/`rust`: `call $hook` becomes
-//!   `local.tee $addr; i32.load slot; if (result i32) <hit> else local.get $addr;
-//!   call $hook end`: a hit (slot set) drops the extra reference in place, a miss calls
-//!   the hook, which takes its own miss path. `$addr` is one fresh local per function.
+//!   `local.tee $addr; i32.load slot; if (result i32) <hit> else <miss> end`: a hit (slot
+//!   set) drops the extra reference in place, a miss takes the hook's miss path in place
+//!   too (`identity::MissPath`: no call unless a fast pool records; a call was ~1 ns of
+//!   a create). `$addr` is one fresh local per function.
 
 use crate::config::IdentityMode;
-use crate::transforms::identity::{self, Hook};
+use crate::transforms::identity::{self, Hook, MissPath};
 use anyhow::Result;
 use bridge_schema::header;
 use std::collections::HashMap;
@@ -20,7 +21,8 @@ pub fn run(module: &mut Module, hooks: &[Hook]) -> Result<()> {
         return Ok(());
     }
     let memory = identity::main_memory(module)?;
-    let modes: HashMap<FunctionId, IdentityMode> = hooks.iter().map(|h| (h.func, h.mode)).collect();
+    let modes: HashMap<FunctionId, (IdentityMode, MissPath)> =
+        hooks.iter().map(|h| (h.func, (h.mode, h.miss))).collect();
     for (_, func) in module.funcs.iter_local_mut() {
         let mut addr = None;
         // Back to front, so that splicing never moves a site still to do.
@@ -33,7 +35,7 @@ pub fn run(module: &mut Module, hooks: &[Hook]) -> Result<()> {
                     .remove(site.pos);
             } else {
                 let addr = *addr.get_or_insert_with(|| module.locals.add(ValType::I32));
-                inline_hit_path(func, &site, memory, addr);
+                inline_hook(func, &site, memory, addr);
             }
         }
     }
@@ -44,27 +46,30 @@ pub fn run(module: &mut Module, hooks: &[Hook]) -> Result<()> {
 struct Site {
     seq: InstrSeqId,
     pos: usize,
-    hook: FunctionId,
     mode: IdentityMode,
+    miss: MissPath,
 }
 
 /// Every hook call in `func`, each sequence's in order.
-fn call_sites(func: &LocalFunction, modes: &HashMap<FunctionId, IdentityMode>) -> Vec<Site> {
+fn call_sites(
+    func: &LocalFunction,
+    modes: &HashMap<FunctionId, (IdentityMode, MissPath)>,
+) -> Vec<Site> {
     struct Sites<'a> {
-        modes: &'a HashMap<FunctionId, IdentityMode>,
+        modes: &'a HashMap<FunctionId, (IdentityMode, MissPath)>,
         found: Vec<Site>,
     }
     impl<'instr> Visitor<'instr> for Sites<'_> {
         fn start_instr_seq(&mut self, seq: &'instr InstrSeq) {
             for (pos, (instr, _)) in seq.instrs.iter().enumerate() {
                 if let Instr::Call(Call { func }) = instr
-                    && let Some(&mode) = self.modes.get(func)
+                    && let Some(&(mode, miss)) = self.modes.get(func)
                 {
                     self.found.push(Site {
                         seq: seq.id(),
                         pos,
-                        hook: *func,
                         mode,
+                        miss,
                     });
                 }
             }
@@ -78,9 +83,9 @@ fn call_sites(func: &LocalFunction, modes: &HashMap<FunctionId, IdentityMode>) -
     sites.found
 }
 
-/// Replaces the `call $hook` at `site` with the hit path, keeping the call for a miss.
-fn inline_hit_path(func: &mut LocalFunction, site: &Site, memory: MemoryId, addr: LocalId) {
-    let hook = site.hook;
+/// Replaces the `call $hook` at `site` with the hook's body: the hit and miss paths.
+fn inline_hook(func: &mut LocalFunction, site: &Site, memory: MemoryId, addr: LocalId) {
+    let miss = site.miss;
     let mut body = func.builder_mut().instr_seq(site.seq);
     body.instrs_mut()[site.pos].0 = LocalTee { local: addr }.into();
     body.instr_at(
@@ -98,8 +103,9 @@ fn inline_hit_path(func: &mut LocalFunction, site: &Site, memory: MemoryId, addr
             identity::drop_extra_reference(hit, memory, addr);
             hit.local_get(addr);
         },
-        |miss| {
-            miss.local_get(addr).call(hook);
+        |fresh| {
+            miss.emit(fresh, addr);
+            fresh.local_get(addr);
         },
     );
 }
@@ -108,12 +114,23 @@ fn inline_hit_path(func: &mut LocalFunction, site: &Site, memory: MemoryId, addr
 mod tests {
     use super::*;
     use crate::transforms::identity::ClassMode;
-    use walrus::FunctionBuilder;
-    use walrus::ir::IfElse;
+    use bridge_schema::abi::exports;
+    use walrus::ir::{IfElse, Value};
+    use walrus::{ConstExpr, FunctionBuilder};
 
-    /// Runs both identity passes on `f(addr) = hook(addr)` for class `C` in `mode`; returns
-    /// the re-parsed (so validated) module and `f`'s entry block, with its arms inlined.
-    fn inline(mode: IdentityMode) -> (Module, Vec<Instr>) {
+    /// Where the test modules' recording byte lives.
+    const POOL_ACTIVE_AT: i32 = 1024;
+
+    fn class(mode: IdentityMode) -> ClassMode<'static> {
+        ClassMode {
+            type_id: "t::C",
+            mode,
+        }
+    }
+
+    /// A module with `f(addr) = hook(addr)` for class `C` and its `drop_ref`; `pools`: also
+    /// the runtime's `__bridge_pool_note` and `__bridge_pool_active` exports.
+    fn hook_module(pools: bool) -> Module {
         let mut module = Module::default();
         module.memories.add_local(false, false, 1, None, None);
         let ty = module.types.add(&[ValType::I32], &[ValType::I32]);
@@ -133,15 +150,26 @@ mod tests {
         module
             .exports
             .add(&bridge_schema::drop_ref_export("t::C"), drop_ref);
+        if pools {
+            let note = FunctionBuilder::new(&mut module.types, &[ValType::I32, ValType::I32], &[]);
+            let params = vec![
+                module.locals.add(ValType::I32),
+                module.locals.add(ValType::I32),
+            ];
+            let note = note.finish(params, &mut module.funcs);
+            module.exports.add(exports::POOL_NOTE, note);
+            let at = ConstExpr::Value(Value::I32(POOL_ACTIVE_AT));
+            let active = module.globals.add_local(ValType::I32, false, false, at);
+            module.exports.add(exports::POOL_ACTIVE, active);
+        }
+        module
+    }
 
-        let hooks = identity::run(
-            &mut module,
-            &[ClassMode {
-                type_id: "t::C",
-                mode,
-            }],
-        )
-        .unwrap();
+    /// Runs both identity passes on [`hook_module`] for class `C` in `mode`; returns the
+    /// re-parsed (so validated) module and `f`'s entry block, with its arms inlined.
+    fn inline(mode: IdentityMode, pools: bool) -> (Module, Vec<Instr>) {
+        let mut module = hook_module(pools);
+        let hooks = identity::run(&mut module, &[class(mode)]).unwrap();
         run(&mut module, &hooks).unwrap();
         walrus::passes::gc::run(&mut module);
         let module = Module::from_buffer(&module.emit_wasm()).unwrap();
@@ -170,16 +198,16 @@ mod tests {
 
     #[test]
     fn none_mode_removes_the_call_and_the_hook() {
-        let (module, instrs) = inline(IdentityMode::None);
+        let (module, instrs) = inline(IdentityMode::None, false);
         assert!(matches!(instrs[..], [Instr::LocalGet(_)]), "{instrs:?}");
         // `f` and the unused `drop_ref`.
         assert_eq!(module.funcs.iter_local().count(), 2);
     }
 
     #[test]
-    fn caching_modes_inline_the_hit_and_call_the_hook_on_a_miss() {
+    fn caching_modes_inline_the_hit_and_the_miss() {
         for mode in [IdentityMode::Pointer, IdentityMode::Rust] {
-            let (_, instrs) = inline(mode);
+            let (module, instrs) = inline(mode, false);
             assert!(
                 matches!(
                     instrs[..3],
@@ -188,9 +216,66 @@ mod tests {
                 "{mode}: {instrs:?}"
             );
             assert!(matches!(instrs[3], Instr::IfElse(_)), "{mode}: {instrs:?}");
-            // Hit arm: strong -= 1, no call; miss arm: `local.get; call $hook`.
-            assert_eq!(instrs.iter().filter(|i| is_call(i)).count(), 1, "{mode}");
-            assert!(is_call(instrs.last().unwrap()), "{mode}: {instrs:?}");
+            // Hit arm: strong -= 1; miss arm: slot pending (and the table count): no call.
+            assert_eq!(instrs.iter().filter(|i| is_call(i)).count(), 0, "{mode}");
+            assert!(
+                instrs.iter().any(|i| matches!(i, Instr::Store(_))),
+                "{mode}: the miss marks the slot pending: {instrs:?}"
+            );
+            let counts = instrs.iter().any(|i| matches!(i, Instr::GlobalSet(_)));
+            assert_eq!(counts, mode == IdentityMode::Rust, "{mode}: {instrs:?}");
+            // `f`, `release_wrapper` (rust) and the unused `drop_ref`: the hook is gone.
+            let funcs = module.funcs.iter_local().count();
+            assert_eq!(
+                funcs,
+                if mode == IdentityMode::Rust { 3 } else { 2 },
+                "{mode}"
+            );
         }
+    }
+
+    /// With fast pools in the module, a `rust`-mode miss calls `__bridge_pool_note` only
+    /// under a test of the runtime's recording byte, read at its exported address.
+    #[test]
+    fn rust_mode_notes_a_miss_only_while_a_pool_records() {
+        let (module, instrs) = inline(IdentityMode::Rust, true);
+        let flag = instrs
+            .iter()
+            .position(
+                |i| matches!(i, Instr::Const(c) if matches!(c.value, Value::I32(POOL_ACTIVE_AT))),
+            )
+            .unwrap_or_else(|| panic!("no read of the recording byte: {instrs:?}"));
+        assert!(
+            matches!(&instrs[flag + 1], Instr::Load(l) if matches!(l.kind, LoadKind::I32_8 { .. })),
+            "{instrs:?}"
+        );
+        let Instr::IfElse(IfElse { consequent, .. }) = &instrs[flag + 2] else {
+            panic!("the note is not conditional: {instrs:?}");
+        };
+        let f = module.funcs.get(module.exports.get_func("f").unwrap());
+        let recording = &f.kind.unwrap_local().block(*consequent).instrs;
+        let note = module.exports.get_func(exports::POOL_NOTE).unwrap();
+        assert!(
+            matches!(recording.last(), Some((Instr::Call(Call { func }), _)) if *func == note),
+            "{recording:?}"
+        );
+    }
+
+    #[test]
+    fn a_pool_note_without_the_recording_byte_is_an_error() {
+        let mut module = hook_module(true);
+        let active = module
+            .exports
+            .iter()
+            .find(|e| e.name == exports::POOL_ACTIVE)
+            .unwrap()
+            .id();
+        module.exports.delete(active);
+        let err = identity::run(&mut module, &[class(IdentityMode::Rust)])
+            .err()
+            .expect("a module with the note but no recording byte");
+        let message = format!("{err:#}");
+        assert!(message.contains(exports::POOL_ACTIVE), "{message}");
+        assert!(message.contains("matching bridge-runtime"), "{message}");
     }
 }
