@@ -185,6 +185,7 @@ impl GlueModel {
             debug: false,
         }
         .number_closures()
+        .mark_cached_wrappers(classes)
     }
 
     /// Sets the calls into JS, giving the Rust closures passed to JS functions their glue
@@ -208,8 +209,35 @@ impl GlueModel {
     /// them in `closures` (rendered before the classes and functions that use them).
     fn number_closures(mut self) -> Self {
         let mut closures = Vec::new();
-        let fns = self
-            .functions
+        for f in self.fns_mut() {
+            if let Some(c) = &mut f.closure {
+                c.var = format!("$closure{}", closures.len());
+                closures.push((**c).clone());
+            }
+        }
+        self.closures = closures;
+        self
+    }
+
+    /// Marks each `Vec` of a `rust`-mode class that an export returns: the glue reads its
+    /// hits straight from the class's wrapper table.
+    fn mark_cached_wrappers(mut self, plans: &[ClassPlan]) -> Self {
+        let cached: Vec<&str> = plans
+            .iter()
+            .filter(|p| p.mode == IdentityMode::Rust)
+            .map(|p| p.export.name.as_str())
+            .collect();
+        for f in self.fns_mut() {
+            let ret = &mut f.ret;
+            ret.cached_wrappers = ret.kind == Kind::ClassVec
+                && ret.class.as_deref().is_some_and(|c| cached.contains(&c));
+        }
+        self
+    }
+
+    /// Every export function's view: free functions and every class's members.
+    fn fns_mut(&mut self) -> impl Iterator<Item = &mut FnView> {
+        self.functions
             .iter_mut()
             .chain(self.classes.iter_mut().flat_map(|c| {
                 c.constructor
@@ -221,15 +249,7 @@ impl GlueModel {
                             .iter_mut()
                             .flat_map(|p| p.getter.iter_mut().chain(p.setter.iter_mut())),
                     )
-            }));
-        for f in fns {
-            if let Some(c) = &mut f.closure {
-                c.var = format!("$closure{}", closures.len());
-                closures.push((**c).clone());
-            }
-        }
-        self.closures = closures;
-        self
+            }))
     }
 }
 

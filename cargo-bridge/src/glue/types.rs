@@ -211,6 +211,10 @@ pub struct TyView {
     pub kind: Kind,
     /// The JS name of the class carried, for class kinds.
     pub class: Option<String>,
+    /// A `class_vec` result whose class is in `rust` mode: its hits are read from the
+    /// class's wrapper table (`$takeCachedClassArray`). Set by the glue model, which knows
+    /// the modes.
+    pub cached_wrappers: bool,
     /// Typed array constructor for number vectors.
     pub array: Option<&'static str>,
     /// TypeScript type.
@@ -306,6 +310,7 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
     let simple = |kind: Kind| TyView {
         kind,
         class: None,
+        cached_wrappers: false,
         array: None,
         ts: scalar_ts(kind).to_string(),
         codec: None,
