@@ -1,6 +1,7 @@
 //! `--peer wasm-bindgen`: builds `fixtures/bench/peer` (the scenarios written for
-//! wasm-bindgen) with the installed `wasm-bindgen` CLI. Any missing piece is an `Err`
-//! that says what to do; the caller skips the peer rows with that message.
+//! wasm-bindgen) with the `wasm-bindgen` CLI of the pinned version (installed into
+//! `target/tools` on first use). Any missing piece is an `Err` that says what to do; the
+//! caller skips the peer rows with that message.
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -24,23 +25,7 @@ pub fn build_with(
 ) -> Result<PathBuf> {
     let dir = root.join("fixtures/bench/peer");
     let want = crate_version(&dir.join("Cargo.toml"))?;
-    let output = Command::new("wasm-bindgen")
-        .arg("--version")
-        .output()
-        .map_err(|_| {
-            anyhow::anyhow!(
-                "the `wasm-bindgen` CLI is not installed (install the version the peer crate pins: \
-                 `cargo install wasm-bindgen-cli --version {want}`)"
-            )
-        })?;
-    let version = String::from_utf8_lossy(&output.stdout);
-    let have = version.split_whitespace().nth(1).unwrap_or("").to_string();
-    if have != want {
-        bail!(
-            "the installed `wasm-bindgen` CLI is {have:?} but fixtures/bench/peer pins the crate at \
-             {want}; they must match (`cargo install wasm-bindgen-cli --version {want}`)"
-        );
-    }
+    let cli = cli(sh, root, &want)?;
     eprintln!("bench: building the wasm-bindgen {want} peer (fixtures/bench/peer)");
     let manifest = dir.join("Cargo.toml");
     let quiet_flag: &[&str] = if quiet { &["--quiet"] } else { &[] };
@@ -51,10 +36,53 @@ pub fn build_with(
     .run()
     .context("building the peer crate")?;
     let wasm = dir.join("target/wasm32-unknown-unknown/release/bench_peer.wasm");
-    cmd!(sh, "wasm-bindgen --target {target} --out-dir {out} {wasm}")
+    cmd!(sh, "{cli} --target {target} --out-dir {out} {wasm}")
         .run()
         .context("running wasm-bindgen")?;
     Ok(out.join("bench_peer.js"))
+}
+
+/// The `wasm-bindgen` CLI at version `want`: the one on `PATH` if it is that version, else
+/// the project's own copy under `target/tools`, installed there with `cargo install` on
+/// first use (a few minutes; the CLI must match the crate version exactly).
+pub fn cli(sh: &Shell, root: &Path, want: &str) -> Result<PathBuf> {
+    if cli_version(Path::new("wasm-bindgen")).as_deref() == Some(want) {
+        return Ok(PathBuf::from("wasm-bindgen"));
+    }
+    let tools = root.join("target/tools");
+    let local = tools.join("bin/wasm-bindgen");
+    if cli_version(&local).as_deref() == Some(want) {
+        return Ok(local);
+    }
+    eprintln!(
+        "bench: installing wasm-bindgen-cli {want} into {} (first use; takes a few minutes)",
+        tools.display()
+    );
+    cmd!(
+        sh,
+        "cargo install --quiet --force wasm-bindgen-cli --version {want} --root {tools}"
+    )
+    .run()
+    .with_context(|| {
+        format!(
+            "installing wasm-bindgen-cli {want} (or install it yourself: \
+             `cargo install wasm-bindgen-cli --version {want}`)"
+        )
+    })?;
+    match cli_version(&local) {
+        Some(have) if have == want => Ok(local),
+        have => bail!(
+            "{} reports version {have:?} after installing wasm-bindgen-cli {want}",
+            local.display()
+        ),
+    }
+}
+
+/// The version `wasm-bindgen --version` of `program` reports, if it runs.
+fn cli_version(program: &Path) -> Option<String> {
+    let output = Command::new(program).arg("--version").output().ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    Some(text.split_whitespace().nth(1)?.to_string())
 }
 
 /// The `wasm-bindgen` version `fixtures/bench/peer` pins.

@@ -163,6 +163,7 @@ pub fn measure(
         eprintln!("bench: size: building the 1-class wasm-bindgen package");
         let dir = base.join("peer1");
         let version = super::peer::pinned_version(root)?;
+        let cli = super::peer::cli(sh, root, &version)?;
         let manifest = write_crate(
             &dir,
             "peer1",
@@ -176,7 +177,7 @@ pub fn measure(
             .context("building the wasm-bindgen size crate")?;
         let wasm = peer_target.join("wasm32-unknown-unknown/release/peer1.wasm");
         let out = dir.join("pkg");
-        cmd!(sh, "wasm-bindgen --target web --out-dir {out} {wasm}")
+        cmd!(sh, "{cli} --target web --out-dir {out} {wasm}")
             .run()
             .context("running wasm-bindgen on the size crate")?;
         Some(package(&out.join("peer1.js"), &out.join("peer1_bg.wasm"))?)
