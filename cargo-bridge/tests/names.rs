@@ -406,3 +406,43 @@ fn records_and_enums_of_a_library_crate_that_exports_nothing_else() {
         "the package keeps no anchor export"
     );
 }
+
+#[test]
+fn two_crates_with_a_record_of_one_name() {
+    // Records are JS interfaces and plain objects, but one package still has one namespace
+    // of type names: two `Point`s would make the .d.ts declare `Point` twice.
+    let project = Project::workspace(&["app", "a", "b"], "");
+    for (dir, name) in [("a", "names-rec-a"), ("b", "names-rec-b")] {
+        project.bridge_crate(
+            dir,
+            name,
+            "\"rlib\"",
+            "",
+            "use bridge_runtime::bridge;\n\n#[bridge(record)]\npub struct Point {\n    pub x: f64,\n}\n",
+        );
+    }
+    project.bridge_crate(
+        "app",
+        "names-rec-app",
+        "\"cdylib\"",
+        "",
+        "use bridge_runtime::bridge;\n\n#[bridge]\npub fn a(p: names_rec_a::Point) -> f64 {\n    p.x\n}\n\n\
+         #[bridge]\npub fn b(p: names_rec_b::Point) -> f64 {\n    p.x\n}\n",
+    );
+    let manifest = project.path("app/Cargo.toml");
+    let text = support::read(&manifest).replace(
+        "[dependencies]\n",
+        "[dependencies]\nnames-rec-a = { path = \"../a\" }\nnames-rec-b = { path = \"../b\" }\n",
+    );
+    project.file("app/Cargo.toml", &text);
+    let run = project.build(&["-p", "names-rec-app"]);
+    run.fails().stderr_has(&[
+        "two items are exported to JS as `Point`: record `Point` of crate `names-rec-a` and \
+         record `Point` of crate `names-rec-b`; names must be unique in one package: give one \
+         of them another JS name with #[bridge(js_name = \"...\")]",
+    ]);
+    assert!(
+        !project.path("app/pkg").exists(),
+        "no package on a name error"
+    );
+}
