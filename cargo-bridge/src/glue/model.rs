@@ -42,9 +42,20 @@ pub struct GlueModel {
     pub wasm_abi: WasmAbi,
     /// Rust closures the exports return.
     pub closures: Vec<ClosureView>,
+    /// Every function's wasm export, bound once at instantiation: a call then loads a
+    /// module binding instead of looking the name up on the exports object.
+    pub exports: Vec<ExportBinding>,
     /// Debug glue (a build without `--release`, set by the post-process): the leak
     /// detector and the argument checks of `templates/debug/`. Release glue has none of it.
     pub debug: bool,
+}
+
+/// One module binding of a wasm export's function (`let <var>` = `$wasm[<symbol>]`).
+#[derive(Serialize)]
+pub struct ExportBinding {
+    pub var: String,
+    /// As a JS string literal.
+    pub symbol: String,
 }
 
 #[derive(Serialize)]
@@ -94,6 +105,10 @@ pub struct FnView {
     pub bindable: bool,
     /// The wasm export, as a JS string literal (`wasm[{{ f.symbol }}]`).
     pub symbol: String,
+    /// The module binding that holds the export's function (`$export<N>`, see
+    /// [`GlueModel::exports`]); `None` until the model numbers it (the call then looks
+    /// the export up by name).
+    pub export_var: Option<String>,
     /// `Class.member` or `function`, for error messages.
     pub label: String,
     pub has_self: bool,
@@ -182,9 +197,10 @@ impl GlueModel {
             js: Default::default(),
             wasm_abi: WasmAbi::new(),
             closures: Vec::new(),
+            exports: Vec::new(),
             debug: false,
         }
-        .number_closures()
+        .number_functions()
         .mark_cached_wrappers(classes)
     }
 
@@ -198,6 +214,7 @@ impl GlueModel {
             .flat_map(|f| f.params.iter_mut());
         for p in params {
             if let Some(c) = &mut p.closure {
+                bind_export(&mut c.call, &mut self.exports);
                 c.var = format!("$closure{}", self.closures.len());
                 self.closures.push(c.clone());
             }
@@ -205,17 +222,22 @@ impl GlueModel {
         self.js = js;
     }
 
-    /// Gives each closure-returning function's [`ClosureView`] its glue binding and lists
-    /// them in `closures` (rendered before the classes and functions that use them).
-    fn number_closures(mut self) -> Self {
+    /// Gives each function its export binding (listed in `exports`) and each
+    /// closure-returning function's [`ClosureView`] its glue binding (listed in `closures`,
+    /// rendered before the classes and functions that use them).
+    fn number_functions(mut self) -> Self {
         let mut closures = Vec::new();
+        let mut exports = Vec::new();
         for f in self.fns_mut() {
+            bind_export(f, &mut exports);
             if let Some(c) = &mut f.closure {
+                bind_export(&mut c.call, &mut exports);
                 c.var = format!("$closure{}", closures.len());
                 closures.push((**c).clone());
             }
         }
         self.closures = closures;
+        self.exports = exports;
         self
     }
 
@@ -251,6 +273,16 @@ impl GlueModel {
                     )
             }))
     }
+}
+
+/// Binds `f`'s export to the next `$export<N>` (listed in `exports`).
+fn bind_export(f: &mut FnView, exports: &mut Vec<ExportBinding>) {
+    let var = format!("$export{}", exports.len());
+    exports.push(ExportBinding {
+        var: var.clone(),
+        symbol: f.symbol.clone(),
+    });
+    f.export_var = Some(var);
 }
 
 /// Each parameter's JS binding: its name, with `_` appended while it is a reserved word
@@ -290,6 +322,7 @@ fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         js_name: f.js_name.clone(),
         bindable: bridge_schema::js::is_bindable(&f.js_name),
         symbol: js_string(&f.symbol),
+        export_var: None,
         label,
         has_self: f.receiver != Receiver::None,
         params: param_bindings(&f.params)
