@@ -1,7 +1,8 @@
 //! Installs each class's identity mode: replaces the `__bridge_identity.<type id>` import
 //! (called on every class value handed to JS) with the mode's lowering, and for `rust`
 //! mode adds the identity-table size global `<type id>#identity_table_len` and the
-//! `<type id>#release_wrapper` export (names from `bridge_schema`).
+//! `<type id>#release_wrapper` export (names from `bridge_schema`), which ends with the
+//! class's `drop_ref` body spliced in (`splice.rs`).
 //!
 //! The lowering reads the box header (`bridge_schema::header`): its identity slot is 0
 //! until JS caches a wrapper for the object.
@@ -287,7 +288,11 @@ fn add_release_wrapper(
         i32_at(header::SLOT_OFFSET),
     );
     add_to_global(&mut body, table_len, -1);
-    body.local_get(addr).call(drop_ref);
+    // drop_ref's body in place of the call (see splice.rs); a body it cannot copy is called.
+    let callee = module.funcs.get(drop_ref).kind.unwrap_local();
+    if !super::splice::tail_call(&mut body, &module.types, callee, &[addr]) {
+        body.local_get(addr).call(drop_ref);
+    }
     let func = builder.finish(vec![addr], &mut module.funcs);
     module
         .exports

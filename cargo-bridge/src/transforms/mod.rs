@@ -1,10 +1,12 @@
-//! Post-processing passes over the linked wasm module, one per file, in pipeline order.
+//! Post-processing passes over the linked wasm module, one per file, in pipeline order
+//! (`splice.rs` is a helper they share, not a pass).
 
 pub mod exports_section;
 pub mod identity;
 pub mod import_stack;
 pub mod inline_identity;
 pub mod pool_dispatch;
+pub mod splice;
 pub mod stack_pointer;
 pub mod unused_exports;
 
