@@ -9,7 +9,8 @@
 // MODE: none | pointer | rust (the bench fixture's BenchNone/BenchPointer/BenchRust),
 //       floor (the same loop against the bare `floor` export, as many calls as the
 //       scenario makes crossings), alloc-floor (the scenario's `allocFloor` loop, if it
-//       has one), wasm-bindgen (the peer package).
+//       has one), js-only (the scenario's own JS over plain JS objects, if it has
+//       `jsOnly`; no package), wasm-bindgen (the peer package).
 // KIND: time      warm-up, then adaptive sampling with IQR outlier removal;
 //       sustained warm-up, then 10 back-to-back runs with no pause (finalizers get no
 //                 chance to run);
@@ -112,7 +113,8 @@ async function measureIdentity() {
     };
   }
 
-  const api = await loadApi(args.pkg, args.mode);
+  if (args.mode === "js-only" && !scenario.jsOnly) throw new Error(`${args.scenario} has no js-only row`);
+  const api = args.mode === "js-only" ? scenario.jsOnly(args.quick === 1) : await loadApi(args.pkg, args.mode);
   const floorRow = args.mode === "floor" || args.mode === "alloc-floor";
   const run = { floor: scenario.floor, "alloc-floor": scenario.allocFloor }[args.mode] ?? scenario.run;
   if (!run) throw new Error(`${args.scenario} has no ${args.mode} row`);

@@ -6,7 +6,9 @@
 // Every scenario is { iterations, crossings, setup(api), run(api, state, n),
 // (`importFloor`: its floor makes bare wasm → JS import calls instead of `floor` calls)
 // floor(api, state, n), teardown(api, state) }, optionally allocFloor(api, state, n) (the
-// `alloc-floor` row: the same crossings doing the Rust work, without wrappers) and
+// `alloc-floor` row: the same crossings doing the Rust work, without wrappers),
+// jsOnly(small) (the `js-only` row: an `api` whose objects are plain JS, for the same
+// setup, run and teardown) and
 // counters(state) (totals the runner reports with every measure, e.g. memo hits). `run` must be callable in chunks (the
 // memory measure samples the heap between chunks), so loop state lives in `state`.
 // What each mode leaves behind (none-mode wrappers nobody released) is the GC's, as in
@@ -14,6 +16,7 @@
 
 /** uiTree: fan-outs below the root (5 levels, 101_111 nodes); `api.small`: 39 nodes. */
 import { importLoop } from "./import_floor.mjs";
+import { JsTree } from "./js_tree.mjs";
 
 /** What Rust calls in the calling-JS scenarios (the peer imports it as a global). */
 const bump = (x) => (x + 1) | 0;
@@ -256,6 +259,8 @@ export const SCENARIOS = {
   uiTree: {
     iterations: 1,
     crossings: 303_333,
+    // The same walk over the same tree as plain JS objects: the bound of every mode.
+    jsOnly: (small) => ({ Tree: JsTree, small, release() {} }),
     setup(api) {
       const tree = new api.Tree(...(api.small ? SMALL_TREE_FANOUTS : TREE_FANOUTS));
       const st = { tree, size: tree.size, memo: new WeakMap(), view: null, seed: 1 };

@@ -97,6 +97,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         vec![
             Mode::Floor,
             Mode::AllocFloor,
+            Mode::JsOnly,
             Mode::None,
             Mode::Pointer,
             Mode::Rust,
@@ -281,7 +282,8 @@ fn plan(args: &BenchArgs, modes: &[Mode], pkgs: &Packages) -> Vec<Job> {
             (false, None) => s.iterations,
         };
         for &mode in modes {
-            if mode == Mode::AllocFloor && !s.alloc_floor {
+            if (mode == Mode::AllocFloor && !s.alloc_floor) || (mode == Mode::JsOnly && !s.js_only)
+            {
                 continue;
             }
             let kinds: &[Kind] = if mode.is_floor() || args.time_only {

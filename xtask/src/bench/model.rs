@@ -10,6 +10,9 @@ pub enum Mode {
     Floor,
     /// The scenario's Rust work without wrappers (only scenarios with `alloc_floor`).
     AllocFloor,
+    /// The scenario's own JS over plain JS objects, no bridge (only scenarios with
+    /// `js_only`): what no way of bridging can beat.
+    JsOnly,
     None,
     Pointer,
     Rust,
@@ -20,12 +23,13 @@ pub enum Mode {
 impl Mode {
     /// A reference row (time only), not a way of bridging objects.
     pub fn is_floor(self) -> bool {
-        matches!(self, Mode::Floor | Mode::AllocFloor)
+        matches!(self, Mode::Floor | Mode::AllocFloor | Mode::JsOnly)
     }
 
-    pub const ALL: [Mode; 6] = [
+    pub const ALL: [Mode; 7] = [
         Mode::Floor,
         Mode::AllocFloor,
+        Mode::JsOnly,
         Mode::None,
         Mode::Pointer,
         Mode::Rust,
@@ -36,6 +40,7 @@ impl Mode {
         match self {
             Mode::Floor => "floor",
             Mode::AllocFloor => "alloc-floor",
+            Mode::JsOnly => "js-only",
             Mode::None => "none",
             Mode::Pointer => "pointer",
             Mode::Rust => "rust",
@@ -74,6 +79,8 @@ pub struct Scenario {
     pub objects_per_iteration: u64,
     /// Has an `alloc-floor` row (`allocFloor` in `scenarios.mjs`).
     pub alloc_floor: bool,
+    /// Has a `js-only` row (`jsOnly` in `scenarios.mjs`).
+    pub js_only: bool,
     pub what: &'static str,
 }
 

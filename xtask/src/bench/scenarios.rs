@@ -13,6 +13,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 1,
         objects_per_iteration: 1,
         alloc_floor: false,
+        js_only: false,
         what: "Rust returns an object, JS passes it back: `obj = C.roundtrip(obj)`",
     },
     Scenario {
@@ -22,6 +23,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 100,
         objects_per_iteration: 100,
         alloc_floor: false,
+        js_only: false,
         what: "Rust returns the same 100 objects as a fresh `Vec<Handle<C>>`: `pool.all()`",
     },
     Scenario {
@@ -31,6 +33,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 3,
         objects_per_iteration: 1,
         alloc_floor: false,
+        js_only: false,
         what: "`new C(i)`, `C.roundtrip(obj)`, `obj.release()`",
     },
     Scenario {
@@ -40,6 +43,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 1,
         objects_per_iteration: 1,
         alloc_floor: false,
+        js_only: false,
         what: "JS passes one object, Rust reads it: `C.consume(obj)` (`&C` in, `i32` out)",
     },
     Scenario {
@@ -49,6 +53,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 2,
         objects_per_iteration: 1,
         alloc_floor: true,
+        js_only: false,
         what: "a fresh object per call, released at once in every mode: `C.make(i).release()`",
     },
     Scenario {
@@ -58,6 +63,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 1,
         objects_per_iteration: 0,
         alloc_floor: false,
+        js_only: false,
         what: "a `{x, y}` record in and out: `p = movePoint(p)` (wasm-bindgen: \
                serde-wasm-bindgen)",
     },
@@ -68,6 +74,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 1,
         objects_per_iteration: 1,
         alloc_floor: false,
+        js_only: false,
         what: "`C.consumeOk(obj)`: `rustConsumesSameObject` returning `Result::Ok(i32)`",
     },
     Scenario {
@@ -77,6 +84,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 100,
         objects_per_iteration: 100,
         alloc_floor: false,
+        js_only: false,
         what: "100 records `{ item, x }` holding the same 100 objects each time: \
                `pool.hits()`, both fields read (wasm-bindgen: a struct with getters)",
     },
@@ -87,6 +95,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 303_333,
         objects_per_iteration: 101_111,
         alloc_floor: false,
+        js_only: true,
         what: "the real workload: a Rust-owned tree (101 111 nodes, 5 levels) rendered like UI \
                code: per iteration, 1% of the nodes edited in Rust, then a full re-render (per \
                node `parent()`, the `version` getter, a memo lookup in a `WeakMap` keyed by the \
@@ -99,6 +108,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 1,
         objects_per_iteration: 1,
         alloc_floor: false,
+        js_only: false,
         what: "Rust calls a JS import `(i32) -> i32` in a loop (floor: a bare wasm → JS import \
                call; the peer imports a global)",
     },
@@ -109,6 +119,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 1,
         objects_per_iteration: 1,
         alloc_floor: false,
+        js_only: false,
         what: "Rust calls the JS function passed for the call (`&dyn Fn(i32) -> i32`; the \
                peer: `&js_sys::Function` and `call1`) in a loop (floor: a bare import call)",
     },
@@ -119,6 +130,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 1,
         objects_per_iteration: 1,
         alloc_floor: false,
+        js_only: false,
         what: "a JS object into Rust and back: `v = roundtripValue(v)` (`JsValue` in and out)",
     },
     Scenario {
@@ -128,6 +140,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 1,
         objects_per_iteration: 0,
         alloc_floor: false,
+        js_only: false,
         what: "JS calls a Rust closure an export returned: `x = f(x)` (`Box<dyn Fn(i32) -> \
                i32>`; the peer: `Closure<dyn Fn(i32) -> i32>` handed to JS with \
                `into_js_value`)",
@@ -224,13 +237,15 @@ mod tests {
     }
 
     /// What `scenarios.mjs` exports, read by Node: name → (iterations, crossings, has an
-    /// `allocFloor`). Some entries come from factories, so the text alone would not do.
-    fn js_scenarios() -> std::collections::BTreeMap<String, (u64, u64, bool)> {
+    /// `allocFloor`, has a `jsOnly`). Some entries come from factories, so the text alone
+    /// would not do.
+    fn js_scenarios() -> std::collections::BTreeMap<String, (u64, u64, bool, bool)> {
         let url = fixtures::project_root().join("xtask/bench/scenarios.mjs");
         let script = format!(
             "const {{ SCENARIOS }} = await import({:?}); \
              console.log(JSON.stringify(Object.entries(SCENARIOS).map(([name, s]) => \
-             [name, [s.iterations, s.crossings, typeof s.allocFloor === 'function']])));",
+             [name, [s.iterations, s.crossings, typeof s.allocFloor === 'function', \
+             typeof s.jsOnly === 'function']])));",
             format!("file://{}", url.display())
         );
         let out = std::process::Command::new("node")
@@ -242,7 +257,7 @@ mod tests {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let entries: Vec<(String, (u64, u64, bool))> =
+        let entries: Vec<(String, (u64, u64, bool, bool))> =
             serde_json::from_slice(&out.stdout).expect("scenario list");
         entries.into_iter().collect()
     }
@@ -256,8 +271,8 @@ mod tests {
                 .unwrap_or_else(|| panic!("{} is not in scenarios.mjs", s.name));
             assert_eq!(
                 got,
-                (s.iterations, s.crossings, s.alloc_floor),
-                "{}: iterations, crossings, allocFloor",
+                (s.iterations, s.crossings, s.alloc_floor, s.js_only),
+                "{}: iterations, crossings, allocFloor, jsOnly",
                 s.name
             );
         }

@@ -214,7 +214,10 @@ fn generated(run: &Run, machine: &Machine) -> String {
             `floor` export (`i32` in, `i32` out, no wrapper): the physical limit of that many \
             crossings. The `alloc-floor` row (`rustCreatesObject` only) makes the same box \
             `make` returns and frees it, two bare calls passing the address as an `i32` \
-            (`rawFree(rawMake(i))`): the Rust work without any wrapper. Each (scenario, mode, \
+            (`rawFree(rawMake(i))`): the Rust work without any wrapper. The `js-only` row \
+            (`uiTree` only) runs the same walk over the same tree built of plain JS objects \
+            (`xtask/bench/js_tree.mjs`; `children()` returns a new array, as a `Vec` return \
+            does): the workload's own JS and garbage, which no bridge can beat. Each (scenario, mode, \
             measure) runs in a fresh Node process. Between timed \
             runs (untimed): a minor GC and a few event-loop turns; modes whose wrappers are \
             cleaned up by FinalizationRegistry (none, pointer, wasm-bindgen) first get full GCs \

@@ -167,8 +167,11 @@ pub(super) fn ratio_table(run: &Run) -> String {
     if peer {
         header.push("wasm-bindgen/rust".into());
     }
+    // The js-only row is the workload's own JS, not a crossing: its ratio is in the
+    // workload table (wasm-bindgen / js-only), not against the floor.
+    let over_floor = |m: Mode| m != Mode::Floor && m != Mode::JsOnly;
     for m in &modes {
-        if *m != Mode::Floor {
+        if over_floor(*m) {
             header.push(format!("{}/floor", m.name()));
         }
     }
@@ -194,7 +197,7 @@ pub(super) fn ratio_table(run: &Run) -> String {
                 row.push(ratio(med(Mode::WasmBindgen), med(Mode::Rust)));
             }
             for &m in &modes {
-                if m != Mode::Floor {
+                if over_floor(m) {
                     row.push(ratio(med(m), med(Mode::Floor)));
                 }
             }

@@ -24,7 +24,8 @@ fn parent_identity(r: &Record) -> Option<f64> {
 fn records(run: &Run) -> Vec<&Record> {
     Mode::ALL
         .into_iter()
-        .filter(|m| !m.is_floor())
+        // js-only: the same walk over plain JS objects, the bound of every mode.
+        .filter(|m| !m.is_floor() || *m == Mode::JsOnly)
         .filter_map(|m| run.find(UI_TREE, m))
         .collect()
 }
