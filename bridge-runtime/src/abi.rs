@@ -436,6 +436,80 @@ pub unsafe fn borrow_arg<'a, C: BridgeClass>(
     unsafe { Handle::<C>::try_borrow_raw(addr as usize) }.map_err(|c| conflict(site, C::NAME, c))
 }
 
+/// A borrow refused at a thunk's first argument, waiting for the glue after the trap.
+#[derive(Clone, Copy)]
+struct Refusal {
+    site: &'static ArgSite,
+    arg_class: &'static str,
+    conflict: BorrowConflict,
+}
+
+global! { static REFUSAL: Option<Refusal> = None; }
+
+/// Note the refusal and trap: nothing is borrowed or owned yet when a first argument is
+/// refused, so the trap skips nothing, and the thunk's hot path calls no function (V8
+/// compiles a wasm function without calls with no stack check: about 0.5 ns a call).
+/// The glue's `$rethrow` then calls [`__bridge_refused`], which throws the message.
+#[inline(always)]
+fn refuse(site: &'static ArgSite, arg_class: &'static str, kind: BorrowConflict) -> ! {
+    REFUSAL.with(|slot| {
+        slot.set(Some(Refusal {
+            site,
+            arg_class,
+            conflict: kind,
+        }))
+    });
+    #[cfg(target_arch = "wasm32")]
+    core::arch::wasm32::unreachable();
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = REFUSAL.with(Cell::take);
+        throw(conflict(site, arg_class, kind))
+    }
+}
+
+/// After a trap: throw the borrow refusal that caused it as a JS `Error` (the message of
+/// [`borrow_arg`]'s error); return if no refusal is waiting (the trap was something else).
+#[unsafe(export_name = bridge_schema::runtime_export!(refused))]
+pub extern "C" fn __bridge_refused() {
+    if let Some(r) = REFUSAL.with(Cell::take) {
+        throw(conflict(r.site, r.arg_class, r.conflict));
+    }
+}
+
+/// As [`borrow_arg`], for the first thing a thunk does (its receiver, or its first
+/// parameter when there is no receiver): a conflict traps (see [`refuse`]).
+///
+/// # Safety
+/// As [`borrow_arg`]; no borrow guard or owned argument may be live in the thunk yet.
+#[inline(always)]
+pub unsafe fn borrow_first_arg<'a, C: BridgeClass>(
+    addr: u32,
+    site: &'static ArgSite,
+) -> HandleRef<'a, C> {
+    // SAFETY: forwarded contract.
+    match unsafe { Handle::<C>::try_borrow_raw(addr as usize) } {
+        Ok(guard) => guard,
+        Err(c) => refuse(site, C::NAME, c),
+    }
+}
+
+/// As [`borrow_mut_arg`], for the first thing a thunk does (see [`borrow_first_arg`]).
+///
+/// # Safety
+/// As [`borrow_first_arg`].
+#[inline(always)]
+pub unsafe fn borrow_mut_first_arg<'a, C: BridgeClass>(
+    addr: u32,
+    site: &'static ArgSite,
+) -> HandleRefMut<'a, C> {
+    // SAFETY: forwarded contract.
+    match unsafe { Handle::<C>::try_borrow_mut_raw(addr as usize) } {
+        Ok(guard) => guard,
+        Err(c) => refuse(site, C::NAME, c),
+    }
+}
+
 /// Exclusive borrow of a class argument.
 ///
 /// # Safety

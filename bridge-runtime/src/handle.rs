@@ -9,10 +9,13 @@ use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
+use bridge_schema::header::{BORROW_DOOMED as DOOMED, BORROW_EXCLUSIVE as EXCLUSIVE};
+
 #[repr(C)]
 pub(crate) struct ObjectBox<T> {
     strong: Cell<u32>,
-    /// 0 free, >0 shared borrows, -1 exclusive.
+    /// 0 free, 1.. shared borrows, `EXCLUSIVE`; plus `DOOMED` once `strong` reached 0
+    /// while borrowed (see `bridge_schema::header`).
     borrow: Cell<i32>,
     /// Identity slot, owned by the JS glue and the identity hook. 0 when new.
     slot: Cell<i32>,
@@ -52,14 +55,14 @@ impl RawHeader<'_> {
     /// End one shared borrow whose guard was skipped (a trap or a JS exception unwound it).
     pub(crate) fn end_shared_borrow(&self) {
         let b = self.0.borrow.get();
-        if b > 0 {
+        if b > 0 && b & !DOOMED > 0 {
             self.0.borrow.set(b - 1);
         }
     }
 
     /// Forget any borrow: only sound when no borrow guard of the object can be live.
     pub(crate) fn clear_borrow(&self) {
-        self.0.borrow.set(0);
+        self.0.borrow.set(self.0.borrow.get() & DOOMED);
     }
 }
 
@@ -136,7 +139,7 @@ impl<T> Handle<T> {
         let flag = &self.inner().borrow;
         match flag.get() {
             0 => {
-                flag.set(-1);
+                flag.set(EXCLUSIVE);
                 Ok(HandleRefMut {
                     object: self.inner(),
                 })
@@ -198,12 +201,18 @@ impl<T> Drop for Handle<T> {
         let object = self.inner();
         let n = object.strong.get() - 1;
         object.strong.set(n);
-        // Borrowed with no reference left: JS released its last reference from inside a
-        // call that borrows the object (a callback re-entering JS). That call's guard has
-        // no reference of its own, so it frees the box when the borrow ends.
-        if n == 0 && object.borrow.get() == 0 {
-            // SAFETY: last reference and no borrow; the box came from `Box::leak` in `new`.
-            unsafe { free_box(object) };
+        if n == 0 {
+            let b = object.borrow.get();
+            if b == 0 {
+                // SAFETY: last reference and no borrow; the box came from `Box::leak` in `new`.
+                unsafe { free_box(object) };
+            } else {
+                // Borrowed with no reference left: JS released its last reference from
+                // inside a call that borrows the object (a callback re-entering JS). That
+                // call's guard has no reference of its own: it frees the box when the
+                // borrow ends.
+                object.borrow.set(b | DOOMED);
+            }
         }
     }
 }
@@ -244,7 +253,7 @@ impl<T> Drop for HandleRef<'_, T> {
     fn drop(&mut self) {
         let b = self.object.borrow.get() - 1;
         self.object.borrow.set(b);
-        if b == 0 && self.object.strong.get() == 0 {
+        if b == DOOMED {
             // SAFETY: the last reference was dropped during this borrow (see `Handle::drop`).
             unsafe { free_box(self.object) };
         }
@@ -273,8 +282,9 @@ impl<T> DerefMut for HandleRefMut<'_, T> {
 
 impl<T> Drop for HandleRefMut<'_, T> {
     fn drop(&mut self) {
+        let doomed = self.object.borrow.get() & DOOMED != 0;
         self.object.borrow.set(0);
-        if self.object.strong.get() == 0 {
+        if doomed {
             // SAFETY: the last reference was dropped during this borrow (see `Handle::drop`).
             unsafe { free_box(self.object) };
         }
@@ -290,9 +300,17 @@ impl<T> Handle<T> {
     ) -> Result<HandleRef<'a, T>, BorrowConflict> {
         // SAFETY: forwarded contract.
         let object = unsafe { &*(addr as *const ObjectBox<T>) };
+        // One comparison refuses a flag that is exclusive or doomed (JS passes only boxes
+        // its wrappers hold a reference to, never doomed ones). After it the guard's end
+        // sees that the flag it restores is not doomed, so a call that cannot reach the
+        // object again has no free on its path.
         let b = object.borrow.get();
-        if b < 0 {
-            return Err(BorrowConflict::MutablyBorrowed);
+        if b as u32 >= DOOMED as u32 {
+            return Err(if b < 0 {
+                BorrowConflict::MutablyBorrowed
+            } else {
+                BorrowConflict::Borrowed
+            });
         }
         object.borrow.set(b + 1);
         Ok(HandleRef { object })
@@ -307,7 +325,7 @@ impl<T> Handle<T> {
         let object = unsafe { &*(addr as *const ObjectBox<T>) };
         match object.borrow.get() {
             0 => {
-                object.borrow.set(-1);
+                object.borrow.set(EXCLUSIVE);
                 Ok(HandleRefMut { object })
             }
             b if b < 0 => Err(BorrowConflict::MutablyBorrowed),
@@ -407,6 +425,40 @@ mod tests {
         assert_eq!(drops.get(), 1, "freed under a live &mut borrow");
         drop(exclusive);
         assert_eq!(drops.get(), 2);
+    }
+
+    /// A trap skipped one guard and the glue ended that borrow (`end_shared_borrow`) after
+    /// JS had dropped the last reference: the box stays marked, and the last live guard
+    /// still frees it.
+    #[test]
+    fn an_unwound_shared_borrow_keeps_the_box_doomed() {
+        let drops = Rc::new(Cell::new(0));
+        let raw = Handle::new(CountsDrops(drops.clone())).into_raw();
+        let outer = unsafe { Handle::<CountsDrops>::try_borrow_raw(raw) }.unwrap();
+        std::mem::forget(unsafe { Handle::<CountsDrops>::try_borrow_raw(raw) }.unwrap());
+        drop(unsafe { Handle::<CountsDrops>::from_raw(raw) });
+        // (`RawHeader::at` takes a wasm address; the host's are 64-bit.)
+        RawHeader(unsafe { &*(raw as *const ObjectBox<()>) }).end_shared_borrow();
+        assert_eq!(drops.get(), 0, "freed under the outer borrow");
+        drop(outer);
+        assert_eq!(drops.get(), 1, "the last guard frees the doomed box");
+    }
+
+    /// JS's shared borrow (one comparison) refuses an exclusive flag, and only that.
+    #[test]
+    fn a_raw_shared_borrow_is_refused_only_under_an_exclusive_one() {
+        let raw = Handle::new(1).into_raw();
+        let shared = unsafe { Handle::<i32>::try_borrow_raw(raw) }.unwrap();
+        assert!(unsafe { Handle::<i32>::try_borrow_raw(raw) }.is_ok());
+        drop(shared);
+        let exclusive = unsafe { Handle::<i32>::try_borrow_mut_raw(raw) }.unwrap();
+        assert_eq!(
+            unsafe { Handle::<i32>::try_borrow_raw(raw) }.err(),
+            Some(BorrowConflict::MutablyBorrowed)
+        );
+        drop(exclusive);
+        assert_eq!(*unsafe { Handle::<i32>::try_borrow_raw(raw) }.unwrap(), 1);
+        drop(unsafe { Handle::<i32>::from_raw(raw) });
     }
 
     #[test]

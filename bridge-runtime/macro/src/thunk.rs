@@ -53,17 +53,19 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         let site = site("self");
         match spec.receiver {
             Receiver::None => {}
+            // The receiver is the thunk's first prelude: a refused borrow traps (nothing
+            // to undo yet), which keeps calls off the hot path (`borrow_first_arg`).
             Receiver::Ref => {
                 wasm_params.push(quote! { #addr: u32 });
                 preludes.push(quote! {
-                    let __self = unsafe { ::bridge_runtime::abi::borrow_arg::<#class_ty>(#addr, #site) }?;
+                    let __self = unsafe { ::bridge_runtime::abi::borrow_first_arg::<#class_ty>(#addr, #site) };
                 });
                 args.push(quote! { &*__self });
             }
             Receiver::Mut => {
                 wasm_params.push(quote! { #addr: u32 });
                 preludes.push(quote! {
-                    let mut __self = unsafe { ::bridge_runtime::abi::borrow_mut_arg::<#class_ty>(#addr, #site) }?;
+                    let mut __self = unsafe { ::bridge_runtime::abi::borrow_mut_first_arg::<#class_ty>(#addr, #site) };
                 });
                 args.push(quote! { &mut *__self });
             }
@@ -89,7 +91,22 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
             args.push(arg);
             continue;
         }
-        let p = lift_param(&name, info, &site(js_name));
+        let mut p = lift_param(&name, info, &site(js_name));
+        if preludes.is_empty() {
+            // Nothing precedes it: a refused borrow can trap (see the receiver above).
+            let rt = quote! { ::bridge_runtime::abi };
+            let class = &info.named;
+            let site = site(js_name);
+            match info.ty {
+                Ty::ClassRef(_) => {
+                    p.prelude = quote! { let #name = unsafe { #rt::borrow_first_arg::<#class>(#name, #site) }; };
+                }
+                Ty::ClassMut(_) => {
+                    p.prelude = quote! { let mut #name = unsafe { #rt::borrow_mut_first_arg::<#class>(#name, #site) }; };
+                }
+                _ => {}
+            }
+        }
         wasm_params.extend(p.wasm_params);
         preludes.push(p.prelude);
         args.push(p.arg);

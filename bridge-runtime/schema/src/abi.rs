@@ -33,6 +33,9 @@ macro_rules! runtime_export {
     (unborrow_shared) => {
         "__bridge_unborrow_shared"
     };
+    (refused) => {
+        "__bridge_refused"
+    };
     (wire_in) => {
         "__bridge_wire_in"
     };
@@ -85,6 +88,8 @@ pub mod exports {
     pub const UNBORROW: &str = crate::runtime_export!(unborrow);
     /// `(addr)`: end one shared borrow an unwound call held.
     pub const UNBORROW_SHARED: &str = crate::runtime_export!(unborrow_shared);
+    /// `()`: after a trap, throw the borrow refusal that caused it, if one did.
+    pub const REFUSED: &str = crate::runtime_export!(refused);
     /// `(bytes) -> addr` of the wire's in-buffer, grown to `bytes`.
     pub const WIRE_IN: &str = crate::runtime_export!(wire_in);
     /// `() -> 0|1`: the error just thrown carries data on the wire.
@@ -115,6 +120,7 @@ pub mod exports {
         RET_AREA,
         UNBORROW,
         UNBORROW_SHARED,
+        REFUSED,
     ];
 }
 
@@ -196,8 +202,17 @@ pub mod released_wrapper {
 pub mod header {
     /// `u32` strong count (Rust handles + JS references).
     pub const STRONG_OFFSET: u32 = 0;
-    /// `i32` borrow flag: 0 free, >0 shared borrows, -1 exclusive.
+    /// `i32` borrow flag: 0 free, 1.. shared borrows, [`BORROW_EXCLUSIVE`] exclusive, plus
+    /// [`BORROW_DOOMED`] once the last reference is gone while borrowed.
     pub const BORROW_OFFSET: u32 = 4;
+    /// The borrow flag of an exclusive borrow (`i32::MIN`: negative, so is every flag a
+    /// shared borrow must refuse).
+    pub const BORROW_EXCLUSIVE: i32 = i32::MIN;
+    /// Flag bit: no reference is left, the last borrow to end frees the box. One unsigned
+    /// comparison (`flag as u32 >= BORROW_DOOMED`) tells a shared borrow's hot path that the
+    /// flag is neither exclusive nor doomed, and lets the compiler drop the free from the
+    /// guard's end when the borrowed call cannot reach the object again.
+    pub const BORROW_DOOMED: i32 = 1 << 30;
     /// `i32` identity slot: 0 = no JS cache entry, -1 = handed to JS, slot not yet
     /// assigned, >0 = index of the object's wrapper in the class's JS cache.
     pub const SLOT_OFFSET: u32 = 8;
