@@ -73,9 +73,12 @@ pub fn emit(item: bridge_schema::Item, refs: TypeRefs) -> TokenStream {
         // a #[bridge] type wherever the crate is checked.
         #[allow(dead_code)]
         const __BRIDGE_PIECES: &[&[u8]] = &[#(#pieces),*];
+        // No `#[used]`: on wasm32 it makes LLVM emit the static into the data segment
+        // as well as the custom section, so every module would ship its records twice.
+        // A static in a custom section is kept by the linker without it.
         #[cfg(target_arch = "wasm32")]
+        #[allow(dead_code)]
         #[unsafe(link_section = #section)]
-        #[used]
         static __BRIDGE_RECORD: [u8; ::bridge_runtime::record::len(__BRIDGE_PIECES)] =
             ::bridge_runtime::record::encode(#version, __BRIDGE_PIECES);
     }
