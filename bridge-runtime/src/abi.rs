@@ -154,12 +154,7 @@ pub extern "C" fn __bridge_panic_reclaim() {
 /// of another type (`std::panic::panic_any(value)`) keeps what `value` owns.
 mod panic {
     use crate::global::global;
-    use crate::text::push_decimal;
 
-    global! {
-        /// The message handed to JS, kept for the next panic (no allocation once warm).
-        static MESSAGE: String = String::new();
-    }
     global! {
         /// Address and capacity of the payload `String` the last trap abandoned.
         static ABANDONED: (usize, usize) = (0, 0);
@@ -175,37 +170,29 @@ mod panic {
                 ABANDONED.with(|a| a.set((text.as_ptr() as usize, text.capacity())));
             }
         }
-        MESSAGE.with(|cell| {
-            // Taken out and put back: the buffer stays where it is.
-            let mut message = cell.take();
-            message.clear();
-            write_text(&mut message, info);
-            super::host::panic_message(&message);
-            cell.set(message);
-        });
+        let parts = parts(info);
+        super::host::panic_message(&parts);
     }
 
-    /// `Rust panic: ` and what `PanicHookInfo`'s `Display` writes (`panicked at
-    /// file:line:col:`, a newline, the payload), built without `core::fmt`: formatting
-    /// `info` would link the formatting machinery into every module.
-    pub(super) fn write_text(text: &mut String, info: &std::panic::PanicHookInfo<'_>) {
-        text.push_str("Rust panic: panicked at ");
-        if let Some(at) = info.location() {
-            text.push_str(at.file());
-            text.push(':');
-            push_decimal(text, at.line());
-            text.push(':');
-            push_decimal(text, at.column());
-        }
-        if let Some(payload) = info.payload_as_str() {
-            text.push_str(":\n");
-            text.push_str(payload);
-        }
+    /// What the glue needs to write `Rust panic: ` and what `PanicHookInfo`'s `Display`
+    /// writes (`panicked at file:line:col:`, a newline, the payload). The glue joins the
+    /// pieces: building the text here would link decimal printing and `String` growth.
+    // Read by the wasm32 host import (and the tests) only.
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+    pub(crate) struct Parts<'a> {
+        /// `(file, line, column)`.
+        pub location: Option<(&'a str, u32, u32)>,
+        /// The payload, when it is a string (`panic_any` of another type: none).
+        pub payload: Option<&'a str>,
     }
 
-    /// `capacity` of the kept message buffer.
-    pub(super) fn message_bytes(capacity: impl Fn(&std::cell::Cell<String>) -> usize) -> usize {
-        MESSAGE.with(capacity)
+    pub(crate) fn parts<'a>(info: &'a std::panic::PanicHookInfo<'_>) -> Parts<'a> {
+        Parts {
+            location: info
+                .location()
+                .map(|at| (at.file(), at.line(), at.column())),
+            payload: info.payload_as_str(),
+        }
     }
 
     /// Free the payload `String` of the panic whose trap ended its owner's frame.
@@ -246,15 +233,14 @@ pub unsafe extern "C" fn __bridge_unborrow_shared(addr: u32) {
 // A `Cell`, not a `RefCell`: a `RefCell`'s borrow panics format their message.
 global! { static LAST_ERROR: String = String::new(); }
 
-/// Bytes the error and panic messages keep allocated for the next one.
+/// Bytes the error messages keep allocated for the next one.
 pub(crate) fn buffer_bytes() -> usize {
-    let capacity = |cell: &std::cell::Cell<String>| {
+    LAST_ERROR.with(|cell| {
         let text = cell.take();
         let bytes = text.capacity();
         cell.set(text);
         bytes
-    };
-    LAST_ERROR.with(capacity) + panic::message_bytes(capacity)
+    })
 }
 
 /// Throw `error` as a JS `Error`. Call only when no borrow guards are live.
@@ -293,8 +279,15 @@ mod host {
     unsafe extern "C" {
         #[link_name = "throw"]
         fn bridge_throw(ptr: u32, len: u32) -> !;
-        #[link_name = "panic_message"]
-        fn bridge_panic_message(ptr: u32, len: u32);
+        #[link_name = "panic_parts"]
+        fn bridge_panic_message(
+            file_ptr: u32,
+            file_len: u32,
+            line: u32,
+            column: u32,
+            payload_ptr: u32,
+            payload_len: u32,
+        );
     }
 
     #[cfg(target_arch = "wasm32")]
@@ -303,10 +296,24 @@ mod host {
         unsafe { bridge_throw(message.as_ptr() as u32, message.len() as u32) }
     }
 
+    /// Line 0: no location; payload address 0: no string payload (a `&str` is never null).
     #[cfg(target_arch = "wasm32")]
-    pub fn panic_message(message: &str) {
-        // SAFETY: JS copies the message synchronously.
-        unsafe { bridge_panic_message(message.as_ptr() as u32, message.len() as u32) }
+    pub fn panic_message(parts: &super::panic::Parts<'_>) {
+        let (file, line, column) = parts.location.unwrap_or(("", 0, 0));
+        let (payload_ptr, payload_len) = parts
+            .payload
+            .map_or((0, 0), |p| (p.as_ptr() as u32, p.len() as u32));
+        // SAFETY: JS copies the pieces synchronously.
+        unsafe {
+            bridge_panic_message(
+                file.as_ptr() as u32,
+                file.len() as u32,
+                line,
+                column,
+                payload_ptr,
+                payload_len,
+            )
+        }
     }
 
     #[cfg(not(target_arch = "wasm32"))]
@@ -315,7 +322,7 @@ mod host {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn panic_message(_message: &str) {}
+    pub fn panic_message(_parts: &super::panic::Parts<'_>) {}
 }
 
 // ---- parameters (JS -> Rust) ----
@@ -653,17 +660,29 @@ mod tests {
         assert_eq!(read(ret_area::IS_SOME_OFFSET), 0);
     }
 
-    /// The panic text is built without `core::fmt`, but reads as formatting the hook's
-    /// info did: `Rust panic: panicked at file:line:col:\nmessage`.
+    /// The glue joins the hook's pieces as `$panicText` in runtime.js.j2 does; the
+    /// result reads as formatting the hook's info did: `Rust panic: panicked at
+    /// file:line:col:\nmessage`.
+    fn joined(parts: &panic::Parts<'_>) -> String {
+        let mut text = String::from("Rust panic: panicked at ");
+        if let Some((file, line, column)) = parts.location {
+            text += &format!("{file}:{line}:{column}");
+        }
+        if let Some(payload) = parts.payload {
+            text += ":\n";
+            text += payload;
+        }
+        text
+    }
+
     #[test]
-    fn panic_text_matches_the_formatted_hook_info() {
+    fn panic_parts_join_to_the_formatted_hook_info() {
         use std::sync::Mutex;
         static SEEN: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(|info| {
             let formatted = format!("Rust panic: {info}");
-            let mut built = String::new();
-            panic::write_text(&mut built, info);
+            let built = joined(&panic::parts(info));
             SEEN.lock().unwrap().push((built, formatted));
         }));
         let code = 7;

@@ -2,23 +2,6 @@
 //! no formatting machinery at all (about 4 KiB of wasm code plus its tables: see the size
 //! section of docs/benchmarks.md), so the runtime's messages are pieces pushed in order.
 
-/// Append `n` in decimal.
-pub(crate) fn push_decimal(out: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    // SAFETY: only ASCII digits were written (checking would link UTF-8 validation).
-    out.push_str(unsafe { std::str::from_utf8_unchecked(&digits[at..]) });
-}
-
 /// Append `n` as `0x` and lowercase hex digits (what `{n:#x}` writes).
 pub(crate) fn push_hex(out: &mut String, n: u32) {
     out.push_str("0x");
@@ -44,15 +27,6 @@ pub(crate) fn concat(parts: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn decimal_matches_display() {
-        for n in [0, 7, 10, 99, 100, 12345, u32::MAX] {
-            let mut s = String::from("x");
-            push_decimal(&mut s, n);
-            assert_eq!(s, format!("x{n}"));
-        }
-    }
 
     #[test]
     fn hex_matches_alternate_lower_hex() {

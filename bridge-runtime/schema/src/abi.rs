@@ -132,8 +132,10 @@ pub mod host {
     pub const MODULE: &str = "__bridge";
     /// `(ptr, len) -> !`: throw a JS `Error` with the UTF-8 message.
     pub const THROW: &str = "throw";
-    /// `(ptr, len)`: the message of the panic whose trap follows.
-    pub const PANIC_MESSAGE: &str = "panic_message";
+    /// `(file_ptr, file_len, line, column, payload_ptr, payload_len)`: the pieces of the
+    /// message of the panic whose trap follows (line 0: no location; payload_ptr 0: the
+    /// payload is not a string); the glue joins them into `Rust panic: panicked at ...`.
+    pub const PANIC_MESSAGE: &str = "panic_parts";
 }
 
 /// The glue's `JsValue` table, as Rust sees it: the entries reserved for constants (never

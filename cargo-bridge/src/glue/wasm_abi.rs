@@ -50,7 +50,7 @@ pub struct RuntimeExports {
 
 #[derive(Serialize)]
 pub struct ImportModules {
-    /// The runtime's own host functions: `throw`, `panic_message`.
+    /// The runtime's own host functions: `throw`, `panic_parts`.
     pub host: &'static str,
     pub host_throw: &'static str,
     pub host_panic_message: &'static str,

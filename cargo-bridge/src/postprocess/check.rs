@@ -262,7 +262,7 @@ mod tests {
         }
         runtime_matches_module(&module, "m.wasm").unwrap();
         let ty = module.types.add(&[], &[]);
-        module.add_import_func("__bridge", "panic_message", ty);
+        module.add_import_func("__bridge", bridge_schema::abi::host::PANIC_MESSAGE, ty);
         runtime_matches_module(&module, "m.wasm").unwrap();
         module.add_import_func("__bridge", "abort_message", ty);
         let err = runtime_matches_module(&module, "m.wasm")
