@@ -154,7 +154,15 @@ async function measureIdentity() {
     };
   }
 
-  const sample = () => ({ runMs: timed(iterations) });
+  // `cpuMs`: the process's CPU time over the same run (every thread: after the warm-up,
+  // mostly the main one). Not what the targets use; on a shared machine it leaves out the
+  // time the process waited for a core, which `runMs` counts.
+  function sample() {
+    const cpu = process.cpuUsage();
+    const runMs = timed(iterations);
+    const used = process.cpuUsage(cpu);
+    return { runMs, cpuMs: (used.user + used.system) / 1000 };
+  }
   const warmUp = () => sampler.warmUp(sample, "runMs", settle, args);
   const measureTime = () => sampler.measure(sample, "runMs", settle, args, log);
 

@@ -135,6 +135,10 @@ pub struct TimeResult {
     /// The scenario's counters (`counters(state)` in `scenarios.mjs`), totals since setup.
     #[serde(default)]
     pub counters: BTreeMap<String, f64>,
+    /// The median of every process that timed the row, in the order they ran (the result
+    /// is the process with the median of these; see `runner.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub process_medians_ms: Vec<f64>,
 }
 
 impl TimeResult {
@@ -254,6 +258,8 @@ pub struct SamplingNote {
     pub max_runs: u32,
     pub target_cv: f64,
     pub warmup_ms: u64,
+    /// Fresh processes per time row (when the first took under `runner::MORE_PROCESSES_UNDER`).
+    pub processes: u32,
 }
 
 /// Bytes of one package's glue and module, raw and gzip'd.

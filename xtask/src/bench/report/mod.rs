@@ -137,6 +137,7 @@ pub fn json(run: &Run, machine: &Machine) -> Value {
         "sampling": {
             "minRuns": run.sampling.min_runs, "maxRuns": run.sampling.max_runs,
             "targetCvPercent": run.sampling.target_cv, "warmupMs": run.sampling.warmup_ms,
+            "processesPerTimeRow": run.sampling.processes,
             "outliers": "dropped outside Q1-1.5*IQR..Q3+1.5*IQR",
         },
         "peer": run.peer_note,
@@ -184,11 +185,14 @@ fn generated(run: &Run, machine: &Machine) -> String {
             "sampling".into(),
             format!(
                 "warm-up (whole runs until ≥ 3 and ≥ {} ms), then {}–{} runs until CV ≤ {}%, \
-                 IQR outliers dropped",
+                 IQR outliers dropped; a time row whose process took under {} s runs in {} \
+                 fresh processes, and the one with the median median is reported",
                 run.sampling.warmup_ms,
                 run.sampling.min_runs,
                 run.sampling.max_runs,
-                run.sampling.target_cv
+                run.sampling.target_cv,
+                crate::bench::runner::MORE_PROCESSES_UNDER.as_secs_f64(),
+                run.sampling.processes
             ),
         ],
     ];

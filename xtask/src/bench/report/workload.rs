@@ -177,6 +177,7 @@ mod tests {
                 summary: summary.clone(),
                 phases: [("runMs".to_string(), summary)].into(),
                 counters: counters.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+                process_medians_ms: vec![],
             }),
             sustained: None,
             memory: None,
@@ -217,6 +218,7 @@ mod tests {
                 max_runs: 1,
                 target_cv: 5.0,
                 warmup_ms: 0,
+                processes: 1,
             },
         };
         let t = targets(&run);
