@@ -48,31 +48,51 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         quote! { &::bridge_runtime::abi::ArgSite { class: #class_name, member: #member, param: #param } }
     };
 
+    // Preludes run in two groups: first the lifts of owned values (infallible), then the
+    // steps that can refuse (borrows, wire reads, chars), so an early `?` return drops
+    // everything the call already owns (a String argument is not leaked by a refused
+    // borrow). A thunk that owns nothing may trap on a refused *first* borrow instead
+    // (`borrow_first_arg`): its hot path then calls nothing, and V8 gives a call-free wasm
+    // function no stack check. A trap runs no destructors, hence "owns nothing".
+    let owns_nothing = !matches!(spec.receiver, Receiver::Handle)
+        && spec.params.iter().all(|(_, info)| {
+            info.callback.is_none()
+                && (scalar(&info.ty).is_some()
+                    || matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_)))
+        });
+    let mut owned = Vec::new();
+    let mut checks = Vec::new();
+    // A borrow guard is live from here on: a later refusal must return, not trap.
+    let mut borrowed_before = matches!(spec.receiver, Receiver::Ref | Receiver::Mut);
+    let rt = quote! { ::bridge_runtime::abi };
+
     if let Some(class_ty) = &spec.class {
         let addr = format_ident!("__self_addr");
         let site = site("self");
         match spec.receiver {
             Receiver::None => {}
-            // The receiver is the thunk's first prelude: a refused borrow traps (nothing
-            // to undo yet), which keeps calls off the hot path (`borrow_first_arg`).
             Receiver::Ref => {
                 wasm_params.push(quote! { #addr: u32 });
-                preludes.push(quote! {
-                    let __self = unsafe { ::bridge_runtime::abi::borrow_first_arg::<#class_ty>(#addr, #site) };
+                checks.push(if owns_nothing {
+                    quote! { let __self = unsafe { #rt::borrow_first_arg::<#class_ty>(#addr, #site) }; }
+                } else {
+                    quote! { let __self = unsafe { #rt::borrow_arg::<#class_ty>(#addr, #site) }?; }
                 });
                 args.push(quote! { &*__self });
             }
             Receiver::Mut => {
                 wasm_params.push(quote! { #addr: u32 });
-                preludes.push(quote! {
-                    let mut __self = unsafe { ::bridge_runtime::abi::borrow_mut_first_arg::<#class_ty>(#addr, #site) };
+                checks.push(if owns_nothing {
+                    quote! { let mut __self = unsafe { #rt::borrow_mut_first_arg::<#class_ty>(#addr, #site) }; }
+                } else {
+                    quote! { let mut __self = unsafe { #rt::borrow_mut_arg::<#class_ty>(#addr, #site) }?; }
                 });
                 args.push(quote! { &mut *__self });
             }
             Receiver::Handle => {
                 wasm_params.push(quote! { #addr: u32 });
-                preludes.push(quote! {
-                    let __self = unsafe { ::bridge_runtime::abi::handle_arg::<#class_ty>(#addr) };
+                owned.push(quote! {
+                    let __self = unsafe { #rt::handle_arg::<#class_ty>(#addr) };
                 });
                 args.push(quote! { &__self });
             }
@@ -87,30 +107,39 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
             let symbol = bridge_schema::callback_symbol(&spec.symbol, js_name);
             let (prelude, arg) = crate::callback::lift_param(&name, cb, &symbol);
             wasm_params.push(quote! { #name: u32 });
-            preludes.push(prelude);
+            owned.push(prelude);
             args.push(arg);
             continue;
         }
         let mut p = lift_param(&name, info, &site(js_name));
-        if preludes.is_empty() {
-            // Nothing precedes it: a refused borrow can trap (see the receiver above).
-            let rt = quote! { ::bridge_runtime::abi };
+        let is_borrow = matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_));
+        if owns_nothing && is_borrow && !borrowed_before {
             let class = &info.named;
             let site = site(js_name);
-            match info.ty {
+            p.prelude = match info.ty {
                 Ty::ClassRef(_) => {
-                    p.prelude = quote! { let #name = unsafe { #rt::borrow_first_arg::<#class>(#name, #site) }; };
+                    quote! { let #name = unsafe { #rt::borrow_first_arg::<#class>(#name, #site) }; }
                 }
-                Ty::ClassMut(_) => {
-                    p.prelude = quote! { let mut #name = unsafe { #rt::borrow_mut_first_arg::<#class>(#name, #site) }; };
+                _ => {
+                    quote! { let mut #name = unsafe { #rt::borrow_mut_first_arg::<#class>(#name, #site) }; }
                 }
-                _ => {}
-            }
+            };
         }
+        borrowed_before |= is_borrow;
+        let can_refuse = scalar(&info.ty).is_some()
+            || info.ty.travels_on_wire()
+            || is_borrow
+            || matches!(&info.ty, Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_)) || scalar(inner).is_some());
         wasm_params.extend(p.wasm_params);
-        preludes.push(p.prelude);
+        if can_refuse {
+            checks.push(p.prelude);
+        } else {
+            owned.push(p.prelude);
+        }
         args.push(p.arg);
     }
+    preludes.extend(owned);
+    preludes.extend(checks);
 
     let (ret_sig, lower) = lower_return(&spec.ret);
     let symbol = &spec.symbol;
