@@ -1,6 +1,6 @@
 //! Messages built without `core::fmt`. A crate whose own code formats nothing then links
 //! no formatting machinery at all (about 4 KiB of wasm code plus its tables: see the size
-//! section of docs/benchmarks.md), so the runtime's messages are pieces pushed in order.
+//! budget in docs/benchmark-analysis.md), so the runtime's messages are pieces pushed in order.
 
 /// Append `n` as `0x` and lowercase hex digits (what `{n:#x}` writes).
 pub(crate) fn push_hex(out: &mut String, n: u32) {
