@@ -181,7 +181,6 @@ impl Runner {
     }
 }
 
-/// The `result` of the last `BENCH_JSON` line of a runner's stdout.
 /// The result whose median is the median of all (the lower middle of an even count),
 /// carrying every process's median in the order they ran.
 fn median_process(results: Vec<TimeResult>) -> TimeResult {
@@ -197,6 +196,7 @@ fn median_process(results: Vec<TimeResult>) -> TimeResult {
     chosen
 }
 
+/// The `result` of the last `BENCH_JSON` line of a runner's stdout.
 fn parse<T: DeserializeOwned>(stdout: &str) -> Result<T> {
     let line = stdout
         .lines()
