@@ -37,11 +37,8 @@ fn app(project: &Project, name: &str, deps: &[(&str, &str)]) {
         ));
         toml.push_str(&format!("{krate} = {{ path = \"../{dir}\" }}\n"));
     }
-    project.bridge_crate("app", name, "\"cdylib\"", "", &lib);
-    let manifest = project.path("app/Cargo.toml");
-    let text =
-        support::read(&manifest).replace("[dependencies]\n", &format!("[dependencies]\n{toml}"));
-    project.file("app/Cargo.toml", &text);
+    // `extra` lands in the app's `[dependencies]` table, after bridge-runtime.
+    project.bridge_crate("app", name, "\"cdylib\"", &toml, &lib);
 }
 
 #[test]
@@ -382,16 +379,10 @@ fn records_and_enums_of_a_library_crate_that_exports_nothing_else() {
         "app",
         "names-lib-app",
         "\"cdylib\"",
-        "",
+        "names-lib-data = { path = \"../a\" }\n",
         "use bridge_runtime::bridge;\nuse names_lib_data::{Point, Tone};\n\n#[bridge]\n\
          pub fn moved(p: Point, t: Tone) -> Point {\n    Point { x: p.x + if matches!(t, Tone::Dark) { 1.0 } else { 0.0 } }\n}\n",
     );
-    let manifest = project.path("app/Cargo.toml");
-    let text = support::read(&manifest).replace(
-        "[dependencies]\n",
-        "[dependencies]\nnames-lib-data = { path = \"../a\" }\n",
-    );
-    project.file("app/Cargo.toml", &text);
     project.build(&["-p", "names-lib-app"]).ok();
     let glue = project.path("app/pkg/names_lib_app.js");
     let source = format!(
@@ -425,16 +416,10 @@ fn two_crates_with_a_record_of_one_name() {
         "app",
         "names-rec-app",
         "\"cdylib\"",
-        "",
+        "names-rec-a = { path = \"../a\" }\nnames-rec-b = { path = \"../b\" }\n",
         "use bridge_runtime::bridge;\n\n#[bridge]\npub fn a(p: names_rec_a::Point) -> f64 {\n    p.x\n}\n\n\
          #[bridge]\npub fn b(p: names_rec_b::Point) -> f64 {\n    p.x\n}\n",
     );
-    let manifest = project.path("app/Cargo.toml");
-    let text = support::read(&manifest).replace(
-        "[dependencies]\n",
-        "[dependencies]\nnames-rec-a = { path = \"../a\" }\nnames-rec-b = { path = \"../b\" }\n",
-    );
-    project.file("app/Cargo.toml", &text);
     let run = project.build(&["-p", "names-rec-app"]);
     run.fails().stderr_has(&[
         "two items are exported to JS as `Point`: record `Point` of crate `names-rec-a` and \
