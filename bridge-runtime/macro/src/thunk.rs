@@ -5,7 +5,7 @@
 use crate::types::TyInfo;
 use bridge_schema::Ty;
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 
 /// How the thunk reaches the object a method is called on.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -71,23 +71,23 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         let site = site("self");
         match spec.receiver {
             Receiver::None => {}
-            Receiver::Ref => {
+            Receiver::Ref | Receiver::Mut => {
+                let exclusive = spec.receiver == Receiver::Mut;
+                let binding = format_ident!("__self");
                 wasm_params.push(quote! { #addr: u32 });
-                checks.push(if owns_nothing {
-                    quote! { let __self = unsafe { #rt::borrow_first_arg::<#class_ty>(#addr, #site) }; }
+                checks.push(borrow_prelude(
+                    &binding,
+                    class_ty,
+                    &addr,
+                    &site,
+                    exclusive,
+                    owns_nothing,
+                ));
+                args.push(if exclusive {
+                    quote! { &mut *#binding }
                 } else {
-                    quote! { let __self = unsafe { #rt::borrow_arg::<#class_ty>(#addr, #site) }?; }
+                    quote! { &*#binding }
                 });
-                args.push(quote! { &*__self });
-            }
-            Receiver::Mut => {
-                wasm_params.push(quote! { #addr: u32 });
-                checks.push(if owns_nothing {
-                    quote! { let mut __self = unsafe { #rt::borrow_mut_first_arg::<#class_ty>(#addr, #site) }; }
-                } else {
-                    quote! { let mut __self = unsafe { #rt::borrow_mut_arg::<#class_ty>(#addr, #site) }?; }
-                });
-                args.push(quote! { &mut *__self });
             }
             Receiver::Handle => {
                 wasm_params.push(quote! { #addr: u32 });
@@ -114,16 +114,8 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         let mut p = lift_param(&name, info, &site(js_name));
         let is_borrow = matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_));
         if owns_nothing && is_borrow && !borrowed_before {
-            let class = &info.named;
-            let site = site(js_name);
-            p.prelude = match info.ty {
-                Ty::ClassRef(_) => {
-                    quote! { let #name = unsafe { #rt::borrow_first_arg::<#class>(#name, #site) }; }
-                }
-                _ => {
-                    quote! { let mut #name = unsafe { #rt::borrow_mut_first_arg::<#class>(#name, #site) }; }
-                }
-            };
+            let exclusive = matches!(info.ty, Ty::ClassMut(_));
+            p.prelude = borrow_prelude(&name, &info.named, &name, &site(js_name), exclusive, true);
         }
         borrowed_before |= is_borrow;
         let can_refuse = scalar(&info.ty).is_some()
@@ -274,6 +266,28 @@ fn from_abi(ty: &Ty, value: TokenStream) -> TokenStream {
     }
 }
 
+/// `let [mut] binding = <borrow of the class object at addr>`: shared or exclusive; a
+/// refusal traps (`trap`: only where nothing is owned or borrowed yet, see `generate`) or
+/// returns the error.
+fn borrow_prelude(
+    binding: &Ident,
+    class: &impl ToTokens,
+    addr: &Ident,
+    site: &TokenStream,
+    exclusive: bool,
+    trap: bool,
+) -> TokenStream {
+    let rt = quote!(::bridge_runtime::abi);
+    let (mutability, borrow) = match (exclusive, trap) {
+        (false, false) => (quote!(), quote!(borrow_arg)),
+        (false, true) => (quote!(), quote!(borrow_first_arg)),
+        (true, false) => (quote!(mut), quote!(borrow_mut_arg)),
+        (true, true) => (quote!(mut), quote!(borrow_mut_first_arg)),
+    };
+    let refused = if trap { quote!() } else { quote!(?) };
+    quote! { let #mutability #binding = unsafe { #rt::#borrow::<#class>(#addr, #site) }#refused; }
+}
+
 fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
     let len = format_ident!("{}_len", name);
     let cap = format_ident!("{}_cap", name);
@@ -314,12 +328,12 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
         },
         Ty::ClassRef(_) => Lifted {
             wasm_params: vec![quote! { #name: u32 }],
-            prelude: quote! { let #name = unsafe { #rt::borrow_arg::<#class>(#name, #site) }?; },
+            prelude: borrow_prelude(name, class, name, site, false, false),
             arg: quote! { &*#name },
         },
         Ty::ClassMut(_) => Lifted {
             wasm_params: vec![quote! { #name: u32 }],
-            prelude: quote! { let mut #name = unsafe { #rt::borrow_mut_arg::<#class>(#name, #site) }?; },
+            prelude: borrow_prelude(name, class, name, site, true, false),
             arg: quote! { &mut *#name },
         },
         Ty::Named(_) => Lifted {
