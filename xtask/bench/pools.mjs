@@ -24,6 +24,7 @@
 
 import { pathToFileURL } from "node:url";
 import { measure } from "./sampler.mjs";
+import { settlerFor } from "./settle.mjs";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 /** Polls of the gc variant before it gives up: FinalizationRegistry never caught up. */
@@ -156,21 +157,6 @@ export const POOL_SCENARIOS = {
 };
 
 /**
- * Between samples, untimed: as for the identity scenarios, full GCs only where
- * FinalizationRegistry callbacks are involved (none mode), then a minor GC and a turn.
- */
-async function settle(mode) {
-  if (mode === "none") {
-    globalThis.gc();
-    await tick();
-    await tick();
-    globalThis.gc();
-  }
-  globalThis.gc({ type: "minor" });
-  await tick();
-}
-
-/**
  * One (pool scenario, variant) with the runner's arguments, through the shared measuring
  * loop (`sampler.mjs`), converging on the variant's primary phase.
  */
@@ -187,7 +173,8 @@ export async function measurePool(args, log) {
   const result = await measure(
     () => variant.sample(m, n, state),
     scenario.primary[args.variant],
-    () => settle(variant.mode),
+    // Between samples, as for the identity scenarios (by the mode of the variant's objects).
+    settlerFor(variant.mode),
     args,
     log,
   );

@@ -24,6 +24,7 @@ import v8 from "node:v8";
 import { SCENARIOS } from "./scenarios.mjs";
 import { POOL_SCENARIOS, measurePool } from "./pools.mjs";
 import * as sampler from "./sampler.mjs";
+import { settlerFor } from "./settle.mjs";
 
 function parseArgs(argv) {
   const args = {
@@ -120,26 +121,7 @@ async function measureIdentity() {
   if (!run) throw new Error(`${args.scenario} has no ${args.mode} row`);
   const state = floorRow ? { x: 1, sink: 0, seq: 0 } : scenario.setup(api);
 
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-  // Modes whose wrappers are cleaned up by FinalizationRegistry callbacks.
-  const finalizes = ["none", "pointer", "wasm-bindgen"].includes(args.mode);
-  /**
-   * Between runs, untimed. Every mode: a minor GC and a few event-loop turns. Modes with
-   * finalizers also get full GCs first, so that their callbacks for the last run's
-   * wrappers run now rather than inside the next timed run. (A forced full GC
-   * deoptimizes the glue's optimized code, "reason: weak objects", and the next run pays
-   * for re-optimizing it: modes that leave nothing to finalize are spared that.)
-   */
-  async function settle() {
-    if (finalizes) {
-      gc();
-      await tick();
-      await tick();
-      gc();
-    }
-    gc({ type: "minor" });
-    await tick();
-  }
+  const settle = settlerFor(args.mode);
   function timed(n) {
     const t0 = performance.now();
     run(api, state, n);

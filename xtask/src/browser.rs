@@ -6,9 +6,8 @@
 //! suite's `pkg/` imports to those builds and its `node:test`/`node:assert/strict` to
 //! shims, and runs every suite in a fresh page (see that file).
 
-use crate::fixtures::{build_fixture_with, install_cargo_bridge, project_root};
+use crate::fixtures::{FIXTURES, build_fixture_with, install_cargo_bridge, project_root};
 use crate::js_tools;
-use crate::tasks::FIXTURES;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 use xshell::{Shell, cmd};

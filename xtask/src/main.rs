@@ -3,6 +3,7 @@
 mod bench;
 mod bench_browser;
 mod browser;
+mod circles;
 mod fixtures;
 mod fuzz;
 mod js_tools;
@@ -53,6 +54,8 @@ enum Task {
     Fuzz(fuzz::FuzzArgs),
     /// Millions of mixed operations per identity mode in one process: memory flat, nothing live
     Soak(soak::SoakArgs),
+    /// Import circles between the modules of each crate (fails on any but the known ones)
+    Circles,
     /// Build the bundled example with `cargo bridge build --release` and run it in Node
     Example,
 }
@@ -69,6 +72,7 @@ fn main() -> Result<()> {
         Task::TestTypes { filter } => typescript::test_types(&sh, filter.as_deref()),
         Task::BenchBrowser(args) => bench_browser::run(&sh, &args),
         Task::Example => tasks::example(&sh),
+        Task::Circles => circles::run(&fixtures::project_root()),
         Task::Bench(args) => bench::run(&sh, &args),
         Task::Fuzz(args) => fuzz::run(&sh, &args),
         Task::Soak(args) => soak::run(&sh, &args),

@@ -1,45 +1,9 @@
 //! The test and example tasks.
 
-use crate::fixtures::{self, build_fixture, install_cargo_bridge};
+use crate::fixtures::{self, FIXTURES, build_fixture, install_cargo_bridge};
 use crate::{browser, js_tools, packages, typescript};
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
-
-/// A fixture package the node suites import.
-pub struct Fixture {
-    pub package: &'static str,
-    /// Manifest of the workspace it belongs to.
-    pub manifest: &'static str,
-    /// Directory of the package (its `tests/` holds the suites).
-    pub dir: &'static str,
-}
-
-pub const FIXTURES: &[Fixture] = &[
-    in_fixtures("kitchen-sink", "fixtures/kitchen-sink"),
-    in_fixtures("data", "fixtures/data"),
-    in_fixtures("identity", "fixtures/identity"),
-    in_fixtures("rust-default", "fixtures/rust-default"),
-    in_fixtures("linked-app", "fixtures/linked-app"),
-    in_fixtures("odd-names", "fixtures/odd-names"),
-    in_fixtures("bench", "fixtures/bench"),
-    in_fixtures("js-interop", "fixtures/js-interop"),
-    in_fixtures("js-missing", "fixtures/js-missing"),
-    in_fixtures("hostile", "fixtures/hostile"),
-    Fixture {
-        package: "ws-default",
-        manifest: "fixtures/ws-default/Cargo.toml",
-        dir: "fixtures/ws-default",
-    },
-];
-
-/// A member of the `fixtures/` workspace.
-const fn in_fixtures(package: &'static str, dir: &'static str) -> Fixture {
-    Fixture {
-        package,
-        manifest: "fixtures/Cargo.toml",
-        dir,
-    }
-}
 
 /// Everything CI runs: format, lints, Rust tests, a benchmark smoke run, types, the
 /// browser and package checks, the bundled example, node suites.

@@ -3,9 +3,8 @@
 //! `["esnext"]`, through the fixture's `tests/usage.mts`, which uses the whole API and has
 //! `@ts-expect-error` lines for misuse (an unused one is an error, so they are checked too).
 
-use crate::fixtures::{build_fixture, install_cargo_bridge, project_root};
+use crate::fixtures::{FIXTURES, build_fixture, install_cargo_bridge, project_root};
 use crate::js_tools;
-use crate::tasks::FIXTURES;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 use std::collections::BTreeSet;

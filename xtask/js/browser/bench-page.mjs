@@ -4,6 +4,7 @@
 // wasm-bindgen peer, both built for `--target web`.
 import { SCENARIOS } from "/xtask/bench/scenarios.mjs";
 import { measure } from "/xtask/bench/sampler.mjs";
+import { settlerFor } from "/xtask/bench/settle.mjs";
 
 async function loadApi(mode, { bridge, peer, quick }) {
   if (mode === "wasm-bindgen") {
@@ -33,19 +34,8 @@ export async function runOne(config) {
   const api = await loadApi(mode, config);
   const iterations = quick ? Math.max(1, Math.floor(scenario.iterations / 100)) : scenario.iterations;
   const state = scenario.setup(api);
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-  // As the Node runner: full GCs only for the mode whose wrappers finalizers clean up.
-  const finalizes = mode === "wasm-bindgen";
-  async function settle() {
-    if (finalizes) {
-      gc();
-      await tick();
-      await tick();
-      gc();
-    }
-    gc({ type: "minor" });
-    await tick();
-  }
+  // The Node runner's settle(): full GCs only for the mode whose wrappers finalizers clean up.
+  const settle = settlerFor(mode);
   const sample = () => {
     const t0 = performance.now();
     scenario.run(api, state, iterations);

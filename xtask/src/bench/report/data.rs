@@ -2,7 +2,7 @@
 //! `Result::Ok` costs over a plain return.
 
 use super::super::model::{Mode, Run};
-use super::targets::{Target, speedup_target};
+use super::target::{Target, speedup_target};
 
 pub const RECORD_ROUNDTRIP: &str = "recordRoundtrip";
 pub const RECORD_VEC: &str = "recordVec_100";

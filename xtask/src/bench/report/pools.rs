@@ -6,7 +6,7 @@
 
 use super::super::model::PoolRecord;
 use super::super::scenarios::{POOL_SCENARIOS, PUSH_POP, RELEASE};
-use super::tables::{fmt_ms, fmt_ratio, table};
+use super::format::{fmt_ms, fmt_ratio, table};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 

@@ -2,8 +2,8 @@
 //! against wasm-bindgen's.
 
 use super::super::model::{Optimized, PackageSize, SizeReport};
-use super::tables::{fmt_bytes, table};
-use super::targets::Target;
+use super::format::{fmt_bytes, table};
+use super::target::Target;
 
 fn total_gz(p: &PackageSize) -> u64 {
     p.js_gz + p.wasm_gz
@@ -16,7 +16,25 @@ pub fn per_extra_class(size: &SizeReport) -> Option<f64> {
     (n1 > n0).then(|| (p1.js_gz as f64 - p0.js_gz as f64) / (n1 - n0) as f64)
 }
 
-pub fn size_table(size: &SizeReport) -> String {
+/// The size section of the report on stdout.
+pub fn text(size: &SizeReport) -> String {
+    format!("\nSize (gzip'd, `--target web`):\n\n{}", size_table(size))
+}
+
+/// The size section of `docs/benchmarks.md`.
+pub fn doc(size: &SizeReport) -> String {
+    format!(
+        "\n## Size\n\nIssue 12: generated crates with 1, 10 and 100 copies of the \
+         bench class (constructor, `make`, `roundtrip`, `consume`, a getter; identity \
+         mode `rust`), `cargo bridge build --release --target web`; and the 1-class \
+         crate as a wasm-bindgen user writes it (`wasm-bindgen --target web`). gzip \
+         level 9. No `wasm-opt` on either side in the first table; the second runs \
+         `wasm-opt -O` on both 1-class modules.\n\n{}",
+        size_table(size)
+    )
+}
+
+fn size_table(size: &SizeReport) -> String {
     let header: Vec<String> = [
         "package",
         "classes",

@@ -2,8 +2,8 @@
 //! identity makes possible, parent identity, memory, and sustained renders, per mode.
 
 use super::super::model::{Mode, Record, Run};
-use super::tables::{fmt_bytes, fmt_ms, fmt_ratio, table};
-use super::targets::Target;
+use super::format::{fmt_bytes, fmt_ms, fmt_ratio, table};
+use super::target::Target;
 
 pub const UI_TREE: &str = "uiTree";
 
@@ -34,8 +34,23 @@ fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "—".into(), |x| format!("{:.1}%", x * 100.0))
 }
 
+/// The workload's part of the report on stdout, or nothing when it did not run.
+pub fn text(run: &Run) -> Option<String> {
+    Some(format!("\nWorkload:\n\n{}", table_of(run)?))
+}
+
+/// The workload's part of `docs/benchmarks.md`, or nothing when it did not run.
+pub fn doc(run: &Run) -> Option<String> {
+    Some(format!(
+        "\n## Workload\n\nIssue 12's real workload, `uiTree` (the scenario above): \
+         a UI-style render of a Rust-owned tree. Identity is what lets a memo keyed \
+         by node objects hit; fresh wrappers (`none`, wasm-bindgen) never do.\n\n{}",
+        table_of(run)?
+    ))
+}
+
 /// The table, or nothing when the workload did not run.
-pub fn workload_table(run: &Run) -> Option<String> {
+fn table_of(run: &Run) -> Option<String> {
     let rows = records(run);
     let first = rows.first()?;
     let peer = run.median(UI_TREE, Mode::WasmBindgen);
@@ -236,7 +251,7 @@ mod tests {
             Some(4.0),
             "best runs read the fastest run"
         );
-        let table = workload_table(&run).unwrap();
+        let table = table_of(&run).unwrap();
         assert!(
             table.contains("| pointer |") && table.contains("99.0%"),
             "{table}"

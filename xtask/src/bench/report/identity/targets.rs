@@ -1,71 +1,12 @@
-//! The issue's targets, checked against a run: pass, miss, or not measured.
+//! The identity scenarios' targets (issues 4, 9 and 12), by group. `report::targets`
+//! lists them, with the other sections' targets, in the report's order.
 
-use super::*;
+use super::super::super::model::{Mode, Run};
+use super::super::format::MIB;
+use super::super::target::{Target, mode_ratio_target, ratio_target, speedup_target};
 
-/// A target of issue 4 and how this run did.
-pub struct Target {
-    pub group: &'static str,
-    pub what: String,
-    pub want: String,
-    pub got: Option<String>,
-    pub pass: Option<bool>,
-}
-
-pub(super) fn speedup_target(
-    run: &Run,
-    group: &'static str,
-    scenario: &str,
-    base: Mode,
-    min: f64,
-) -> Target {
-    let got = match (run.median(scenario, base), run.median(scenario, Mode::Rust)) {
-        (Some(b), Some(r)) if r > 0.0 => Some(b / r),
-        _ => None,
-    };
-    Target {
-        group,
-        what: format!("{scenario}: {} / rust", base.name()),
-        want: format!("≥ {min}× faster"),
-        got: got.map(|g| format!("{g:.2}×")),
-        pass: got.map(|g| g >= min),
-    }
-}
-
-pub(super) fn ratio_target(
-    run: &Run,
-    group: &'static str,
-    scenario: &str,
-    over: Mode,
-    max: f64,
-    want: &str,
-) -> Target {
-    mode_ratio_target(run, group, scenario, Mode::Rust, over, max, want)
-}
-
-/// `mode` / `over` of a scenario's medians, at most `max`.
-pub(super) fn mode_ratio_target(
-    run: &Run,
-    group: &'static str,
-    scenario: &str,
-    mode: Mode,
-    over: Mode,
-    max: f64,
-    want: &str,
-) -> Target {
-    let got = match (run.median(scenario, mode), run.median(scenario, over)) {
-        (Some(r), Some(o)) if o > 0.0 => Some(r / o),
-        _ => None,
-    };
-    Target {
-        group,
-        what: format!("{scenario}: {} / {}", mode.name(), over.name()),
-        want: want.to_string(),
-        got: got.map(|g| format!("{g:.2}")),
-        pass: got.map(|g| g <= max),
-    }
-}
-
-pub fn targets(run: &Run) -> Vec<Target> {
+/// Issues 4 and 12: `rust` against the other modes and the floors.
+pub fn against_modes(run: &Run) -> Vec<Target> {
     let mut out = Vec::new();
     let g = "rust vs none";
     for (s, min) in [
@@ -155,11 +96,12 @@ pub fn targets(run: &Run) -> Vec<Target> {
             "≤ 1 (never slower)",
         ));
     }
-    out.extend(super::workload::targets(run));
-    out.extend(super::data::targets(run));
-    if let Some(size) = &run.size {
-        out.extend(super::size::targets(size));
-    }
+    out
+}
+
+/// `rust` against wasm-bindgen (the peer rows).
+pub fn against_peer(run: &Run) -> Vec<Target> {
+    let mut out = Vec::new();
     let g = "rust vs wasm-bindgen";
     for (s, min) in [
         ("passBothWaysRoundtrip", 20.0),
@@ -169,8 +111,12 @@ pub fn targets(run: &Run) -> Vec<Target> {
     ] {
         out.push(speedup_target(run, g, s, Mode::WasmBindgen, min));
     }
+    out
+}
 
-    // Issue 9: calling JS from Rust (mode-independent loops; read in `rust` mode).
+/// Issue 9: calling JS from Rust (mode-independent loops; read in `rust` mode).
+pub fn calling_js(run: &Run) -> Vec<Target> {
+    let mut out = Vec::new();
     let g = "calling JS (issue 9)";
     out.push(ratio_target(
         run,
@@ -214,7 +160,12 @@ pub fn targets(run: &Run) -> Vec<Target> {
         1.0,
         "≤ 1 (no slower)",
     ));
+    out
+}
 
+/// Memory: heap growth of a roundtrip, linear memory of churn.
+pub fn memory(run: &Run) -> Vec<Target> {
+    let mut out = Vec::new();
     let g = "memory";
     let roundtrip = run.find("passBothWaysRoundtrip", Mode::Rust);
     let peak = roundtrip
@@ -243,7 +194,12 @@ pub fn targets(run: &Run) -> Vec<Target> {
         }),
         pass: growth.map(|w| w == 0.0),
     });
+    out
+}
 
+/// Sustained: each scenario's last back-to-back run against its first, in `rust` mode.
+pub fn sustained(run: &Run) -> Vec<Target> {
+    let mut out = Vec::new();
     let g = "sustained";
     for s in run.scenarios() {
         let got = run
@@ -260,7 +216,12 @@ pub fn targets(run: &Run) -> Vec<Target> {
             pass: got.map(|x| x <= 1.5),
         });
     }
+    out
+}
 
+/// `none` and `pointer` are never slower than wasm-bindgen.
+pub fn peer_parity(run: &Run) -> Vec<Target> {
+    let mut out = Vec::new();
     let g = "none/pointer vs wasm-bindgen";
     if run.modes().contains(&Mode::WasmBindgen) {
         for s in run.scenarios() {

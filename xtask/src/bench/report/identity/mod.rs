@@ -1,76 +1,103 @@
-//! Formatting of figures and the report's tables (markdown, also printed on stdout).
+//! The identity scenarios' section of the report: one row per mode (and floor, peer) of
+//! every scenario of `SCENARIOS`, as tables of time, per crossing, sampling, ratios,
+//! memory and sustained runs (`targets.rs`: their targets).
 
-use super::*;
+use super::super::model::{Mode, Run};
+use super::super::scenarios::SCENARIOS;
+use super::format::{fmt_bytes, fmt_ms, fmt_ratio, table};
+use std::fmt::Write as _;
 
-pub(crate) fn fmt_ms(ms: f64) -> String {
-    if ms >= 100.0 {
-        format!("{ms:.0}")
-    } else if ms >= 10.0 {
-        format!("{ms:.1}")
-    } else {
-        format!("{ms:.2}")
+pub mod targets;
+
+/// The identity scenarios' part of the report on stdout (the workload table and the
+/// targets follow it).
+pub fn text(run: &Run) -> String {
+    let mut out = String::new();
+    out += "Median per run (± coefficient of variation of the kept samples):\n\n";
+    out += &time_table(run);
+    out += "\nns per crossing (median / (iterations × crossings)):\n\n";
+    out += &per_crossing_table(run);
+    out += "\nRatios of medians:\n\n";
+    out += &ratio_table(run);
+    out +=
+        "\nRatios of best runs (the fastest kept run of each; least disturbed by other load):\n\n";
+    out += &ratio_table(&run.best_runs());
+    if run.records.iter().any(|r| r.memory.is_some()) {
+        out += "\nMemory (one instrumented run after the warm-up):\n\n";
+        out += &memory_table(run);
     }
-}
-
-pub(crate) fn fmt_bytes(b: f64) -> String {
-    let a = b.abs();
-    if a < 1024.0 {
-        format!("{b:.0} B")
-    } else if a < MIB {
-        format!("{:.1} KiB", b / 1024.0)
-    } else {
-        format!("{:.1} MiB", b / MIB)
-    }
-}
-
-pub(crate) fn fmt_ratio(x: f64) -> String {
-    if x >= 10.0 {
-        format!("{x:.0}×")
-    } else {
-        format!("{x:.2}×")
-    }
-}
-
-/// A Markdown table, columns padded so it also reads in a terminal.
-pub(crate) fn table(header: &[String], rows: &[Vec<String>], right_from: usize) -> String {
-    let cols = header.len();
-    let width = |c: usize| {
-        rows.iter()
-            .map(|r| r[c].chars().count())
-            .chain([header[c].chars().count(), 3])
-            .max()
-            .unwrap()
-    };
-    let widths: Vec<usize> = (0..cols).map(width).collect();
-    let line = |cells: &[String]| {
-        let mut s = String::from("|");
-        for (c, cell) in cells.iter().enumerate() {
-            let pad = widths[c] - cell.chars().count();
-            if c >= right_from {
-                s += &format!(" {}{} |", " ".repeat(pad), cell);
-            } else {
-                s += &format!(" {}{} |", cell, " ".repeat(pad));
-            }
-        }
-        s + "\n"
-    };
-    let mut out = line(header);
-    out += "|";
-    for (c, w) in widths.iter().enumerate() {
-        if c >= right_from {
-            out += &format!(" {}: |", "-".repeat(w - 1));
-        } else {
-            out += &format!(" {} |", "-".repeat(*w));
-        }
-    }
-    out += "\n";
-    for r in rows {
-        out += &line(r);
+    if run.records.iter().any(|r| r.sustained.is_some()) {
+        out += "\nSustained (10 back-to-back runs, no pause):\n\n";
+        out += &sustained_table(run);
     }
     out
 }
 
-pub(super) fn time_table(run: &Run) -> String {
+/// The identity scenarios' part of `docs/benchmarks.md`: the catalogue, then time, ratios,
+/// memory and sustained.
+pub fn doc(run: &Run) -> String {
+    let mut out = String::new();
+    out += "\n## Scenarios\n\n";
+    let rows = SCENARIOS
+        .iter()
+        .map(|s| {
+            vec![
+                format!("`{}`", s.name),
+                s.iterations.to_string(),
+                s.crossings.to_string(),
+                s.what.to_string(),
+            ]
+        })
+        .collect::<Vec<_>>();
+    out += &table(
+        &["scenario", "iterations", "crossings/iter", "loop"].map(String::from),
+        &rows,
+        4,
+    );
+    out += "\nThe `floor` row runs the same loop with each crossing replaced by a call of the bare \
+            `floor` export (`i32` in, `i32` out, no wrapper): the physical limit of that many \
+            crossings. The `alloc-floor` row (`rustCreatesObject` only) makes the same box \
+            `make` returns and frees it, two bare calls passing the address as an `i32` \
+            (`rawFree(rawMake(i))`): the Rust work without any wrapper. The `js-only` row \
+            (`uiTree` only) runs the same walk over the same tree built of plain JS objects \
+            (`xtask/bench/js_tree.mjs`; `children()` returns a new array, as a `Vec` return \
+            does): the workload's own JS and garbage, which no bridge can beat. Each (scenario, mode, \
+            measure) runs in a fresh Node process. Between timed \
+            runs (untimed): a minor GC and a few event-loop turns; modes whose wrappers are \
+            cleaned up by FinalizationRegistry (none, pointer, wasm-bindgen) first get full GCs \
+            so that their finalizers run outside the timed runs. (A forced full GC deoptimizes \
+            the glue, `reason: weak objects`, so it is kept away from the modes that do not \
+            need it.)\n";
+    out +=
+        "\n## Time\n\nMedian ms per run, ± the coefficient of variation of the kept samples:\n\n";
+    out += &time_table(run);
+    out += "\nMean, and samples kept after IQR outlier removal, of runs taken:\n\n";
+    out += &sampling_table(run);
+    out += "\nns per crossing:\n\n";
+    out += &per_crossing_table(run);
+    out += "\n## Ratios\n\nOf medians; `x/rust` is how many times faster `rust` is, `mode/floor` how \
+            far a mode is from the physical limit (per element for the pool).\n\n";
+    out += &ratio_table(run);
+    out += "\nThe same ratios from each row's best (fastest kept) run: on a machine shared with \
+            other work, the least disturbed figure. Compare the two tables: where they disagree, \
+            the load moved the medians.\n\n";
+    out += &ratio_table(&run.best_runs());
+    if let Some(note) = &run.peer_note {
+        let _ = writeln!(out, "\n{note}.");
+    }
+    out += "\n## Memory\n\nOne run after the warm-up, heap sampled every 1% of the iterations. \
+            JS heap: V8 `used_heap_size`; peak and retained are before any GC, `after gc()` after \
+            one forced GC. Wasm: linear memory growth during the run; Rust heap: bytes held by \
+            the Rust allocator at the end of the run → after GC and finalizers ran (settled); \
+            live objects likewise.\n\n";
+    out += &memory_table(run);
+    out += "\n## Sustained\n\n10 back-to-back runs in one process with no pause between them, so \
+            FinalizationRegistry callbacks never get to run; last/first shows the degradation.\n\n";
+    out += &sustained_table(run);
+    out
+}
+
+pub fn time_table(run: &Run) -> String {
     let modes = run.modes();
     let mut header = vec!["scenario".to_string(), "iterations".to_string()];
     header.extend(modes.iter().map(|m| format!("{} ms", m.name())));
@@ -104,7 +131,7 @@ pub(super) fn time_table(run: &Run) -> String {
     table(&header, &rows, 1)
 }
 
-pub(super) fn per_crossing_table(run: &Run) -> String {
+pub fn per_crossing_table(run: &Run) -> String {
     let modes = run.modes();
     let mut header = vec!["scenario".to_string(), "crossings/iter".to_string()];
     header.extend(modes.iter().map(|m| m.name().to_string()));
@@ -128,7 +155,7 @@ pub(super) fn per_crossing_table(run: &Run) -> String {
     table(&header, &rows, 1)
 }
 
-pub(super) fn sampling_table(run: &Run) -> String {
+pub fn sampling_table(run: &Run) -> String {
     let modes = run.modes();
     let mut header = vec!["scenario".to_string()];
     header.extend(
@@ -158,7 +185,7 @@ pub(super) fn sampling_table(run: &Run) -> String {
     table(&header, &rows, 1)
 }
 
-pub(super) fn ratio_table(run: &Run) -> String {
+pub fn ratio_table(run: &Run) -> String {
     let modes = run.modes();
     let peer = modes.contains(&Mode::WasmBindgen);
     let mut header: Vec<String> = ["scenario", "none/rust", "pointer/rust"]
@@ -210,7 +237,7 @@ pub(super) fn ratio_table(run: &Run) -> String {
     table(&header, &rows, 1)
 }
 
-pub(super) fn memory_table(run: &Run) -> String {
+pub fn memory_table(run: &Run) -> String {
     let header: Vec<String> = [
         "scenario",
         "mode",
@@ -249,7 +276,7 @@ pub(super) fn memory_table(run: &Run) -> String {
     table(&header, &rows, 2)
 }
 
-pub(super) fn sustained_table(run: &Run) -> String {
+pub fn sustained_table(run: &Run) -> String {
     let header: Vec<String> = [
         "scenario",
         "mode",
@@ -282,69 +309,12 @@ pub(super) fn sustained_table(run: &Run) -> String {
     table(&header, &rows, 2)
 }
 
-/// Pass/miss by the medians, and beside it what the best runs say.
-pub(super) fn targets_table(run: &Run) -> String {
-    let header: Vec<String> = ["", "target", "want", "got", "best runs", ""]
-        .map(String::from)
-        .to_vec();
-    let verdict = |pass: Option<bool>| match pass {
-        Some(true) => "pass".to_string(),
-        Some(false) => "MISS".into(),
-        None => "n/a".into(),
-    };
-    let best = targets(&run.best_runs());
-    let rows = targets(run)
-        .into_iter()
-        .zip(best)
-        .map(|(t, b)| {
-            vec![
-                verdict(t.pass),
-                format!("{}: {}", t.group, t.what),
-                t.want,
-                t.got.unwrap_or_else(|| "not measured".into()),
-                b.got.unwrap_or_else(|| "—".into()),
-                verdict(b.pass),
-            ]
-        })
-        .collect::<Vec<_>>();
-    table(&header, &rows, 6)
-}
-
-pub(super) fn errors(run: &Run) -> String {
+pub fn errors(run: &Run) -> String {
     let mut out = String::new();
     for r in &run.records {
         for e in &r.errors {
             let _ = writeln!(out, "- {} {}: {e}", r.scenario.name, r.mode.name());
         }
     }
-    out
-}
-
-/// The identity scenarios' part of the report on stdout.
-pub(super) fn identity_text(run: &Run) -> String {
-    let mut out = String::new();
-    out += "Median per run (± coefficient of variation of the kept samples):\n\n";
-    out += &time_table(run);
-    out += "\nns per crossing (median / (iterations × crossings)):\n\n";
-    out += &per_crossing_table(run);
-    out += "\nRatios of medians:\n\n";
-    out += &ratio_table(run);
-    out +=
-        "\nRatios of best runs (the fastest kept run of each; least disturbed by other load):\n\n";
-    out += &ratio_table(&run.best_runs());
-    if run.records.iter().any(|r| r.memory.is_some()) {
-        out += "\nMemory (one instrumented run after the warm-up):\n\n";
-        out += &memory_table(run);
-    }
-    if run.records.iter().any(|r| r.sustained.is_some()) {
-        out += "\nSustained (10 back-to-back runs, no pause):\n\n";
-        out += &sustained_table(run);
-    }
-    if let Some(t) = super::workload::workload_table(run) {
-        out += "\nWorkload:\n\n";
-        out += &t;
-    }
-    out += "\nTargets (issues 4, 9 and 12):\n\n";
-    out += &targets_table(run);
     out
 }
