@@ -1,6 +1,7 @@
 //! Running `cargo build --target wasm32-unknown-unknown` (installing the target with rustup
 //! when it is missing) and finding the `.wasm` each crate produced.
 
+use crate::import_check::CrateArtifact;
 use crate::progress::Step;
 use crate::workspace::{BridgeCrate, Workspace};
 use anyhow::{Context, Result, bail};
@@ -49,8 +50,15 @@ fn target_installed() -> Result<bool> {
         .is_dir())
 }
 
+/// What a build produced.
+pub struct Built {
+    pub wasm: PathBuf,
+    /// Every library crate compiled into it (for naming the crate behind an import).
+    pub crates: Vec<CrateArtifact>,
+}
+
 /// Build `krate` for wasm32 and return the path of its `.wasm`.
-pub fn build(ws: &Workspace, krate: &BridgeCrate, release: bool, quiet: bool) -> Result<PathBuf> {
+pub fn build(ws: &Workspace, krate: &BridgeCrate, release: bool, quiet: bool) -> Result<Built> {
     let step = Step::start(
         "Compiling",
         &format!("{} ({WASM_TARGET})", krate.name),
@@ -74,10 +82,21 @@ pub fn build(ws: &Workspace, krate: &BridgeCrate, release: bool, quiet: bool) ->
     let mut child = cmd.spawn().context("running `cargo build`")?;
     let stdout = child.stdout.take().expect("piped stdout");
     let mut wasm = None;
+    let mut crates = Vec::new();
     for message in Message::parse_stream(BufReader::new(stdout)) {
         match message.context("reading cargo's build messages")? {
             Message::CompilerArtifact(artifact) => {
                 step.message(format!("{} ({})", krate.name, artifact.target.name));
+                for rlib in artifact
+                    .filenames
+                    .iter()
+                    .filter(|f| f.extension() == Some("rlib"))
+                {
+                    crates.push(CrateArtifact {
+                        name: artifact.target.name.clone(),
+                        rlib: rlib.clone().into_std_path_buf(),
+                    });
+                }
                 if artifact.target.name.replace('-', "_") == krate.lib_name
                     && artifact.target.crate_types.contains(&CrateType::CDyLib)
                 {
@@ -108,7 +127,7 @@ pub fn build(ws: &Workspace, krate: &BridgeCrate, release: bool, quiet: bool) ->
         );
     }
     step.done("Compiled", &format!("{} ({WASM_TARGET})", krate.name));
-    Ok(wasm)
+    Ok(Built { wasm, crates })
 }
 
 fn default_wasm_path(target_dir: &Path, lib_name: &str, release: bool) -> PathBuf {

@@ -4,6 +4,7 @@ mod cargo_build;
 mod config;
 mod exports;
 mod glue;
+mod import_check;
 mod modes;
 mod names;
 mod package;
@@ -14,6 +15,7 @@ mod progress;
 mod scaffold;
 mod snippets;
 mod transforms;
+mod wasm_bindgen;
 mod wasm_opt;
 mod workspace;
 

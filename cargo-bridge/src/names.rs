@@ -32,8 +32,8 @@ struct Exported<'a> {
     what: String,
 }
 
-pub fn check(exports: &Exports) -> Result<()> {
-    let mut seen: Vec<Exported> = Vec::new();
+/// Every name the bridge half of a package exports (classes, functions, records, enums).
+fn bridge_items(exports: &Exports) -> Vec<Exported<'_>> {
     let classes = exports.classes.iter().map(|c| Exported {
         js_name: &c.name,
         what: format!("class `{}` of crate `{}`", c.rust_name, c.crate_name),
@@ -55,7 +55,39 @@ pub fn check(exports: &Exports) -> Result<()> {
         js_name: &e.def.name,
         what: format!("enum `{}` of crate `{}`", e.def.rust_name, e.crate_name),
     });
-    for item in classes.chain(functions).chain(records).chain(enums) {
+    classes
+        .chain(functions)
+        .chain(records)
+        .chain(enums)
+        .collect()
+}
+
+/// The wasm-bindgen half's exports (`wasm_bindgen`: the names its JS, `bg_js`, exports)
+/// share the package's one name space with the bridge half and the glue's own exports.
+pub fn check_wasm_bindgen(exports: &Exports, wasm_bindgen: &[String], bg_js: &str) -> Result<()> {
+    for name in wasm_bindgen {
+        if let Some(item) = bridge_items(exports).iter().find(|i| i.js_name == name) {
+            bail!(
+                "two items are exported to JS as `{name}`: {} and wasm-bindgen's `{name}` (a \
+                 #[wasm_bindgen] item, in its {bg_js}); names must be unique in one package: \
+                 rename one with #[bridge(js_name = \"...\")] or #[wasm_bindgen(js_name = \"...\")]",
+                item.what
+            );
+        }
+        if let Some((_, glue)) = GLUE_EXPORTS.iter().find(|(n, _)| n == name) {
+            bail!(
+                "wasm-bindgen's `{name}` (a #[wasm_bindgen] item, in its {bg_js}) has a name the \
+                 generated glue exports itself ({glue}); rename it with \
+                 #[wasm_bindgen(js_name = \"...\")]"
+            );
+        }
+    }
+    Ok(())
+}
+
+pub fn check(exports: &Exports) -> Result<()> {
+    let mut seen: Vec<Exported> = Vec::new();
+    for item in bridge_items(exports) {
         if let Some((_, glue)) = GLUE_EXPORTS.iter().find(|(n, _)| *n == item.js_name) {
             bail!(
                 "{} is exported to JS as `{}`, a name the generated glue exports itself \

@@ -14,6 +14,7 @@ pub fn write(
     target: Target,
     glue: &Glue,
     wasm: &[u8],
+    wasm_bindgen_files: &[(String, Vec<u8>)],
 ) -> Result<()> {
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("creating the output directory {}", out_dir.display()))?;
@@ -23,13 +24,28 @@ pub fn write(
         (format!("{name}.d.ts"), glue.dts.as_bytes()),
         (format!("{name}_bg.wasm"), wasm),
     ];
-    let manifest = package_json(krate, target, &glue.imported_files);
+    let mut imported: Vec<String> = glue.imported_files.clone();
+    imported.extend(wasm_bindgen_files.iter().map(|(path, _)| path.clone()));
+    let manifest = package_json(krate, target, &imported);
     for (file, bytes) in files
         .iter()
         .map(|(f, b)| (f.as_str(), *b))
         .chain([("package.json", manifest.as_bytes())])
     {
         let path = out_dir.join(file);
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Write wasm-bindgen's files (its `_bg.js`, its snippets) into the package.
+pub fn write_files(out_dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
+    for (rel, bytes) in files {
+        let path = out_dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())

@@ -1,6 +1,8 @@
-//! `cargo bridge build`, top to bottom: read the workspace → cargo build → post-process
-//! the module (`postprocess.rs`: decode the export section → wasm transforms → render
-//! glue) → wasm-opt (`--release`) → write the package.
+//! `cargo bridge build`, top to bottom: read the workspace → (a crate linking
+//! wasm-bindgen: its CLI of the same version) → cargo build → check every import has a
+//! provider → (wasm-bindgen's CLI over the module) → post-process the module
+//! (`postprocess.rs`: decode the export section → wasm transforms → render glue) →
+//! wasm-opt (`--release`) → write the package.
 
 use crate::postprocess::{self, Naming};
 use crate::progress::Step;
@@ -15,9 +17,17 @@ pub fn build(args: &BuildArgs) -> Result<()> {
     let ws = workspace::load(args.manifest_path.as_deref(), args.package.as_deref())?;
     cargo_build::ensure_wasm_target(args.quiet)?;
     for krate in &ws.crates {
-        let wasm_path = cargo_build::build(&ws, krate, args.release, args.quiet)?;
+        // The matching CLI first: a missing one fails before minutes of compiling.
+        let cli = match &krate.wasm_bindgen {
+            Some(version) => Some(
+                crate::wasm_bindgen::cli::find_or_install(version, args.quiet)
+                    .with_context(|| format!("preparing to build `{}`", krate.name))?,
+            ),
+            None => None,
+        };
+        let built = cargo_build::build(&ws, krate, args.release, args.quiet)?;
         let out_dir = out_dir(args, &ws, krate);
-        package_crate(&ws, krate, &wasm_path, &out_dir, args)
+        package_crate(&ws, krate, &built, cli.as_deref(), &out_dir, args)
             .with_context(|| format!("packaging `{}`", krate.name))?;
     }
     Ok(())
@@ -34,13 +44,40 @@ fn out_dir(args: &BuildArgs, ws: &Workspace, krate: &BridgeCrate) -> PathBuf {
 fn package_crate(
     ws: &Workspace,
     krate: &BridgeCrate,
-    wasm_path: &std::path::Path,
+    built: &cargo_build::Built,
+    wasm_bindgen_cli: Option<&std::path::Path>,
     out_dir: &std::path::Path,
     args: &BuildArgs,
 ) -> Result<()> {
-    let step = Step::start("Processing", &wasm_path.display().to_string(), args.quiet);
+    let wasm_path = &built.wasm;
     let wasm_name = wasm_path.display().to_string();
-    let bytes = std::fs::read(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
+    let mut bytes = std::fs::read(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
+    crate::import_check::check(
+        &bytes,
+        &wasm_name,
+        krate.wasm_bindgen.as_deref(),
+        &built.crates,
+    )?;
+    let wasm_bindgen = match wasm_bindgen_cli {
+        Some(cli) => {
+            let scratch = ws
+                .target_dir
+                .join("bridge/wasm-bindgen")
+                .join(&krate.lib_name);
+            let processed = crate::wasm_bindgen::run::run(
+                cli,
+                wasm_path,
+                &krate.lib_name,
+                &scratch,
+                !args.release,
+                args.quiet,
+            )?;
+            bytes = processed.wasm.clone();
+            Some(processed)
+        }
+        None => None,
+    };
+    let step = Step::start("Processing", &wasm_path.display().to_string(), args.quiet);
     let naming = Naming {
         crate_name: &krate.name,
         lib_name: &krate.lib_name,
@@ -51,6 +88,7 @@ fn package_crate(
         &bytes,
         &wasm_name,
         &naming,
+        wasm_bindgen.as_ref(),
         |class| modes::resolve(class, ws),
         |imports| snippets::resolve(imports, &ws.package_dirs),
     )?;
@@ -64,8 +102,16 @@ fn package_crate(
             args.quiet,
         )?;
     }
-    package::write(out_dir, krate, args.target, &output.glue, &output.wasm)?;
+    package::write(
+        out_dir,
+        krate,
+        args.target,
+        &output.glue,
+        &output.wasm,
+        &output.wasm_bindgen_files,
+    )?;
     snippets::copy(out_dir, &output.snippets)?;
+    package::write_files(out_dir, &output.wasm_bindgen_files)?;
     step.done(
         "Packaged",
         &format!(

@@ -30,14 +30,19 @@ pub struct Output {
     pub summary: String,
     /// JS module files to copy into the package.
     pub snippets: Vec<Snippet>,
+    /// wasm-bindgen's files (its `_bg.js`, its snippets): (path in the package, contents).
+    pub wasm_bindgen_files: Vec<(String, Vec<u8>)>,
 }
 
 /// Process the module `bytes` (read from `wasm_name`); `mode_of` resolves a class's
 /// identity mode, `resolve_snippets` finds the JS module files the imports use.
+/// `wasm_bindgen` is what wasm-bindgen's CLI made of the module (then `bytes` is its
+/// `_bg.wasm`), for a crate that links wasm-bindgen.
 pub fn run(
     bytes: &[u8],
     wasm_name: &str,
     naming: &Naming,
+    wasm_bindgen: Option<&crate::wasm_bindgen::run::Processed>,
     mode_of: impl Fn(&ClassExport) -> Result<IdentityMode>,
     resolve_snippets: impl FnOnce(&[ImportExport]) -> Result<Vec<Snippet>>,
 ) -> Result<Output> {
@@ -55,6 +60,17 @@ pub fn run(
         .with_context(|| format!("checking the JS names of {wasm_name}"))?;
     check::records_match_module(&module, &exports, wasm_name)?;
     check::runtime_matches_module(&module, wasm_name)?;
+    let wbg = match wasm_bindgen {
+        Some(processed) => {
+            let view = crate::wasm_bindgen::merge::view(processed, &module, naming.lib_name)
+                .with_context(|| format!("joining wasm-bindgen's half of {wasm_name}"))?;
+            let bg_js = format!("{}_bg.js", naming.lib_name);
+            crate::names::check_wasm_bindgen(&exports, &view.exports, &bg_js)
+                .with_context(|| format!("checking the JS names of {wasm_name}"))?;
+            view
+        }
+        None => glue::WasmBindgenView::default(),
+    };
 
     let mut plans = Vec::with_capacity(exports.classes.len());
     for class in &exports.classes {
@@ -94,16 +110,32 @@ pub fn run(
         &exports,
     );
     model.debug = naming.debug;
+    // bridge-runtime's JsValue conversions hand values to the table.
+    let wbg_uses_values = wbg.connect.is_some();
+    model.wbg = wbg;
     // A JsValue inside a wire value needs the value table even if Rust never touches it.
     let wire_uses_values = model.wire_codecs.iter().any(glue::CodecView::holds_values);
     model.set_js(glue::js_view(
         &exports,
         &snippets,
-        wasm_uses_values || wire_uses_values,
+        wasm_uses_values || wire_uses_values || wbg_uses_values,
     ));
     let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
-    // The runtime exports this glue does not call go, and with them their code.
-    transforms::unused_exports::run(&mut module, &glue.js);
+    // The runtime exports this glue does not call go, and with them their code
+    // (wasm-bindgen's JS calls its own `__wbindgen_*` exports: those stay).
+    let mut wasm_bindgen_files = Vec::new();
+    match wasm_bindgen {
+        Some(processed) => {
+            let both = format!("{}\n{}", glue.js, processed.bg_js);
+            transforms::unused_exports::run(&mut module, &both);
+            wasm_bindgen_files.push((
+                format!("{}_bg.js", naming.lib_name),
+                processed.bg_js.clone().into_bytes(),
+            ));
+            wasm_bindgen_files.extend(processed.snippets.iter().cloned());
+        }
+        None => transforms::unused_exports::run(&mut module, &glue.js),
+    }
     walrus::passes::gc::run(&mut module);
     let wasm = module.emit_wasm();
     Ok(Output {
@@ -111,6 +143,7 @@ pub fn run(
         glue,
         summary: mode_summary(&plans),
         snippets,
+        wasm_bindgen_files,
     })
 }
 

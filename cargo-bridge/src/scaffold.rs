@@ -97,7 +97,7 @@ fn crate_name(path: &Path) -> Result<String> {
 }
 
 /// `$CARGO_BRIDGE_HOME`, else `$CARGO_HOME/bridge`, else `~/.cargo/bridge`.
-fn bridge_home() -> Result<PathBuf> {
+pub fn bridge_home() -> Result<PathBuf> {
     if let Some(dir) = std::env::var_os("CARGO_BRIDGE_HOME") {
         return Ok(PathBuf::from(dir));
     }
@@ -107,7 +107,7 @@ fn bridge_home() -> Result<PathBuf> {
     match std::env::var_os("HOME") {
         Some(home) => Ok(PathBuf::from(home).join(".cargo/bridge")),
         None => bail!(
-            "neither CARGO_BRIDGE_HOME, CARGO_HOME nor HOME is set: set CARGO_BRIDGE_HOME to a directory for the runtime sources"
+            "neither CARGO_BRIDGE_HOME, CARGO_HOME nor HOME is set: set CARGO_BRIDGE_HOME to a directory for the runtime sources and tools"
         ),
     }
 }

@@ -36,10 +36,20 @@ pub struct BridgeCrate {
     pub repository: Option<String>,
     /// `[package.metadata.bridge]` npm-name and wasm-opt.
     pub settings: PackageSettings,
+    /// The locked version of `wasm-bindgen` if the crate's wasm32 build links it (directly
+    /// or through any dependency): its wasm-bindgen half is then processed by that
+    /// version's CLI (`wasm_bindgen/`).
+    pub wasm_bindgen: Option<String>,
 }
 
 pub fn load(manifest_path: Option<&Path>, package: Option<&str>) -> Result<Workspace> {
     let mut cmd = MetadataCommand::new();
+    // The resolve graph as the wasm32 build sees it: a crate's `wasm-bindgen` often comes
+    // through a `[target.'cfg(target_arch = "wasm32")'.dependencies]` table (uuid's `js`).
+    cmd.other_options(vec![
+        "--filter-platform".to_string(),
+        crate::cargo_build::WASM_TARGET.to_string(),
+    ]);
     if let Some(path) = manifest_path {
         if path.is_dir() {
             let inside = path.join("Cargo.toml");
@@ -177,7 +187,14 @@ fn select_crates(
         }
         bridge
     };
-    chosen.into_iter().map(check_bridge_crate).collect()
+    chosen
+        .into_iter()
+        .map(|pkg| {
+            let mut krate = check_bridge_crate(pkg)?;
+            krate.wasm_bindgen = crate::wasm_bindgen::detect::locked_version(metadata, pkg);
+            Ok(krate)
+        })
+        .collect()
 }
 
 fn check_bridge_crate(pkg: &Package) -> Result<BridgeCrate> {
@@ -218,5 +235,6 @@ fn check_bridge_crate(pkg: &Package) -> Result<BridgeCrate> {
         license: pkg.license.clone(),
         repository: pkg.repository.clone(),
         settings,
+        wasm_bindgen: None,
     })
 }

@@ -30,6 +30,12 @@ pub const FIXTURES: &[Fixture] = &[
         manifest: "fixtures/ws-default/Cargo.toml",
         dir: "fixtures/ws-default",
     },
+    // Its own workspace: the only fixture that links wasm-bindgen.
+    Fixture {
+        package: "wbg-interop",
+        manifest: "fixtures/wasm-bindgen/Cargo.toml",
+        dir: "fixtures/wasm-bindgen",
+    },
 ];
 
 /// A member of the `fixtures/` workspace.
@@ -54,6 +60,15 @@ pub fn install_cargo_bridge(sh: &Shell) -> Result<String> {
     let bin_dir = project_root().join("target/debug");
     let path = std::env::var("PATH").unwrap_or_default();
     Ok(format!("{}:{path}", bin_dir.display()))
+}
+
+/// Where `cargo bridge` keeps the tools it installs (the wasm-bindgen CLI of
+/// `fixtures/wasm-bindgen`): `$CARGO_BRIDGE_HOME` if set, else `target/bridge-home`, so a
+/// CI run on a fresh clone installs it once and every later build of the run reuses it.
+pub fn bridge_home() -> PathBuf {
+    std::env::var_os("CARGO_BRIDGE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| project_root().join("target/bridge-home"))
 }
 
 /// `cargo bridge build` one fixture of `fixtures/` (or of its own workspace `dir`).
@@ -86,6 +101,7 @@ pub fn build_fixture_with(
     args.extend(extra.iter().map(|a| a.to_string()));
     cmd!(sh, "cargo {args...}")
         .env("PATH", path)
+        .env("CARGO_BRIDGE_HOME", bridge_home())
         .run()
         .with_context(|| format!("cargo bridge build of {}", package.unwrap_or("fixtures")))
 }

@@ -7,6 +7,8 @@ pub mod closure;
 mod error;
 mod host;
 mod value;
+#[cfg(feature = "wasm-bindgen")]
+mod wbg_values;
 
 pub use error::JsError;
 pub use value::{JsType, JsValue};

@@ -9,10 +9,12 @@ mod model;
 mod prune;
 mod types;
 mod wasm_abi;
+mod wasm_bindgen;
 mod wire;
 
 pub use js::view as js_view;
 pub use model::{ClassPlan, GlueModel};
+pub use wasm_bindgen::{ModuleImport, WasmBindgenView};
 pub use wire::CodecView;
 
 use anyhow::{Context, Result};
@@ -59,6 +61,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("data.js.j2", include_str!("../../../templates/data.js.j2")),
     ("wire.js.j2", include_str!("../../../templates/wire.js.j2")),
+    (
+        "wasm_bindgen.js.j2",
+        include_str!("../../../templates/wasm_bindgen.js.j2"),
+    ),
     (
         "class.js.j2",
         include_str!("../../../templates/class.js.j2"),

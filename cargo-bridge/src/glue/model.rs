@@ -48,6 +48,8 @@ pub struct GlueModel {
     /// Debug glue (a build without `--release`, set by the post-process): the leak
     /// detector and the argument checks of `templates/debug/`. Release glue has none of it.
     pub debug: bool,
+    /// The package's wasm-bindgen half (disabled for a crate without wasm-bindgen).
+    pub wbg: super::WasmBindgenView,
 }
 
 /// One module binding of a wasm export's function (`let <var>` = `$wasm[<symbol>]`).
@@ -199,6 +201,7 @@ impl GlueModel {
             closures: Vec::new(),
             exports: Vec::new(),
             debug: false,
+            wbg: Default::default(),
         }
         .number_functions()
         .mark_cached_wrappers(classes)

@@ -73,6 +73,7 @@ fn process(case: &Case) -> Outcome {
             &bytes,
             name,
             &naming,
+            None,
             |_| {
                 let i = classes.get();
                 classes.set(i + 1);

@@ -1,0 +1,108 @@
+//! Running wasm-bindgen's CLI over the module cargo built, first: it interprets its
+//! descriptors and replaces its placeholder imports, and leaves cargo bridge's imports,
+//! exports and `__bridge_exports` section alone, so cargo bridge's own transforms then run
+//! on its output (see ARCHITECTURE.md, "Living with wasm-bindgen"). `--target bundler`
+//! because its JS is a plain ES module that exports every wasm-bindgen item and every
+//! import function, and takes the instance through `__wbg_set_wasm`: the bridge glue
+//! instantiates the module itself, with both import sets.
+
+use crate::progress::Step;
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What wasm-bindgen's CLI wrote for the module.
+pub struct Processed {
+    /// The module with wasm-bindgen's part processed (its `_bg.wasm`).
+    pub wasm: Vec<u8>,
+    /// Its JS (`_bg.js`): wasm-bindgen's items and the import functions of its half.
+    pub bg_js: String,
+    /// Its TypeScript declarations of the wasm-bindgen items.
+    pub dts: String,
+    /// Its `snippets/` files (inline JS and `module = "..."` files of wasm-bindgen
+    /// imports), as (path relative to the package, contents).
+    pub snippets: Vec<(String, Vec<u8>)>,
+}
+
+/// Run `cli` over `wasm` into `scratch` (emptied first).
+pub fn run(
+    cli: &Path,
+    wasm: &Path,
+    lib_name: &str,
+    scratch: &Path,
+    debug: bool,
+    quiet: bool,
+) -> Result<Processed> {
+    let step = Step::start("Binding", &format!("{lib_name} with wasm-bindgen"), quiet);
+    let _ = std::fs::remove_dir_all(scratch);
+    std::fs::create_dir_all(scratch).with_context(|| format!("creating {}", scratch.display()))?;
+    let mut cmd = Command::new(cli);
+    cmd.args(["--target", "bundler", "--out-name", lib_name])
+        .arg("--out-dir")
+        .arg(scratch);
+    if debug {
+        cmd.arg("--keep-debug");
+    }
+    let out = cmd
+        .arg(wasm)
+        .output()
+        .with_context(|| format!("running {}", cli.display()))?;
+    if !out.status.success() {
+        bail!(
+            "`{} --target bundler` failed on {}:\n{}",
+            cli.display(),
+            wasm.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    let read = |name: String| -> Result<Vec<u8>> {
+        let path = scratch.join(&name);
+        std::fs::read(&path).with_context(|| {
+            format!(
+                "wasm-bindgen wrote no {} (is its CLI the crate's version?)",
+                path.display()
+            )
+        })
+    };
+    let text = |name: String| -> Result<String> {
+        String::from_utf8(read(name.clone())?).with_context(|| format!("{name} is not UTF-8"))
+    };
+    let processed = Processed {
+        wasm: read(format!("{lib_name}_bg.wasm"))?,
+        bg_js: text(format!("{lib_name}_bg.js"))?,
+        dts: text(format!("{lib_name}.d.ts")).unwrap_or_default(),
+        snippets: snippet_files(scratch)?,
+    };
+    step.done("Bound", &format!("{lib_name} (wasm-bindgen's half)"));
+    Ok(processed)
+}
+
+/// Every file under `<scratch>/snippets`, sorted, with `/`-separated relative paths.
+fn snippet_files(scratch: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut files = Vec::new();
+    let mut stack: Vec<PathBuf> = vec![scratch.join("snippets")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry?.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path
+                .strip_prefix(scratch)
+                .expect("under scratch")
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+            files.push((rel, bytes));
+        }
+    }
+    files.sort();
+    Ok(files)
+}

@@ -1,0 +1,162 @@
+//! wasm-bindgen in a bridge crate, the parts that need no wasm-bindgen CLI: imports no
+//! tool provides are build errors, the CLI must be the crate's wasm-bindgen version (a
+//! named CLI of another version, a failed install: errors naming the version and the
+//! command), and a crate without wasm-bindgen gets a package with no trace of it. The
+//! merged package itself is tested by `fixtures/wasm-bindgen` (cargo xtask test-node,
+//! test-browser, test-types, test-packages).
+//!
+//! Crate names are unique per test (see `support`).
+
+mod support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use support::{Project, read, run_in_env};
+
+/// A crate declaring a raw import from `env`, which neither tool provides.
+const HOST_LIB: &str = r#"
+#[link(wasm_import_module = "env")]
+unsafe extern "C" {
+    fn host_tick() -> u32;
+}
+
+pub fn tick() -> u32 {
+    unsafe { host_tick() }
+}
+"#;
+
+#[test]
+fn an_import_nobody_provides_is_a_build_error_naming_module_field_and_crate() {
+    let project = Project::workspace(&["app", "hostlib"], "");
+    project
+        .file(
+            "hostlib/Cargo.toml",
+            "[package]\nname = \"unprovided-hostlib\"\nversion = \"0.1.0\"\nedition = \"2024\"\n",
+        )
+        .file("hostlib/src/lib.rs", HOST_LIB);
+    project.bridge_crate(
+        "app",
+        "unprovided-app",
+        "\"cdylib\"",
+        "unprovided-hostlib = { path = \"../hostlib\" }",
+        "use bridge_runtime::bridge;\n\n#[bridge]\npub fn tick() -> u32 {\n    unprovided_hostlib::tick()\n}\n",
+    );
+    project.build(&[]).fails().stderr_has(&[
+        "imports `host_tick` from module `env`, which nothing provides",
+        "imported by the compiled code of crate `unprovided_hostlib`",
+    ]);
+    assert!(!project.path("app/pkg").exists(), "no package is written");
+}
+
+/// A crate that depends on wasm-bindgen (the version `fixtures/wasm-bindgen` pins).
+fn wasm_bindgen_project(name: &str) -> Project {
+    let project = Project::workspace(&["wb"], "");
+    project.bridge_crate(
+        "wb",
+        name,
+        "\"cdylib\"",
+        "wasm-bindgen = \"=0.2.130\"",
+        "use bridge_runtime::bridge;\n\n#[bridge]\npub fn one() -> u32 {\n    1\n}\n",
+    );
+    project
+}
+
+fn script(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_named_cli_of_another_version_is_an_error_before_anything_is_built() {
+    let project = wasm_bindgen_project("wbg-mismatch");
+    let fake = project.path("fake-wasm-bindgen");
+    script(&fake, "#!/bin/sh\necho 'wasm-bindgen 0.2.1'\n");
+    run_in_env(
+        &project.root(),
+        &["build"],
+        &[("CARGO_BRIDGE_WASM_BINDGEN", fake.to_str().unwrap())],
+    )
+    .fails()
+    .compiled_nothing()
+    .stderr_has(&[
+        "is wasm-bindgen CLI 0.2.1, but the crate links wasm-bindgen 0.2.130",
+        "cargo install wasm-bindgen-cli --version 0.2.130",
+    ]);
+}
+
+#[test]
+fn a_failed_cli_install_names_the_version_and_the_command() {
+    let project = wasm_bindgen_project("wbg-offline");
+    let home = project.path("bridge-home");
+    // `cargo install` fails as it does offline; everything else is the real cargo.
+    let fake = project.path("fake-cargo");
+    let real = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    script(
+        &fake,
+        &format!(
+            "#!/bin/sh\nif [ \"$1\" = install ]; then\n  echo 'error: failed to query replaced \
+             source registry `crates-io` (simulated: offline)' >&2\n  exit 101\nfi\nexec '{real}' \"$@\"\n"
+        ),
+    );
+    // No wasm-bindgen on this PATH: the cache is empty, so it must install.
+    let path = format!(
+        "{}:/usr/bin:/bin",
+        Path::new(&real).parent().unwrap().display()
+    );
+    run_in_env(
+        &project.root(),
+        &["build"],
+        &[
+            ("CARGO", fake.to_str().unwrap()),
+            ("CARGO_BRIDGE_HOME", home.to_str().unwrap()),
+            ("PATH", &path),
+        ],
+    )
+    .fails()
+    .compiled_nothing()
+    .stderr_has(&[
+        "the crate links wasm-bindgen 0.2.130",
+        "(simulated: offline)",
+        "`cargo install wasm-bindgen-cli --version 0.2.130`",
+        &format!("caches it in {}", home.display()),
+    ]);
+    assert!(
+        !home.join("wasm-bindgen-cli-0.2.130").exists(),
+        "a failed install leaves no cache entry"
+    );
+}
+
+#[test]
+fn a_crate_without_wasm_bindgen_gets_no_trace_of_it() {
+    let project = Project::workspace(&["plain"], "");
+    project.bridge_crate(
+        "plain",
+        "wbg-free",
+        "\"cdylib\"",
+        "",
+        "use bridge_runtime::{bridge, JsValue};\n\n#[bridge]\npub fn same(v: JsValue) -> JsValue {\n    v\n}\n",
+    );
+    project
+        .build(&[])
+        .ok()
+        .stderr_lacks(&["wasm-bindgen", "Binding"]);
+    let pkg = project.path("plain/pkg");
+    let mut names: Vec<String> = std::fs::read_dir(&pkg)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "package.json",
+            "wbg_free.d.ts",
+            "wbg_free.js",
+            "wbg_free_bg.wasm"
+        ]
+    );
+    let js = read(&pkg.join("wbg_free.js"));
+    for trace in ["_bg.js", "__wbg", "__wbindgen", "$wbg"] {
+        assert!(!js.contains(trace), "the glue mentions {trace}:\n{js}");
+    }
+}
