@@ -1,7 +1,7 @@
 //! Writing the wasm-pack-style package: `<name>.js`, `<name>.d.ts`, `<name>_bg.wasm`,
 //! `package.json`. Files are written whole, and only after every step succeeded.
 
-use crate::Target;
+use crate::cli::Target;
 use crate::glue::Glue;
 use crate::workspace::BridgeCrate;
 use anyhow::{Context, Result};

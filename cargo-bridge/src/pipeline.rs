@@ -4,10 +4,11 @@
 //! (`postprocess.rs`: decode the export section → wasm transforms → render glue) →
 //! wasm-opt (`--release`) → write the package.
 
+use crate::cli::BuildArgs;
 use crate::postprocess::{self, Naming};
 use crate::progress::Step;
 use crate::workspace::{self, BridgeCrate, Workspace};
-use crate::{BuildArgs, cargo_build, modes, package, snippets};
+use crate::{cargo_build, modes, package, snippets};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 

@@ -2,8 +2,8 @@
 //! interface) and enum (a string-literal union or a discriminated union), and the frozen
 //! objects fieldless enums export (`Color.Red === "Red"`).
 
-use super::types::TypeNames;
-use super::wire;
+use super::ts;
+use super::type_names::TypeNames;
 use crate::exports::Exports;
 use bridge_schema::Field;
 use serde::Serialize;
@@ -52,7 +52,7 @@ fn fields(fields: &[Field], names: &TypeNames) -> Vec<FieldTs> {
         .iter()
         .map(|f| FieldTs {
             name: f.name.clone(),
-            ts: wire::ts(&f.ty, names),
+            ts: ts::wire(&f.ty, names),
         })
         .collect()
 }
@@ -63,7 +63,7 @@ pub fn records(exports: &Exports, names: &TypeNames) -> Vec<RecordView> {
         .iter()
         .map(|r| RecordView {
             name: r.def.name.clone(),
-            ts_plain: super::types::ts_plain(&r.def.name),
+            ts_plain: ts::plain(&r.def.name),
             doc: doc_lines(&r.def.doc),
             fields: fields(&r.def.fields, names),
         })
@@ -76,7 +76,7 @@ pub fn enums(exports: &Exports, names: &TypeNames) -> Vec<EnumView> {
         .iter()
         .map(|e| EnumView {
             name: e.def.name.clone(),
-            ts_plain: super::types::ts_plain(&e.def.name),
+            ts_plain: ts::plain(&e.def.name),
             doc: doc_lines(&e.def.doc),
             fieldless: e.def.is_fieldless(),
             variants: e

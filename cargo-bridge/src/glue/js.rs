@@ -2,8 +2,9 @@
 //! (global functions and JS module files), callback trampolines (one per callback
 //! parameter of an export), and whether the glue needs the `JsValue` table at all.
 
-use super::model::{self, ClosureView};
-use super::types::{self, Kind, TyView, TypeNames};
+use super::calls::{self, ClosureView};
+use super::type_names::TypeNames;
+use super::types::{self, TyView};
 use super::wire;
 use crate::exports::{Exports, ImportExport};
 use crate::snippets::Snippet;
@@ -71,8 +72,8 @@ pub struct JsParamView {
 /// compound value, is on the wire (kind `wire`, with its codec).
 fn js_ty(ty: &Ty, names: &TypeNames) -> TyView {
     let mut view = types::view(ty, names);
-    if matches!(view.kind, Kind::NumVec | Kind::ClassVec | Kind::DataVec) {
-        view.kind = Kind::Wire;
+    if view.kind.is_vec() {
+        view.kind = types::Kind::Wire;
         view.codec = Some(wire::codec_name(ty, names));
     }
     view
@@ -82,22 +83,16 @@ fn js_ty(ty: &Ty, names: &TypeNames) -> TyView {
 /// gets the exports `<symbol>#a<index>#closure-call` / `#closure-drop` (the macro's
 /// `jscall::build` names them so).
 fn params(symbol: &str, what: &str, tys: &[(String, &Ty)], names: &TypeNames) -> Vec<JsParamView> {
-    let mut bound: Vec<String> = Vec::with_capacity(tys.len());
+    // A reserved word (`new`, `class`) or a repeated name is bound with `_` added.
+    let bound = calls::bindings(tys.iter().map(|(name, _)| name.as_str()));
     tys.iter()
+        .zip(bound)
         .enumerate()
-        .map(|(index, (name, ty))| JsParamView {
-            // A reserved word (`new`, `class`) or a repeated name is bound with `_` added.
-            name: {
-                let mut name = name.clone();
-                while !bridge_schema::js::is_bindable(&name) || bound.contains(&name) {
-                    name.push('_');
-                }
-                bound.push(name.clone());
-                name
-            },
+        .map(|(index, ((_, ty), name))| JsParamView {
+            name,
             ty: js_ty(ty, names),
             closure: match ty {
-                Ty::Callback(cb) => Some(model::closure_of(
+                Ty::Callback(cb) => Some(calls::closure_of(
                     &bridge_schema::callback_symbol(symbol, &format!("a{index}")),
                     cb,
                     format!("the closure passed as argument {index} to {what}"),

@@ -2,11 +2,15 @@
 //! The templates are compiled into the binary, so an installed `cargo bridge` needs no
 //! files beside it.
 
+mod calls;
 mod comments;
 mod data;
 mod js;
 mod model;
+mod numbers;
 mod prune;
+mod ts;
+mod type_names;
 mod types;
 mod wasm_abi;
 mod wasm_bindgen;

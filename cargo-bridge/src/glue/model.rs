@@ -1,20 +1,18 @@
 //! The data the templates render: the module's exports, grouped the way a JS class is
 //! written (constructor, methods, statics, properties), with each class's resolved mode.
 
+use super::calls::{ClosureView, FnView, doc_lines, fn_view, js_string};
 use super::data::{self, EnumView, RecordView};
-use super::types::{self, Kind, TyView, TypeNames};
+use super::js::JsView;
+use super::ts;
+use super::type_names::TypeNames;
+use super::types::Kind;
 use super::wasm_abi::WasmAbi;
 use super::wire::{self, CodecView};
 use crate::config::IdentityMode;
 use crate::exports::{ClassExport, Exports};
-use bridge_schema::{Function, FunctionKind, Receiver, Ty};
+use bridge_schema::FunctionKind;
 use serde::Serialize;
-
-/// A wasm export name as a JS string literal, for `wasm[...]` (export names are
-/// arbitrary strings, see `bridge_schema::member_symbol`).
-fn js_string(name: &str) -> String {
-    serde_json::to_string(name).expect("strings serialize")
-}
 
 /// A class and the identity mode it was resolved to.
 pub struct ClassPlan<'a> {
@@ -35,7 +33,7 @@ pub struct GlueModel {
     /// Wire codecs the exports use (empty: no wire code is emitted).
     pub wire_codecs: Vec<CodecView>,
     /// Calls from Rust into JS (set by the pipeline after `new`).
-    pub js: super::js::JsView,
+    pub js: JsView,
     pub records: Vec<RecordView>,
     pub enums: Vec<EnumView>,
     /// ABI names and offsets, from bridge-schema.
@@ -99,60 +97,6 @@ pub struct PropertyView {
     pub setter: Option<FnView>,
 }
 
-#[derive(Serialize, Clone)]
-pub struct FnView {
-    pub js_name: String,
-    /// `js_name` can be the function expression's own name (free functions are bound as
-    /// `<js_name>$fn` and exported under `js_name`).
-    pub bindable: bool,
-    /// The wasm export, as a JS string literal (`wasm[{{ f.symbol }}]`).
-    pub symbol: String,
-    /// The module binding that holds the export's function (`$export<N>`, see
-    /// [`GlueModel::exports`]); `None` until the model numbers it (the call then looks
-    /// the export up by name).
-    pub export_var: Option<String>,
-    /// `Class.member` or `function`, for error messages.
-    pub label: String,
-    pub has_self: bool,
-    pub params: Vec<ParamView>,
-    /// How many arguments a call must pass (debug glue checks): the parameters up to the
-    /// last one that is not an `Option` or a `JsValue` (both take `undefined`).
-    pub required: usize,
-    /// Some parameter is written into the wire's in-buffer (passed as its offset).
-    pub wire_session: bool,
-    pub ret: TyView,
-    pub doc: Vec<String>,
-    /// The JS expressions of the objects the thunk borrows shared (`this`, `&C` and
-    /// `Option<&C>` parameters) and exclusively (`&mut self`, `&mut C`): what to undo when
-    /// a panic or a JS exception skips its guards.
-    pub shared_borrows: Vec<String>,
-    pub exclusive_borrows: Vec<String>,
-    /// The function returns a Rust closure (see [`ClosureView`]).
-    pub closure: Option<Box<ClosureView>>,
-}
-
-/// A Rust closure an export returns: the glue's function object calls `call` (a glue
-/// function taking the closure's address, then its arguments) and frees it through `drop`.
-#[derive(Serialize, Clone)]
-pub struct ClosureView {
-    /// The glue binding of `call` (`$closure<n>`), assigned by [`GlueModel::new`].
-    pub var: String,
-    pub call: FnView,
-    /// The `#closure-drop` export, as a JS string literal.
-    pub drop: String,
-    /// Names the closure in errors.
-    pub label: String,
-}
-
-#[derive(Serialize, Clone)]
-pub struct ParamView {
-    /// The parameter's JS binding: its name, escaped with `_` if that is a reserved word
-    /// or repeats an earlier parameter's.
-    pub name: String,
-    pub ty: TyView,
-    pub ts: String,
-}
-
 impl GlueModel {
     pub fn new(
         crate_name: &str,
@@ -209,7 +153,7 @@ impl GlueModel {
 
     /// Sets the calls into JS, giving the Rust closures passed to JS functions their glue
     /// bindings (after the closures the exports return).
-    pub fn set_js(&mut self, mut js: super::js::JsView) {
+    pub fn set_js(&mut self, mut js: JsView) {
         let params = js
             .imports
             .iter_mut()
@@ -288,165 +232,6 @@ fn bind_export(f: &mut FnView, exports: &mut Vec<ExportBinding>) {
     f.export_var = Some(var);
 }
 
-/// Each parameter's JS binding: its name, with `_` appended while it is a reserved word
-/// or an earlier parameter's binding (Rust's `new` and `new_` are both `new` in camelCase).
-fn param_bindings(params: &[bridge_schema::Param]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::with_capacity(params.len());
-    for p in params {
-        let mut name = p.name.clone();
-        while !bridge_schema::js::is_bindable(&name) || out.contains(&name) {
-            name.push('_');
-        }
-        out.push(name);
-    }
-    out
-}
-
-fn doc_lines(doc: &str) -> Vec<String> {
-    if doc.is_empty() {
-        Vec::new()
-    } else {
-        doc.lines().map(str::to_string).collect()
-    }
-}
-
-fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
-    let label = match (class, f.kind) {
-        (Some(c), FunctionKind::Constructor) => format!("new {c}"),
-        (Some(c), _) => format!("{c}.{}", f.js_name),
-        (None, _) => f.js_name.clone(),
-    };
-    let closure = closure_view(f, &label, names);
-    let mut ret = types::view(&f.ret, names);
-    if let Ty::Callback(cb) = &f.ret {
-        ret.ts = types::closure_ts(cb, names);
-    }
-    FnView {
-        js_name: f.js_name.clone(),
-        bindable: bridge_schema::js::is_bindable(&f.js_name),
-        symbol: js_string(&f.symbol),
-        export_var: None,
-        label,
-        has_self: f.receiver != Receiver::None,
-        params: param_bindings(&f.params)
-            .into_iter()
-            .zip(&f.params)
-            .map(|(name, p)| ParamView {
-                name,
-                ty: types::view(&p.ty, names),
-                ts: types::param_ts(&p.ty, names),
-            })
-            .collect(),
-        required: f
-            .params
-            .iter()
-            .rposition(|p| !matches!(p.ty, Ty::Option(_) | Ty::JsValue | Ty::JsValueRef))
-            .map_or(0, |i| i + 1),
-        wire_session: f.params.iter().any(|p| {
-            matches!(
-                types::view(&p.ty, names).kind,
-                Kind::Wire | Kind::Data | Kind::OptData | Kind::DataVec
-            )
-        }),
-        ret,
-        doc: doc_with_throws(&f.doc, &f.ret, names),
-        shared_borrows: borrows(f, false),
-        exclusive_borrows: borrows(f, true),
-        closure,
-    }
-}
-
-fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<ClosureView>> {
-    let Ty::Callback(cb) = &f.ret else {
-        return None;
-    };
-    let label = format!("the closure returned by {owner}");
-    Some(Box::new(closure_of(&f.symbol, cb, label, names)))
-}
-
-/// A Rust closure whose `#closure-call` and `#closure-drop` exports are named after
-/// `symbol` (an export returning it, or `<import>#a<index>` for one passed to JS).
-pub(super) fn closure_of(
-    symbol: &str,
-    cb: &bridge_schema::Callback,
-    label: String,
-    names: &TypeNames,
-) -> ClosureView {
-    let params = std::iter::once(bridge_schema::Param {
-        name: "$closure".to_string(),
-        ty: Ty::U32,
-    })
-    .chain(
-        cb.params
-            .iter()
-            .enumerate()
-            .map(|(i, t)| bridge_schema::Param {
-                name: format!("a{i}"),
-                ty: t.clone(),
-            }),
-    )
-    .collect();
-    let call = Function {
-        kind: FunctionKind::Free,
-        js_name: "$call".to_string(),
-        rust_name: String::new(),
-        symbol: bridge_schema::closure_call_export(symbol),
-        receiver: Receiver::None,
-        params,
-        ret: (*cb.ret).clone(),
-        doc: String::new(),
-    };
-    let mut call = fn_view(&call, None, names);
-    call.label = label.clone();
-    // The calling function passes the closure's address first: no arity check.
-    call.required = 0;
-    ClosureView {
-        var: String::new(),
-        call,
-        drop: js_string(&bridge_schema::closure_drop_export(symbol)),
-        label,
-    }
-}
-
-fn borrows(f: &Function, exclusive: bool) -> Vec<String> {
-    let this = match f.receiver {
-        Receiver::Shared => !exclusive,
-        Receiver::Exclusive => exclusive,
-        Receiver::None | Receiver::Handle => false,
-    };
-    let params = param_bindings(&f.params)
-        .into_iter()
-        .zip(&f.params)
-        .filter(|(_, p)| match &p.ty {
-            Ty::ClassMut(_) => exclusive,
-            Ty::ClassRef(_) => !exclusive,
-            Ty::Option(inner) => matches!(**inner, Ty::ClassRef(_)) && !exclusive,
-            _ => false,
-        });
-    this.then(|| "this".to_string())
-        .into_iter()
-        .chain(params.map(|(binding, _)| binding))
-        .collect()
-}
-
-/// The doc lines, plus what a `Result`-returning export throws.
-fn doc_with_throws(doc: &str, ret: &bridge_schema::Ty, names: &TypeNames) -> Vec<String> {
-    let mut lines = doc_lines(doc);
-    if let bridge_schema::Ty::Result(_, err) = ret {
-        lines.push(if err.is_empty() {
-            "@throws {Error} when Rust returns `Err(e)`: `message` is `e`'s `Display` text"
-                .to_string()
-        } else {
-            format!(
-                "@throws {{Error & {{ data: {} }}}} when Rust returns `Err(e)`: `message` is \
-                 `e`'s `Display` text, `data` is `e`",
-                names.js_name(err)
-            )
-        });
-    }
-    lines
-}
-
 fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
     let class = plan.export;
     let of_kind = |kind: FunctionKind| -> Vec<FnView> {
@@ -491,7 +276,7 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         bindable: bridge_schema::js::is_bindable(&class.name)
             && !["undefined", "NaN", "Infinity"].contains(&class.name.as_str()),
         key: js_string(&class.name),
-        ts_plain: types::ts_plain(&class.name),
+        ts_plain: ts::plain(&class.name),
         mode: plan.mode.as_str(),
         crate_name: class.crate_name.clone(),
         exports: ClassExportsView {

@@ -1,97 +1,13 @@
 //! How each boundary type is marshalled in JS: a `kind` the templates switch on, plus
-//! its TypeScript spelling and, for vectors, the typed array that holds it. User types
-//! are named by type id in the records; [`TypeNames`] resolves them to their JS names.
+//! its TypeScript spelling (printed by `ts.rs`) and, for vectors, the typed array that
+//! holds it (`numbers.rs`).
 
-use crate::exports::{Exports, TypeDef};
+use super::numbers::{self, NumberView};
+use super::ts;
+use super::type_names::TypeNames;
+use super::wire;
 use bridge_schema::Ty;
 use serde::Serialize;
-
-/// Type id → JS name of every user type in the module.
-pub struct TypeNames<'a>(pub &'a Exports);
-
-/// Names the `.d.ts` refers to itself (globals and TypeScript's own type names): a user
-/// class spelled like one is declared under its glue name and exported as an alias.
-const TS_TAKEN: &[&str] = &[
-    "Int8Array",
-    "Uint8Array",
-    "Int16Array",
-    "Uint16Array",
-    "Int32Array",
-    "Uint32Array",
-    "Float32Array",
-    "Float64Array",
-    "BigInt64Array",
-    "BigUint64Array",
-    "Record",
-    "Promise",
-    "Request",
-    "Response",
-    "BufferSource",
-    "WebAssembly",
-    "URL",
-    "Symbol",
-    "globalThis",
-    "Error",
-    "any",
-    "unknown",
-    "never",
-    "object",
-    "string",
-    "number",
-    "boolean",
-    "bigint",
-    "symbol",
-    "undefined",
-];
-
-/// Whether the `.d.ts` can declare `name` as itself (`export class Name`), rather than as
-/// `Name$class` exported under its name.
-pub fn ts_plain(name: &str) -> bool {
-    bridge_schema::js::is_bindable(name) && !TS_TAKEN.contains(&name)
-}
-
-/// How the `.d.ts` refers to the class `name`.
-pub fn ts_class_ref(name: &str) -> String {
-    if ts_plain(name) {
-        name.to_string()
-    } else {
-        format!("{name}$class")
-    }
-}
-
-/// How the `.d.ts` refers to the record or enum `name` (declared as `<name>$type` and
-/// exported under its name when it cannot be declared as itself).
-pub fn ts_data_ref(name: &str) -> String {
-    if ts_plain(name) {
-        name.to_string()
-    } else {
-        format!("{name}$type")
-    }
-}
-
-impl<'a> TypeNames<'a> {
-    /// The class, record or enum `type_id` names.
-    pub fn def(&self, type_id: &str) -> TypeDef<'a> {
-        // `exports::decode` checked that every type id resolves.
-        self.0
-            .type_def(type_id)
-            .unwrap_or_else(|| panic!("type id `{type_id}` was resolved by exports::decode"))
-    }
-
-    pub fn js_name(&self, type_id: &str) -> String {
-        self.def(type_id).js_name().to_string()
-    }
-
-    /// A record or enum (crosses by value), not a class.
-    pub fn is_data(&self, type_id: &str) -> bool {
-        !matches!(self.def(type_id), TypeDef::Class(_))
-    }
-
-    /// A fieldless enum (crosses as its variant index, a string in JS).
-    pub fn is_fieldless_enum(&self, type_id: &str) -> bool {
-        matches!(self.def(type_id), TypeDef::Enum(e) if e.is_fieldless())
-    }
-}
 
 /// How a boundary type is marshalled: the tag the templates switch on (`templates/abi.js.j2`
 /// for exports, `templates/js/marshal.js.j2` for calls into JS), serialized in snake_case
@@ -187,10 +103,11 @@ impl Kind {
     ];
 
     /// The kind of `Option<T>` for a `T` of this kind that does not travel on the wire
-    /// (`Ty::travels_on_wire` sends the others, and the post-process check refuses an
-    /// `Option` of what cannot be optional): scalars and strings, else a class.
-    fn optional(self) -> Kind {
-        match self {
+    /// (`Ty::travels_on_wire` sends the others): scalars, strings, fieldless enums, classes
+    /// and data. None for what cannot be optional (`()`, another `Option`, a vector, a
+    /// `&JsValue` or a function: the macro and the post-process check refuse them).
+    pub fn optional(self) -> Option<Kind> {
+        Some(match self {
             Kind::Bool => Kind::OptBool,
             Kind::Number => Kind::OptNumber,
             Kind::U32 => Kind::OptU32,
@@ -200,7 +117,103 @@ impl Kind {
             Kind::Usize => Kind::OptUsize,
             Kind::Isize => Kind::OptIsize,
             Kind::Char => Kind::OptChar,
-            _ => Kind::OptClass,
+            Kind::Enum => Kind::OptEnum,
+            Kind::Class => Kind::OptClass,
+            Kind::Data => Kind::OptData,
+            Kind::Unit
+            | Kind::JsValue
+            | Kind::JsValueRef
+            | Kind::Callback
+            | Kind::OptBool
+            | Kind::OptNumber
+            | Kind::OptU32
+            | Kind::OptBigint
+            | Kind::OptU64
+            | Kind::OptUsize
+            | Kind::OptIsize
+            | Kind::OptChar
+            | Kind::OptString
+            | Kind::OptEnum
+            | Kind::OptClass
+            | Kind::NumVec
+            | Kind::ClassVec
+            | Kind::Wire
+            | Kind::OptData
+            | Kind::DataVec => return None,
+        })
+    }
+
+    /// Whether a value of this kind is written on the wire (a parameter of it opens a
+    /// wire session: its in-buffer offset is passed).
+    pub fn on_wire(self) -> bool {
+        match self {
+            Kind::Wire | Kind::Data | Kind::OptData | Kind::DataVec => true,
+            Kind::Unit
+            | Kind::Bool
+            | Kind::Number
+            | Kind::U32
+            | Kind::Bigint
+            | Kind::U64
+            | Kind::Usize
+            | Kind::Isize
+            | Kind::Char
+            | Kind::String
+            | Kind::Enum
+            | Kind::Class
+            | Kind::JsValue
+            | Kind::JsValueRef
+            | Kind::Callback
+            | Kind::OptBool
+            | Kind::OptNumber
+            | Kind::OptU32
+            | Kind::OptBigint
+            | Kind::OptU64
+            | Kind::OptUsize
+            | Kind::OptIsize
+            | Kind::OptChar
+            | Kind::OptString
+            | Kind::OptEnum
+            | Kind::OptClass
+            | Kind::NumVec
+            | Kind::ClassVec => false,
+        }
+    }
+
+    /// Whether this is a vector that an export passes outside the wire (a typed array,
+    /// an address array, records on the wire as a whole); a call into JS sends every
+    /// vector on the wire.
+    pub fn is_vec(self) -> bool {
+        match self {
+            Kind::NumVec | Kind::ClassVec | Kind::DataVec => true,
+            Kind::Unit
+            | Kind::Bool
+            | Kind::Number
+            | Kind::U32
+            | Kind::Bigint
+            | Kind::U64
+            | Kind::Usize
+            | Kind::Isize
+            | Kind::Char
+            | Kind::String
+            | Kind::Enum
+            | Kind::Class
+            | Kind::JsValue
+            | Kind::JsValueRef
+            | Kind::Callback
+            | Kind::OptBool
+            | Kind::OptNumber
+            | Kind::OptU32
+            | Kind::OptBigint
+            | Kind::OptU64
+            | Kind::OptUsize
+            | Kind::OptIsize
+            | Kind::OptChar
+            | Kind::OptString
+            | Kind::OptEnum
+            | Kind::OptClass
+            | Kind::Wire
+            | Kind::Data
+            | Kind::OptData => false,
         }
     }
 }
@@ -236,83 +249,38 @@ pub struct TyView {
     pub number: Option<NumberView>,
 }
 
-/// A Rust number type as the debug glue checks it: integers must be in `min..=max`.
-#[derive(Serialize, Debug, Clone)]
-pub struct NumberView {
-    /// `u32`, `f64`, ...
-    pub rust: &'static str,
-    /// An integer type (floats only need to be numbers).
-    pub int: bool,
-    /// Crosses as a BigInt (`i64`, `u64`): `min`/`max` are BigInt literals.
-    pub big: bool,
-    /// The range as JS literals (empty for floats).
-    pub min: &'static str,
-    pub max: &'static str,
+/// The kind of a number type: `u32` and the BigInt types convert their own way.
+fn number_kind(ty: &Ty) -> Option<Kind> {
+    numbers::of(ty)?;
+    Some(match ty {
+        Ty::U32 => Kind::U32,
+        Ty::I64 => Kind::Bigint,
+        Ty::U64 => Kind::U64,
+        _ => Kind::Number,
+    })
 }
 
 fn number_view(ty: &Ty) -> Option<NumberView> {
-    let int = |rust, big, min, max| NumberView {
-        rust,
-        int: true,
-        big,
-        min,
-        max,
-    };
-    let float = |rust| NumberView {
-        rust,
-        int: false,
-        big: false,
-        min: "",
-        max: "",
-    };
-    Some(match ty {
-        Ty::I8 => int("i8", false, "-128", "127"),
-        Ty::I16 => int("i16", false, "-32768", "32767"),
-        Ty::I32 => int("i32", false, "-2147483648", "2147483647"),
-        Ty::U8 => int("u8", false, "0", "255"),
-        Ty::U16 => int("u16", false, "0", "65535"),
-        Ty::U32 => int("u32", false, "0", "4294967295"),
-        Ty::I64 => int("i64", true, "-9223372036854775808n", "9223372036854775807n"),
-        Ty::U64 => int("u64", true, "0n", "18446744073709551615n"),
-        Ty::F32 => float("f32"),
-        Ty::F64 => float("f64"),
-        _ => return None,
-    })
+    numbers::of(ty).map(|n| n.view)
 }
 
-fn number_kind(ty: &Ty) -> Option<(Kind, &'static str)> {
-    // (scalar kind, typed array)
-    Some(match ty {
-        Ty::I8 => (Kind::Number, "Int8Array"),
-        Ty::I16 => (Kind::Number, "Int16Array"),
-        Ty::I32 => (Kind::Number, "Int32Array"),
-        Ty::U8 => (Kind::Number, "Uint8Array"),
-        Ty::U16 => (Kind::Number, "Uint16Array"),
-        Ty::U32 => (Kind::U32, "Uint32Array"),
-        Ty::F32 => (Kind::Number, "Float32Array"),
-        Ty::F64 => (Kind::Number, "Float64Array"),
-        Ty::I64 => (Kind::Bigint, "BigInt64Array"),
-        Ty::U64 => (Kind::U64, "BigUint64Array"),
-        _ => return None,
-    })
-}
-
-fn scalar_ts(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Bool => "boolean",
-        Kind::Bigint | Kind::U64 => "bigint",
-        Kind::String | Kind::Char => "string",
-        _ => "number",
+/// How `ty` crosses between JS and an export.
+pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
+    TyView {
+        ts: ts::of(ty, names),
+        ..parts(ty, names)
     }
 }
 
-pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
+/// [`view`] but its TypeScript type.
+fn parts(ty: &Ty, names: &TypeNames) -> TyView {
     let simple = |kind: Kind| TyView {
         kind,
         class: None,
         cached_wrappers: false,
         array: None,
-        ts: scalar_ts(kind).to_string(),
+        // Set by `view`.
+        ts: String::new(),
         codec: None,
         enum_name: None,
         throws: false,
@@ -321,8 +289,7 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
         number: None,
     };
     let coded = |kind: Kind| TyView {
-        ts: super::wire::ts(ty, names),
-        codec: Some(super::wire::codec_name(ty, names)),
+        codec: Some(wire::codec_name(ty, names)),
         ..simple(kind)
     };
     if ty.travels_on_wire() {
@@ -336,133 +303,76 @@ pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
         Ty::Result(ok, err) => TyView {
             throws: true,
             error_codec: (!err.is_empty())
-                .then(|| super::wire::codec_name(&Ty::Named(err.clone()), names)),
-            error_ts: (!err.is_empty()).then(|| ts_data_ref(&names.js_name(err))),
+                .then(|| wire::codec_name(&Ty::Named(err.clone()), names)),
+            error_ts: (!err.is_empty()).then(|| ts::data_ref(&names.js_name(err))),
             ..view(ok, names)
         },
         Ty::Named(id) if names.is_fieldless_enum(id) => TyView {
             enum_name: Some(names.js_name(id)),
-            ts: ts_data_ref(&names.js_name(id)),
             ..simple(Kind::Enum)
         },
         Ty::Named(id) if names.is_data(id) => coded(Kind::Data),
         Ty::Option(inner) if named(inner).is_some_and(|id| names.is_fieldless_enum(&id)) => {
             TyView {
                 kind: Kind::OptEnum,
-                ts: format!("{} | null", view(inner, names).ts),
                 ..view(inner, names)
             }
         }
         Ty::Option(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => TyView {
             kind: Kind::OptData,
-            ts: format!("{} | null", view(inner, names).ts),
             ..view(inner, names)
         },
         Ty::Vec(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => coded(Kind::DataVec),
         Ty::Usize => simple(Kind::Usize),
         Ty::Isize => simple(Kind::Isize),
         Ty::Char => simple(Kind::Char),
-        Ty::Unit => TyView {
-            ts: "void".into(),
-            ..simple(Kind::Unit)
-        },
+        Ty::Unit => simple(Kind::Unit),
         Ty::Bool => simple(Kind::Bool),
         Ty::String | Ty::Str => simple(Kind::String),
-        Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => {
-            let name = names.js_name(id);
-            TyView {
-                ts: ts_class_ref(&name),
-                class: Some(name),
-                ..simple(Kind::Class)
-            }
-        }
-        Ty::JsValue | Ty::JsValueRef => TyView {
-            ts: "any".into(),
-            ..simple(if *ty == Ty::JsValue {
-                Kind::JsValue
-            } else {
-                Kind::JsValueRef
-            })
+        Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => TyView {
+            class: Some(names.js_name(id)),
+            ..simple(Kind::Class)
         },
-        // A JS function (an export's parameter): it receives what Rust passes and may
-        // return anything the result's parameter type accepts; a Rust closure among its
-        // arguments has `release()`.
-        Ty::Callback(cb) => {
-            let params: Vec<String> = cb
-                .params
-                .iter()
-                .enumerate()
-                .map(|(i, t)| match t {
-                    Ty::Callback(c) => format!("a{i}: {}", closure_ts(c, names)),
-                    t => format!("a{i}: {}", view(t, names).ts),
-                })
-                .collect();
-            TyView {
-                ts: format!("({}) => {}", params.join(", "), param_ts(&cb.ret, names)),
-                ..simple(Kind::Callback)
-            }
-        }
+        Ty::JsValue => simple(Kind::JsValue),
+        Ty::JsValueRef => simple(Kind::JsValueRef),
+        Ty::Callback(_) => simple(Kind::Callback),
         Ty::Option(inner) => {
             let inner = view(inner, names);
             TyView {
-                kind: inner.kind.optional(),
-                ts: format!("{} | null", inner.ts),
+                kind: inner.kind.optional().unwrap_or_else(|| {
+                    panic!(
+                        "an Option of {:?} reached the glue (postprocess::check refuses it)",
+                        inner.kind
+                    )
+                }),
                 ..inner
             }
         }
-        Ty::Vec(inner) => {
-            if let Some((_, array)) = number_kind(inner) {
-                TyView {
-                    array: Some(array),
-                    ts: array.to_string(),
-                    // The element type: debug glue checks a plain array's elements.
-                    number: number_view(inner),
-                    ..simple(Kind::NumVec)
-                }
-            } else {
-                let inner = view(inner, names);
-                TyView {
-                    kind: Kind::ClassVec,
-                    ts: format!("{}[]", inner.ts),
-                    ..inner
-                }
-            }
-        }
-        other => {
-            let (kind, _) = number_kind(other).expect("all scalars are numbers here");
-            TyView {
-                number: number_view(other),
-                ..simple(kind)
-            }
-        }
-    }
-}
-
-/// TypeScript type of a Rust closure JS holds: called with what an export takes, returning
-/// what an export returns, with `release()`.
-pub fn closure_ts(cb: &bridge_schema::Callback, names: &TypeNames) -> String {
-    let params: Vec<String> = cb
-        .params
-        .iter()
-        .enumerate()
-        .map(|(i, t)| format!("a{i}: {}", param_ts(t, names)))
-        .collect();
-    format!(
-        "(({}) => {}) & {{ release(): void }}",
-        params.join(", "),
-        view(&cb.ret, names).ts
-    )
-}
-
-/// TypeScript type of a parameter: number vectors accept any array of numbers.
-pub fn param_ts(ty: &Ty, names: &TypeNames) -> String {
-    let v = view(ty, names);
-    match v.kind {
-        Kind::NumVec if v.array.is_some_and(|a| a.starts_with("Big")) => {
-            format!("{} | bigint[]", v.ts)
-        }
-        Kind::NumVec => format!("{} | number[]", v.ts),
-        _ => v.ts,
+        Ty::Vec(inner) => match numbers::of(inner) {
+            Some(n) => TyView {
+                array: Some(n.array),
+                // The element type: debug glue checks a plain array's elements.
+                number: Some(n.view),
+                ..simple(Kind::NumVec)
+            },
+            None => TyView {
+                kind: Kind::ClassVec,
+                ..view(inner, names)
+            },
+        },
+        Ty::I8
+        | Ty::I16
+        | Ty::I32
+        | Ty::U8
+        | Ty::U16
+        | Ty::U32
+        | Ty::F32
+        | Ty::F64
+        | Ty::I64
+        | Ty::U64 => TyView {
+            number: number_view(ty),
+            ..simple(number_kind(ty).expect("a number type"))
+        },
     }
 }
 
@@ -470,7 +380,7 @@ pub fn param_ts(ty: &Ty, names: &TypeNames) -> String {
 mod tests {
     use super::*;
 
-    use crate::exports::ClassExport;
+    use crate::exports::{ClassExport, Exports};
 
     #[test]
     fn kinds_and_ts_types() {
@@ -497,7 +407,7 @@ mod tests {
         let v = view(&Ty::Option(Box::new(Ty::Named("a::Item".into()))), &names);
         assert_eq!((v.kind, v.ts.as_str()), (Kind::OptClass, "JsItem | null"));
         assert_eq!(
-            param_ts(&Ty::Vec(Box::new(Ty::F64)), &names),
+            ts::param(&Ty::Vec(Box::new(Ty::F64)), &names),
             "Float64Array | number[]"
         );
     }

@@ -2,7 +2,9 @@
 //! crosses encoded in the wire buffer (see `bridge_runtime::wire` and
 //! `templates/wire.js.j2`), named after the type's shape (`Vec_Option_String`).
 
-use super::types::TypeNames;
+use super::numbers::typed_array;
+use super::ts;
+use super::type_names::TypeNames;
 use crate::exports::TypeDef;
 use bridge_schema::{Field, Ty};
 use serde::Serialize;
@@ -130,22 +132,6 @@ pub struct LeafView {
     pub codec: Option<String>,
 }
 
-fn typed_array(ty: &Ty) -> Option<&'static str> {
-    Some(match ty {
-        Ty::I8 => "Int8Array",
-        Ty::I16 => "Int16Array",
-        Ty::I32 => "Int32Array",
-        Ty::U8 => "Uint8Array",
-        Ty::U16 => "Uint16Array",
-        Ty::U32 => "Uint32Array",
-        Ty::F32 => "Float32Array",
-        Ty::F64 => "Float64Array",
-        Ty::I64 => "BigInt64Array",
-        Ty::U64 => "BigUint64Array",
-        _ => return None,
-    })
-}
-
 /// Whether `ty` gets a codec of its own (rather than being read inline).
 fn is_compound(ty: &Ty, names: &TypeNames) -> bool {
     match ty {
@@ -171,31 +157,6 @@ pub fn codec_name(ty: &Ty, names: &TypeNames) -> String {
             name[..1].make_ascii_uppercase();
             name
         }
-    }
-}
-
-/// The TypeScript type of a value decoded from the wire.
-pub fn ts(ty: &Ty, names: &TypeNames) -> String {
-    match ty {
-        Ty::Vec(inner) => match typed_array(inner) {
-            Some(array) => array.to_string(),
-            None => {
-                let elem = ts(inner, names);
-                if elem.contains(' ') {
-                    format!("({elem})[]")
-                } else {
-                    format!("{elem}[]")
-                }
-            }
-        },
-        Ty::Option(inner) => format!("{} | null", ts(inner, names)),
-        Ty::Bool => "boolean".into(),
-        Ty::I64 | Ty::U64 => "bigint".into(),
-        Ty::String | Ty::Str | Ty::Char => "string".into(),
-        Ty::JsValue => "any".into(),
-        Ty::Named(id) if names.is_data(id) => super::types::ts_data_ref(&names.js_name(id)),
-        Ty::Named(id) => super::types::ts_class_ref(&names.js_name(id)),
-        _ => "number".into(),
     }
 }
 
@@ -296,7 +257,7 @@ fn fields(fields: &[Field], names: &TypeNames, out: &mut Vec<CodecView>) -> Vec<
             FieldView {
                 name: f.name.clone(),
                 leaf: leaf(&f.ty, names),
-                ts: ts(&f.ty, names),
+                ts: ts::wire(&f.ty, names),
             }
         })
         .collect()
@@ -313,7 +274,7 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
         kind: CodecKind::Vec,
         elem: None,
         array: None,
-        ts: ts(ty, names),
+        ts: ts::wire(ty, names),
         fields: Vec::new(),
         variants: Vec::new(),
     };
@@ -432,20 +393,6 @@ mod tests {
         );
         let elem = out[0].elem.as_ref().unwrap();
         assert_eq!(elem.codec.as_deref(), Some("Option_String"));
-    }
-
-    #[test]
-    fn typescript_of_wire_values() {
-        let exports = exports();
-        let names = TypeNames(&exports);
-        assert_eq!(
-            ts(&vec(opt(Ty::Named("a::Node".into()))), &names),
-            "(String | null)[]"
-        );
-        assert_eq!(ts(&opt(vec(Ty::F64)), &names), "Float64Array | null");
-        assert_eq!(ts(&vec(Ty::String), &names), "string[]");
-        assert_eq!(ts(&vec(vec(Ty::Usize)), &names), "number[][]");
-        assert_eq!(ts(&vec(Ty::JsValue), &names), "any[]");
     }
 
     #[test]

@@ -189,6 +189,15 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         }
         (Ty::Result(ok, _), Return) => check_type(ok, ResultOk),
         (Ty::Result(..), _) => Err("a `Result` that is not the result".into()),
+        // What the macro refuses inside an `Option` (the glue has no optional kind for it).
+        (Ty::Option(inner), _)
+            if matches!(
+                **inner,
+                Ty::Option(_) | Ty::JsValueRef | Ty::Callback(_) | Ty::ClassMut(_)
+            ) =>
+        {
+            Err(format!("an `Option` of {inner:?}"))
+        }
         (Ty::Option(inner) | Ty::Vec(inner), Param) => check_type(inner, Param),
         (Ty::Option(inner) | Ty::Vec(inner), _) => check_type(inner, InsideReturn),
         _ => Ok(()),
@@ -310,6 +319,37 @@ mod tests {
                 vec![Ty::Result(Box::new(Ty::I32), String::new())],
                 Ty::Unit,
                 "not the result",
+            ),
+            (
+                vec![Ty::Option(Box::new(Ty::Option(Box::new(Ty::U32))))],
+                Ty::Unit,
+                "an `Option` of Option(U32) in parameter `p0`",
+            ),
+            (
+                vec![Ty::Option(Box::new(Ty::JsValueRef))],
+                Ty::Unit,
+                "an `Option` of JsValueRef in parameter `p0`",
+            ),
+            (
+                vec![Ty::Option(Box::new(Ty::ClassMut("a::C".into())))],
+                Ty::Unit,
+                "an `Option` of ClassMut",
+            ),
+            (
+                vec![Ty::Option(Box::new(Ty::Callback(
+                    bridge_schema::Callback {
+                        params: vec![],
+                        ret: Box::new(Ty::Unit),
+                        catch: false,
+                    },
+                )))],
+                Ty::Unit,
+                "an `Option` of Callback",
+            ),
+            (
+                vec![],
+                Ty::Option(Box::new(Ty::Option(Box::new(Ty::Bool)))),
+                "an `Option` of Option(Bool) as its result",
             ),
         ];
         for (params, ret, expected) in bad {

@@ -1,0 +1,230 @@
+//! The views of calls: an export function (`FnView`, its parameters and result), and a
+//! Rust closure JS holds (`ClosureView`: its call is a function view of its own). Built
+//! here for exports (`model.rs`) and for closures passed to JS (`js.rs`).
+
+use super::ts;
+use super::type_names::TypeNames;
+use super::types::{self, TyView};
+use bridge_schema::{Function, FunctionKind, Receiver, Ty};
+use serde::Serialize;
+
+/// A wasm export name as a JS string literal, for `wasm[...]` (export names are
+/// arbitrary strings, see `bridge_schema::member_symbol`).
+pub fn js_string(name: &str) -> String {
+    serde_json::to_string(name).expect("strings serialize")
+}
+
+#[derive(Serialize, Clone)]
+pub struct FnView {
+    pub js_name: String,
+    /// `js_name` can be the function expression's own name (free functions are bound as
+    /// `<js_name>$fn` and exported under `js_name`).
+    pub bindable: bool,
+    /// The wasm export, as a JS string literal (`wasm[{{ f.symbol }}]`).
+    pub symbol: String,
+    /// The module binding that holds the export's function (`$export<N>`, see
+    /// [`GlueModel::exports`]); `None` until the model numbers it (the call then looks
+    /// the export up by name).
+    pub export_var: Option<String>,
+    /// `Class.member` or `function`, for error messages.
+    pub label: String,
+    pub has_self: bool,
+    pub params: Vec<ParamView>,
+    /// How many arguments a call must pass (debug glue checks): the parameters up to the
+    /// last one that is not an `Option` or a `JsValue` (both take `undefined`).
+    pub required: usize,
+    /// Some parameter is written into the wire's in-buffer (passed as its offset).
+    pub wire_session: bool,
+    pub ret: TyView,
+    pub doc: Vec<String>,
+    /// The JS expressions of the objects the thunk borrows shared (`this`, `&C` and
+    /// `Option<&C>` parameters) and exclusively (`&mut self`, `&mut C`): what to undo when
+    /// a panic or a JS exception skips its guards.
+    pub shared_borrows: Vec<String>,
+    pub exclusive_borrows: Vec<String>,
+    /// The function returns a Rust closure (see [`ClosureView`]).
+    pub closure: Option<Box<ClosureView>>,
+}
+
+/// A Rust closure an export returns: the glue's function object calls `call` (a glue
+/// function taking the closure's address, then its arguments) and frees it through `drop`.
+#[derive(Serialize, Clone)]
+pub struct ClosureView {
+    /// The glue binding of `call` (`$closure<n>`), assigned by [`GlueModel::new`].
+    pub var: String,
+    pub call: FnView,
+    /// The `#closure-drop` export, as a JS string literal.
+    pub drop: String,
+    /// Names the closure in errors.
+    pub label: String,
+}
+
+#[derive(Serialize, Clone)]
+pub struct ParamView {
+    /// The parameter's JS binding: its name, escaped with `_` if that is a reserved word
+    /// or repeats an earlier parameter's.
+    pub name: String,
+    pub ty: TyView,
+    pub ts: String,
+}
+
+/// Each parameter's JS binding: its name, with `_` appended while it is a reserved word
+/// or an earlier parameter's binding (Rust's `new` and `new_` are both `new` in camelCase).
+pub fn bindings<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for name in names {
+        let mut name = name.to_string();
+        while !bridge_schema::js::is_bindable(&name) || out.contains(&name) {
+            name.push('_');
+        }
+        out.push(name);
+    }
+    out
+}
+
+fn param_bindings(params: &[bridge_schema::Param]) -> Vec<String> {
+    bindings(params.iter().map(|p| p.name.as_str()))
+}
+
+pub fn doc_lines(doc: &str) -> Vec<String> {
+    if doc.is_empty() {
+        Vec::new()
+    } else {
+        doc.lines().map(str::to_string).collect()
+    }
+}
+
+pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
+    let label = match (class, f.kind) {
+        (Some(c), FunctionKind::Constructor) => format!("new {c}"),
+        (Some(c), _) => format!("{c}.{}", f.js_name),
+        (None, _) => f.js_name.clone(),
+    };
+    let closure = closure_view(f, &label, names);
+    let mut ret = types::view(&f.ret, names);
+    if let Ty::Callback(cb) = &f.ret {
+        ret.ts = ts::closure(cb, names);
+    }
+    FnView {
+        js_name: f.js_name.clone(),
+        bindable: bridge_schema::js::is_bindable(&f.js_name),
+        symbol: js_string(&f.symbol),
+        export_var: None,
+        label,
+        has_self: f.receiver != Receiver::None,
+        params: param_bindings(&f.params)
+            .into_iter()
+            .zip(&f.params)
+            .map(|(name, p)| ParamView {
+                name,
+                ty: types::view(&p.ty, names),
+                ts: ts::param(&p.ty, names),
+            })
+            .collect(),
+        required: f
+            .params
+            .iter()
+            .rposition(|p| !matches!(p.ty, Ty::Option(_) | Ty::JsValue | Ty::JsValueRef))
+            .map_or(0, |i| i + 1),
+        wire_session: f
+            .params
+            .iter()
+            .any(|p| types::view(&p.ty, names).kind.on_wire()),
+        ret,
+        doc: doc_with_throws(&f.doc, &f.ret, names),
+        shared_borrows: borrows(f, false),
+        exclusive_borrows: borrows(f, true),
+        closure,
+    }
+}
+
+fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<ClosureView>> {
+    let Ty::Callback(cb) = &f.ret else {
+        return None;
+    };
+    let label = format!("the closure returned by {owner}");
+    Some(Box::new(closure_of(&f.symbol, cb, label, names)))
+}
+
+/// A Rust closure whose `#closure-call` and `#closure-drop` exports are named after
+/// `symbol` (an export returning it, or `<import>#a<index>` for one passed to JS).
+pub fn closure_of(
+    symbol: &str,
+    cb: &bridge_schema::Callback,
+    label: String,
+    names: &TypeNames,
+) -> ClosureView {
+    let params = std::iter::once(bridge_schema::Param {
+        name: "$closure".to_string(),
+        ty: Ty::U32,
+    })
+    .chain(
+        cb.params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| bridge_schema::Param {
+                name: format!("a{i}"),
+                ty: t.clone(),
+            }),
+    )
+    .collect();
+    let call = Function {
+        kind: FunctionKind::Free,
+        js_name: "$call".to_string(),
+        rust_name: String::new(),
+        symbol: bridge_schema::closure_call_export(symbol),
+        receiver: Receiver::None,
+        params,
+        ret: (*cb.ret).clone(),
+        doc: String::new(),
+    };
+    let mut call = fn_view(&call, None, names);
+    call.label = label.clone();
+    // The calling function passes the closure's address first: no arity check.
+    call.required = 0;
+    ClosureView {
+        var: String::new(),
+        call,
+        drop: js_string(&bridge_schema::closure_drop_export(symbol)),
+        label,
+    }
+}
+
+fn borrows(f: &Function, exclusive: bool) -> Vec<String> {
+    let this = match f.receiver {
+        Receiver::Shared => !exclusive,
+        Receiver::Exclusive => exclusive,
+        Receiver::None | Receiver::Handle => false,
+    };
+    let params = param_bindings(&f.params)
+        .into_iter()
+        .zip(&f.params)
+        .filter(|(_, p)| match &p.ty {
+            Ty::ClassMut(_) => exclusive,
+            Ty::ClassRef(_) => !exclusive,
+            Ty::Option(inner) => matches!(**inner, Ty::ClassRef(_)) && !exclusive,
+            _ => false,
+        });
+    this.then(|| "this".to_string())
+        .into_iter()
+        .chain(params.map(|(binding, _)| binding))
+        .collect()
+}
+
+/// The doc lines, plus what a `Result`-returning export throws.
+fn doc_with_throws(doc: &str, ret: &bridge_schema::Ty, names: &TypeNames) -> Vec<String> {
+    let mut lines = doc_lines(doc);
+    if let bridge_schema::Ty::Result(_, err) = ret {
+        lines.push(if err.is_empty() {
+            "@throws {Error} when Rust returns `Err(e)`: `message` is `e`'s `Display` text"
+                .to_string()
+        } else {
+            format!(
+                "@throws {{Error & {{ data: {} }}}} when Rust returns `Err(e)`: `message` is \
+                 `e`'s `Display` text, `data` is `e`",
+                names.js_name(err)
+            )
+        });
+    }
+    lines
+}

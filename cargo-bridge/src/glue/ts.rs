@@ -1,0 +1,250 @@
+//! The TypeScript the `.d.ts` spells: the names it declares user types under, and the type
+//! of every boundary type (as an export takes or returns it, as a parameter, as a Rust
+//! closure JS holds, as a value decoded from the wire). The one place that prints types.
+
+use super::numbers;
+use super::type_names::TypeNames;
+use bridge_schema::{Callback, Ty};
+
+/// Names the `.d.ts` refers to itself (globals and TypeScript's own type names): a user
+/// class spelled like one is declared under its glue name and exported as an alias.
+const TS_TAKEN: &[&str] = &[
+    "Int8Array",
+    "Uint8Array",
+    "Int16Array",
+    "Uint16Array",
+    "Int32Array",
+    "Uint32Array",
+    "Float32Array",
+    "Float64Array",
+    "BigInt64Array",
+    "BigUint64Array",
+    "Record",
+    "Promise",
+    "Request",
+    "Response",
+    "BufferSource",
+    "WebAssembly",
+    "URL",
+    "Symbol",
+    "globalThis",
+    "Error",
+    "any",
+    "unknown",
+    "never",
+    "object",
+    "string",
+    "number",
+    "boolean",
+    "bigint",
+    "symbol",
+    "undefined",
+];
+
+/// Whether the `.d.ts` can declare `name` as itself (`export class Name`), rather than as
+/// `Name$class` exported under its name.
+pub fn plain(name: &str) -> bool {
+    bridge_schema::js::is_bindable(name) && !TS_TAKEN.contains(&name)
+}
+
+/// How the `.d.ts` refers to the class `name`.
+pub fn class_ref(name: &str) -> String {
+    if plain(name) {
+        name.to_string()
+    } else {
+        format!("{name}$class")
+    }
+}
+
+/// How the `.d.ts` refers to the record or enum `name` (declared as `<name>$type` and
+/// exported under its name when it cannot be declared as itself).
+pub fn data_ref(name: &str) -> String {
+    if plain(name) {
+        name.to_string()
+    } else {
+        format!("{name}$type")
+    }
+}
+
+/// The type of a value as an export takes or returns it (`TyView::ts`).
+pub fn of(ty: &Ty, names: &TypeNames) -> String {
+    if ty.travels_on_wire() {
+        return wire(ty, names);
+    }
+    match ty {
+        Ty::Result(ok, _) => of(ok, names),
+        Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
+        Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => class_ref(&names.js_name(id)),
+        Ty::Option(inner) => format!("{} | null", of(inner, names)),
+        Ty::Vec(inner) => match numbers::typed_array(inner) {
+            Some(array) => array.to_string(),
+            None => format!("{}[]", of(inner, names)),
+        },
+        // A JS function (an export's parameter): it receives what Rust passes and may
+        // return anything the result's parameter type accepts; a Rust closure among its
+        // arguments has `release()`.
+        Ty::Callback(cb) => {
+            let params: Vec<String> = cb
+                .params
+                .iter()
+                .enumerate()
+                .map(|(i, t)| match t {
+                    Ty::Callback(c) => format!("a{i}: {}", closure(c, names)),
+                    t => format!("a{i}: {}", of(t, names)),
+                })
+                .collect();
+            format!("({}) => {}", params.join(", "), param(&cb.ret, names))
+        }
+        Ty::Unit => "void".into(),
+        Ty::Bool => "boolean".into(),
+        Ty::String | Ty::Str | Ty::Char => "string".into(),
+        Ty::JsValue | Ty::JsValueRef => "any".into(),
+        Ty::I64 | Ty::U64 => "bigint".into(),
+        Ty::I8
+        | Ty::I16
+        | Ty::I32
+        | Ty::U8
+        | Ty::U16
+        | Ty::U32
+        | Ty::F32
+        | Ty::F64
+        | Ty::Usize
+        | Ty::Isize => "number".into(),
+    }
+}
+
+/// The type of a parameter: number vectors accept any array of numbers.
+pub fn param(ty: &Ty, names: &TypeNames) -> String {
+    match ty {
+        Ty::Result(ok, _) => param(ok, names),
+        Ty::Vec(inner) if !ty.travels_on_wire() => match numbers::of(inner) {
+            Some(n) if n.view.big => format!("{} | bigint[]", n.array),
+            Some(n) => format!("{} | number[]", n.array),
+            None => of(ty, names),
+        },
+        _ => of(ty, names),
+    }
+}
+
+/// The type of a Rust closure JS holds: called with what an export takes, returning what
+/// an export returns, with `release()`.
+pub fn closure(cb: &Callback, names: &TypeNames) -> String {
+    let params: Vec<String> = cb
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("a{i}: {}", param(t, names)))
+        .collect();
+    format!(
+        "(({}) => {}) & {{ release(): void }}",
+        params.join(", "),
+        of(&cb.ret, names)
+    )
+}
+
+/// The type of a value decoded from the wire (record fields, codecs' messages).
+pub fn wire(ty: &Ty, names: &TypeNames) -> String {
+    match ty {
+        Ty::Vec(inner) => match numbers::typed_array(inner) {
+            Some(array) => array.to_string(),
+            None => {
+                let elem = wire(inner, names);
+                if elem.contains(' ') {
+                    format!("({elem})[]")
+                } else {
+                    format!("{elem}[]")
+                }
+            }
+        },
+        Ty::Option(inner) => format!("{} | null", wire(inner, names)),
+        Ty::Bool => "boolean".into(),
+        Ty::I64 | Ty::U64 => "bigint".into(),
+        Ty::String | Ty::Str | Ty::Char => "string".into(),
+        Ty::JsValue => "any".into(),
+        Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
+        Ty::Named(id) => class_ref(&names.js_name(id)),
+        Ty::I8
+        | Ty::I16
+        | Ty::I32
+        | Ty::U8
+        | Ty::U16
+        | Ty::U32
+        | Ty::F32
+        | Ty::F64
+        | Ty::Usize
+        | Ty::Isize => "number".into(),
+        // Never on the wire (the post-process check and the macro keep them out); spelled
+        // as before this printer had an arm per type.
+        Ty::Unit
+        | Ty::ClassRef(_)
+        | Ty::ClassMut(_)
+        | Ty::Result(..)
+        | Ty::JsValueRef
+        | Ty::Callback(_) => "number".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exports::{ClassExport, Exports};
+
+    fn exports() -> Exports {
+        Exports {
+            classes: vec![ClassExport {
+                crate_name: "a".into(),
+                type_id: "a::Node".into(),
+                name: "String".into(),
+                rust_name: "Node".into(),
+                identity_mode: None,
+                doc: String::new(),
+                members: Vec::new(),
+            }],
+            ..Exports::default()
+        }
+    }
+
+    fn vec(t: Ty) -> Ty {
+        Ty::Vec(Box::new(t))
+    }
+    fn opt(t: Ty) -> Ty {
+        Ty::Option(Box::new(t))
+    }
+
+    #[test]
+    fn typescript_of_wire_values() {
+        let exports = exports();
+        let names = TypeNames(&exports);
+        let ts = wire;
+        assert_eq!(
+            ts(&vec(opt(Ty::Named("a::Node".into()))), &names),
+            "(String | null)[]"
+        );
+        assert_eq!(ts(&opt(vec(Ty::F64)), &names), "Float64Array | null");
+        assert_eq!(ts(&vec(Ty::String), &names), "string[]");
+        assert_eq!(ts(&vec(vec(Ty::Usize)), &names), "number[][]");
+        assert_eq!(ts(&vec(Ty::JsValue), &names), "any[]");
+    }
+
+    #[test]
+    fn parameters_take_plain_arrays_and_closures_have_release() {
+        let exports = exports();
+        let names = TypeNames(&exports);
+        assert_eq!(param(&vec(Ty::F64), &names), "Float64Array | number[]");
+        assert_eq!(param(&vec(Ty::I64), &names), "BigInt64Array | bigint[]");
+        assert_eq!(of(&vec(Ty::I64), &names), "BigInt64Array");
+        assert_eq!(
+            of(&vec(opt(Ty::Named("a::Node".into()))), &names),
+            "(String | null)[]"
+        );
+        let cb = Callback {
+            params: vec![vec(Ty::U8)],
+            ret: Box::new(Ty::Named("a::Node".into())),
+            catch: false,
+        };
+        assert_eq!(
+            closure(&cb, &names),
+            "((a0: Uint8Array | number[]) => String) & { release(): void }"
+        );
+    }
+}
