@@ -2,7 +2,9 @@
 //! job, whose last `BENCH_JSON {"result": ...}` line is read into the typed result of the
 //! job's kind. Every section (identity, release pools) goes through [`Runner::run_all`].
 
-use super::model::{Kind, Measured, MemoryResult, Mode, SustainedResult, TimeResult};
+use super::model::{
+    Kind, MORE_PROCESSES_UNDER, Measured, MemoryResult, Mode, SustainedResult, TimeResult,
+};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -22,13 +24,6 @@ pub struct Sampling {
     /// Fresh processes per time row (when the first took under `MORE_PROCESSES_UNDER`).
     pub processes: u32,
 }
-
-/// A time row whose first process took less than this runs in `Sampling::processes`
-/// processes. Where V8's tiering lands differs from process to process: for a row of
-/// few-ms runs that moves the median more than the runs vary within one process (the same
-/// package measured 5.3 or 5.6 ms per 1M import calls, by process). Such processes are
-/// short, so repeating them is cheap; a row of long runs averages that out within one.
-pub const MORE_PROCESSES_UNDER: Duration = Duration::from_millis(2500);
 
 /// Which row of a scenario a job runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

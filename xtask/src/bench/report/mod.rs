@@ -6,7 +6,7 @@
 //! they build on the leaves (`format.rs`: figures and tables, `target.rs`: targets,
 //! `lookup.rs`: finding records), which import no section.
 
-use super::model::{Machine, Mode, Record, Run};
+use super::model::{MORE_PROCESSES_UNDER, Machine, Mode, Record, Run};
 use anyhow::{Context, Result};
 use format::table;
 use serde_json::{Value, json};
@@ -183,7 +183,7 @@ fn generated(run: &Run, machine: &Machine) -> String {
                 run.sampling.min_runs,
                 run.sampling.max_runs,
                 run.sampling.target_cv,
-                crate::bench::runner::MORE_PROCESSES_UNDER.as_secs_f64(),
+                MORE_PROCESSES_UNDER.as_secs_f64(),
                 run.sampling.processes
             ),
         ],
