@@ -211,6 +211,40 @@ mod tests {
     }
 
     #[test]
+    fn a_wasm_bindgen_item_with_a_bridge_name_is_an_error_naming_both() {
+        let exports = Exports {
+            classes: vec![class("pa", "Point", "Point")],
+            functions: vec![function("pa", "hello", "greet")],
+            ..Exports::default()
+        };
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        check_wasm_bindgen(&exports, &names(&["norm", "area"]), "pa_bg.js").unwrap();
+        let err = check_wasm_bindgen(&exports, &names(&["norm", "greet"]), "pa_bg.js")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(
+                "two items are exported to JS as `greet`: function `hello` of crate `pa` and \
+                 wasm-bindgen's `greet` (a #[wasm_bindgen] item, in its pa_bg.js)"
+            ),
+            "{err}"
+        );
+        assert!(err.contains("#[wasm_bindgen(js_name = \"...\")]"), "{err}");
+        let err = check_wasm_bindgen(&exports, &names(&["Point"]), "pa_bg.js")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("class `Point` of crate `pa` and wasm-bindgen's `Point`"),
+            "{err}"
+        );
+        let err = check_wasm_bindgen(&exports, &names(&["withPool"]), "pa_bg.js")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("wasm-bindgen's `withPool`"), "{err}");
+        assert!(err.contains("release pools"), "{err}");
+    }
+
+    #[test]
     fn js_name_resolves_it() {
         let exports = Exports {
             classes: vec![class("pa", "Node", "Node"), class("pb", "Node", "BNode")],

@@ -6,6 +6,8 @@
 //! 2. bundler: build it with `--target bundler --release`, install that tarball into a
 //!    Vite app (`xtask/js/packages/vite-app/`), `vite build` it and run the bundle in
 //!    headless Chromium (`xtask/js/browser/page.mjs`).
+//! 3. wasm-bindgen beside #[bridge]: the same for `fixtures/wasm-bindgen`'s bundler
+//!    package (`xtask/js/packages/vite-wasm-bindgen/`): both halves in one bundle.
 
 use crate::fixtures::{build_fixture_with, install_cargo_bridge, project_root};
 use crate::js_tools;
@@ -15,6 +17,7 @@ use std::path::{Path, PathBuf};
 use xshell::{Shell, cmd};
 
 const FIXTURE: &str = "kitchen-sink";
+const WBG_FIXTURE: &str = "wbg-interop";
 
 pub fn test_packages(sh: &Shell) -> Result<()> {
     let js = js_tools::npm_packages(sh)?;
@@ -33,7 +36,7 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
     build(sh, &path, &manifest, &node_pkg, &[])?;
     let tarball = pack(sh, &node_pkg, &work.join("node-tgz"))?;
     let app = work.join("node-app");
-    consumer_project(sh, &app, &tarball)?;
+    consumer_project(sh, &app, FIXTURE, &tarball)?;
     std::fs::copy(js.join("packages/consumer.mjs"), app.join("consumer.mjs"))?;
     std::fs::copy(js.join("packages/consumer.mts"), app.join("consumer.mts"))?;
     let out = {
@@ -73,27 +76,15 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
         &["--release", "--target", "bundler"],
     )?;
     let tarball = pack(sh, &bundler_pkg, &work.join("bundler-tgz"))?;
-    let vite_app = work.join("vite-app");
-    consumer_project(sh, &vite_app, &tarball)?;
-    for file in ["index.html", "main.js"] {
-        std::fs::copy(js.join("packages/vite-app").join(file), vite_app.join(file))?;
-    }
-    let vite = js.join("node_modules/vite/bin/vite.js");
-    {
-        let _cd = sh.push_dir(&vite_app);
-        cmd!(sh, "node {vite} build --logLevel warn")
-            .run()
-            .context("vite build of the app importing the bundler package failed")?;
-    }
-    let dist = vite_app.join("dist");
-    let assets: Vec<String> = std::fs::read_dir(dist.join("assets"))?
-        .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
-        .collect::<Result<_, _>>()?;
-    if !assets.iter().any(|a| a.ends_with(".wasm")) {
-        bail!("vite did not emit the package's .wasm as an asset; dist/assets has {assets:?}");
-    }
-    let page = js.join("browser/page.mjs");
-    let out = cmd!(sh, "node {page} {dist} {chromium}").read()?;
+    let out = vite_bundle(
+        sh,
+        &js,
+        &chromium,
+        &work.join("vite-app"),
+        "vite-app",
+        FIXTURE,
+        &tarball,
+    )?;
     expect(
         &out,
         json!({"count": 42, "name": "vite", "shout": "HI", "items": 2}),
@@ -101,10 +92,71 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
     )?;
     passed += 1;
 
+    // 3. A bridge crate that also uses wasm-bindgen, bundled the same way.
+    let wbg_pkg = work.join("wbg-pkg");
+    let wbg_out = wbg_pkg.display().to_string();
+    build_fixture_with(
+        sh,
+        &path,
+        &root.join("fixtures/wasm-bindgen/Cargo.toml"),
+        Some(WBG_FIXTURE),
+        &["--out-dir", &wbg_out, "--release", "--target", "bundler"],
+    )?;
+    let tarball = pack(sh, &wbg_pkg, &work.join("wbg-tgz"))?;
+    let out = vite_bundle(
+        sh,
+        &js,
+        &chromium,
+        &work.join("vite-wbg"),
+        "vite-wasm-bindgen",
+        WBG_FIXTURE,
+        &tarball,
+    )?;
+    expect(
+        &out,
+        json!({"started": 1, "greet": "hello, vite", "uuid": true, "label": "bundled",
+               "same": true, "norm": 5, "tag": "SECTION"}),
+        "the Vite bundle of the wasm-bindgen fixture in Chromium",
+    )?;
+    passed += 1;
+
     println!(
-        "packages: {passed} passed, 0 failed (npm pack + install + import, tsc, Vite bundle in Chromium)"
+        "packages: {passed} passed, 0 failed (npm pack + install + import, tsc, Vite bundles in Chromium)"
     );
     Ok(())
+}
+
+/// Install `tarball` (the package `name`) into a copy of the Vite app `xtask/js/packages/<app>`
+/// at `dir`, bundle it and run the bundle in Chromium; what the page printed.
+fn vite_bundle(
+    sh: &Shell,
+    js: &Path,
+    chromium: &Path,
+    dir: &Path,
+    app: &str,
+    name: &str,
+    tarball: &Path,
+) -> Result<String> {
+    consumer_project(sh, dir, name, tarball)?;
+    for file in ["index.html", "main.js"] {
+        std::fs::copy(js.join("packages").join(app).join(file), dir.join(file))?;
+    }
+    let vite = js.join("node_modules/vite/bin/vite.js");
+    {
+        let _cd = sh.push_dir(dir);
+        cmd!(sh, "node {vite} build --logLevel warn")
+            .run()
+            .with_context(|| format!("vite build of the app importing {name} failed"))?;
+    }
+    let dist = dir.join("dist");
+    let assets: Vec<String> = std::fs::read_dir(dist.join("assets"))?
+        .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect::<Result<_, _>>()?;
+    if !assets.iter().any(|a| a.ends_with(".wasm")) {
+        bail!("vite did not emit {name}'s .wasm as an asset; dist/assets has {assets:?}");
+    }
+    let page = js.join("browser/page.mjs");
+    Ok(cmd!(sh, "node {page} {dist} {chromium}").read()?)
 }
 
 fn build(sh: &Shell, path: &str, manifest: &Path, out: &Path, extra: &[&str]) -> Result<()> {
@@ -132,13 +184,13 @@ fn pack(sh: &Shell, pkg: &Path, dest: &Path) -> Result<PathBuf> {
 }
 
 /// A scratch project depending on the tarball, installed as a user would.
-fn consumer_project(sh: &Shell, dir: &Path, tarball: &Path) -> Result<()> {
+fn consumer_project(sh: &Shell, dir: &Path, name: &str, tarball: &Path) -> Result<()> {
     std::fs::create_dir_all(dir)?;
     let manifest = json!({
         "name": "bridge-consumer",
         "private": true,
         "type": "module",
-        "dependencies": { FIXTURE: format!("file:{}", tarball.display()) },
+        "dependencies": { name: format!("file:{}", tarball.display()) },
     });
     std::fs::write(
         dir.join("package.json"),

@@ -43,11 +43,17 @@ pub fn build_with(
 }
 
 /// The `wasm-bindgen` CLI at version `want`: the one on `PATH` if it is that version, else
-/// the project's own copy under `target/tools`, installed there with `cargo install` on
+/// the one `cargo bridge` installed into the bridge home, else the project's own copy under `target/tools`, installed there with `cargo install` on
 /// first use (a few minutes; the CLI must match the crate version exactly).
 pub fn cli(sh: &Shell, root: &Path, want: &str) -> Result<PathBuf> {
     if cli_version(Path::new("wasm-bindgen")).as_deref() == Some(want) {
         return Ok(PathBuf::from("wasm-bindgen"));
+    }
+    // The copy `cargo bridge` installs for fixtures/wasm-bindgen (same pin), if there.
+    let shared =
+        crate::fixtures::bridge_home().join(format!("wasm-bindgen-cli-{want}/bin/wasm-bindgen"));
+    if cli_version(&shared).as_deref() == Some(want) {
+        return Ok(shared);
     }
     let tools = root.join("target/tools");
     let local = tools.join("bin/wasm-bindgen");
