@@ -15,6 +15,7 @@ mod postprocess;
 mod progress;
 mod scaffold;
 mod snippets;
+mod table_exports;
 mod transforms;
 mod wasm_bindgen;
 mod wasm_opt;

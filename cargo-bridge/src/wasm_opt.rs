@@ -61,6 +61,7 @@ pub fn run(
     }
     let optimized =
         std::fs::read(&output).with_context(|| format!("reading {}", output.display()))?;
+    let optimized = crate::table_exports::repair(&wasm, optimized)?;
     step.done(
         "Optimized",
         &format!("{lib_name}: {} → {} bytes", wasm.len(), optimized.len()),
