@@ -416,10 +416,24 @@ fn web_and_nodejs_targets() {
     );
 
     // Both glues really run: web after initSync(bytes), nodejs on import.
+    // The web module is instantiated once: a second initSync() or init() is a no-op (were
+    // it another instance, `b` would sit at `a`'s address and `a` would read 4); a failed
+    // init() (bad bytes, in a fresh copy of the module) can be retried.
     let source = format!(
         r#"import {{ readFileSync }} from "node:fs";
+const bytes = readFileSync({wasm:?});
 const web = await import({web:?});
-web.initSync(readFileSync({wasm:?}));
+web.initSync(bytes);
+const a = new web.Zebra(3);
+web.initSync(bytes);
+await web.default(bytes);
+const b = new web.Zebra(4);
+if (a.stripes !== 3 || b.stripes !== 4) throw new Error(`re-initialized: ${{a.stripes}} ${{b.stripes}}`);
+const fresh = await import({web:?} + "?fresh");
+const failed = await fresh.default(new Uint8Array([0, 1, 2])).then(() => "resolved", (e) => e.constructor.name);
+if (failed !== "CompileError") throw new Error(`bad bytes: ${{failed}}`);
+await fresh.default(bytes);
+if (new fresh.Zebra(5).stripes !== 5) throw new Error("the retried init() did not instantiate");
 const node = await import({node:?});
 console.log(new web.Zebra(3).stripes + new node.Zebra(4).stripes);
 "#,
