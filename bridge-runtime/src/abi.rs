@@ -9,10 +9,11 @@
 //!   ([`__bridge_ret_area`]): `[ptr, len, cap, is_some]`.
 
 use crate::global::global;
+pub use crate::handle::{ArgRef, ArgRefMut};
 use crate::handle::{BorrowConflict, RawHeader};
 pub use crate::result::{ErrDisplayOnly, ErrProbe};
 use crate::text::{concat, push_hex};
-use crate::{BridgeClass, FromJs, Handle, HandleRef, HandleRefMut, IntoJs};
+use crate::{BridgeClass, FromJs, Handle, IntoJs};
 use std::alloc::Layout;
 use std::cell::Cell;
 
@@ -279,6 +280,10 @@ mod host {
     unsafe extern "C" {
         #[link_name = "throw"]
         fn bridge_throw(ptr: u32, len: u32) -> !;
+        #[link_name = "guards_ended"]
+        fn bridge_guards_ended(from: u32);
+        #[link_name = "guards_resumed"]
+        fn bridge_guards_resumed();
         #[link_name = "panic_parts"]
         fn bridge_panic_message(
             file_ptr: u32,
@@ -289,6 +294,24 @@ mod host {
             payload_len: u32,
         );
     }
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn guards_ended(from: u32) {
+        // SAFETY: JS notes a number.
+        unsafe { bridge_guards_ended(from) }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub fn guards_resumed() {
+        // SAFETY: JS drops a note.
+        unsafe { bridge_guards_resumed() }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn guards_ended(_from: u32) {}
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn guards_resumed() {}
 
     #[cfg(target_arch = "wasm32")]
     pub fn throw(message: &str) -> ! {
@@ -384,7 +407,8 @@ fn bad_char(code: u32) -> BridgeError {
 }
 
 /// The error a `Result`-returning export throws for `Err(e)`: `e`'s `Display` text.
-/// `e` is dropped here, inside the thunk's closure, before the borrow guards.
+/// `e` is dropped here, inside [`throw_after_guards`] (or, for an error type that borrows,
+/// inside the thunk's closure, before the borrow guards).
 #[cold]
 #[inline(never)]
 pub fn err_display<E: std::fmt::Display>(e: E) -> BridgeError {
@@ -431,16 +455,38 @@ fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
     ]))
 }
 
-/// Shared borrow of a class argument.
+/// Shared borrow of a class argument, the thunk's guard number `I` (see [`ArgRef`]).
 ///
 /// # Safety
 /// `addr` must be a live `Handle<C>` box that JS keeps alive during the call.
-pub unsafe fn borrow_arg<'a, C: BridgeClass>(
+pub unsafe fn borrow_arg<'a, C: BridgeClass, const I: u32>(
     addr: u32,
     site: &ArgSite,
-) -> Result<HandleRef<'a, C>> {
+) -> Result<ArgRef<'a, C, I>> {
     // SAFETY: forwarded contract.
-    unsafe { Handle::<C>::try_borrow_raw(addr as usize) }.map_err(|c| conflict(site, C::NAME, c))
+    match unsafe { Handle::<C>::try_borrow_raw(addr as usize) } {
+        Ok(guard) => Ok(ArgRef::from_guard(guard)),
+        Err(c) => Err(conflict(site, C::NAME, c)),
+    }
+}
+
+/// Run `f`, code a thunk runs after its borrow guards from number `from` on have ended
+/// (0: all), that may panic or throw: the glue then ends only the borrows before `from`
+/// (see `bridge_schema::abi::host::GUARDS_ENDED`). Cold paths only: two host calls.
+pub(crate) fn after_guards<R>(from: u32, f: impl FnOnce() -> R) -> R {
+    host::guards_ended(from);
+    let result = f();
+    host::guards_resumed();
+    result
+}
+
+/// Throw the error `make` builds from a thunk's `Err(e)` after every guard was dropped:
+/// `e`'s `Display` (and `Drop`, and its encoding as the error's `data`) may panic or
+/// throw, and the glue must then not end the borrows again (an outer call's would go).
+#[cold]
+#[inline(never)]
+pub fn throw_after_guards(make: impl FnOnce() -> BridgeError) -> ! {
+    throw(after_guards(0, make))
 }
 
 /// A borrow refused at a thunk's first argument, waiting for the glue after the trap.
@@ -490,13 +536,13 @@ pub extern "C" fn __bridge_refused() {
 /// # Safety
 /// As [`borrow_arg`]; no borrow guard or owned argument may be live in the thunk yet.
 #[inline(always)]
-pub unsafe fn borrow_first_arg<'a, C: BridgeClass>(
+pub unsafe fn borrow_first_arg<'a, C: BridgeClass, const I: u32>(
     addr: u32,
     site: &'static ArgSite,
-) -> HandleRef<'a, C> {
+) -> ArgRef<'a, C, I> {
     // SAFETY: forwarded contract.
     match unsafe { Handle::<C>::try_borrow_raw(addr as usize) } {
-        Ok(guard) => guard,
+        Ok(guard) => ArgRef::from_guard(guard),
         Err(c) => refuse(site, C::NAME, c),
     }
 }
@@ -506,13 +552,13 @@ pub unsafe fn borrow_first_arg<'a, C: BridgeClass>(
 /// # Safety
 /// As [`borrow_first_arg`].
 #[inline(always)]
-pub unsafe fn borrow_mut_first_arg<'a, C: BridgeClass>(
+pub unsafe fn borrow_mut_first_arg<'a, C: BridgeClass, const I: u32>(
     addr: u32,
     site: &'static ArgSite,
-) -> HandleRefMut<'a, C> {
+) -> ArgRefMut<'a, C, I> {
     // SAFETY: forwarded contract.
     match unsafe { Handle::<C>::try_borrow_mut_raw(addr as usize) } {
-        Ok(guard) => guard,
+        Ok(guard) => ArgRefMut::from_guard(guard),
         Err(c) => refuse(site, C::NAME, c),
     }
 }
@@ -521,13 +567,15 @@ pub unsafe fn borrow_mut_first_arg<'a, C: BridgeClass>(
 ///
 /// # Safety
 /// As [`borrow_arg`].
-pub unsafe fn borrow_mut_arg<'a, C: BridgeClass>(
+pub unsafe fn borrow_mut_arg<'a, C: BridgeClass, const I: u32>(
     addr: u32,
     site: &ArgSite,
-) -> Result<HandleRefMut<'a, C>> {
+) -> Result<ArgRefMut<'a, C, I>> {
     // SAFETY: forwarded contract.
-    unsafe { Handle::<C>::try_borrow_mut_raw(addr as usize) }
-        .map_err(|c| conflict(site, C::NAME, c))
+    match unsafe { Handle::<C>::try_borrow_mut_raw(addr as usize) } {
+        Ok(guard) => Ok(ArgRefMut::from_guard(guard)),
+        Err(c) => Err(conflict(site, C::NAME, c)),
+    }
 }
 
 /// A new handle to a class argument.

@@ -291,6 +291,96 @@ impl<T> Drop for HandleRefMut<'_, T> {
     }
 }
 
+/// A thunk's borrow guard of its argument number `I` (guards count from 0 in the order a
+/// thunk takes them: its receiver, then its parameters). It ends like a [`HandleRef`],
+/// except that the free of a doomed box (whose `Drop` may panic or throw) tells the glue
+/// first that this thunk's guards from `I` on have ended: guards end in reverse order, so
+/// those after `I` are done, and this one's object has no wrapper left. Should the `Drop`
+/// leave wasm by an exception, the glue ends only the borrows before `I` (still live)
+/// instead of undoing borrows this call no longer holds (an outer call's).
+pub struct ArgRef<'a, T, const I: u32> {
+    object: &'a ObjectBox<T>,
+}
+
+/// As [`ArgRef`], for an exclusive borrow.
+pub struct ArgRefMut<'a, T, const I: u32> {
+    object: &'a ObjectBox<T>,
+}
+
+impl<'a, T, const I: u32> ArgRef<'a, T, I> {
+    pub(crate) fn from_guard(guard: HandleRef<'a, T>) -> Self {
+        let guard = std::mem::ManuallyDrop::new(guard);
+        ArgRef {
+            object: guard.object,
+        }
+    }
+}
+
+impl<'a, T, const I: u32> ArgRefMut<'a, T, I> {
+    pub(crate) fn from_guard(guard: HandleRefMut<'a, T>) -> Self {
+        let guard = std::mem::ManuallyDrop::new(guard);
+        ArgRefMut {
+            object: guard.object,
+        }
+    }
+}
+
+impl<T, const I: u32> Deref for ArgRef<'_, T, I> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the borrow flag guarantees no `&mut` exists.
+        unsafe { &*self.object.value.get() }
+    }
+}
+
+impl<T, const I: u32> Deref for ArgRefMut<'_, T, I> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        // SAFETY: the borrow flag guarantees exclusivity.
+        unsafe { &*self.object.value.get() }
+    }
+}
+
+impl<T, const I: u32> DerefMut for ArgRefMut<'_, T, I> {
+    fn deref_mut(&mut self) -> &mut T {
+        // SAFETY: the borrow flag guarantees exclusivity.
+        unsafe { &mut *self.object.value.get() }
+    }
+}
+
+impl<T, const I: u32> Drop for ArgRef<'_, T, I> {
+    fn drop(&mut self) {
+        let b = self.object.borrow.get() - 1;
+        self.object.borrow.set(b);
+        if b == DOOMED {
+            // SAFETY: the last reference was dropped during this borrow (see `Handle::drop`).
+            unsafe { free_after_guard(self.object, I) };
+        }
+    }
+}
+
+impl<T, const I: u32> Drop for ArgRefMut<'_, T, I> {
+    fn drop(&mut self) {
+        let doomed = self.object.borrow.get() & DOOMED != 0;
+        self.object.borrow.set(0);
+        if doomed {
+            // SAFETY: the last reference was dropped during this borrow (see `Handle::drop`).
+            unsafe { free_after_guard(self.object, I) };
+        }
+    }
+}
+
+/// Free a doomed box whose last borrow, a thunk's guard number `from`, just ended.
+///
+/// # Safety
+/// As [`free_box`].
+#[cold]
+#[inline(never)]
+unsafe fn free_after_guard<T>(object: &ObjectBox<T>, from: u32) {
+    // SAFETY: forwarded contract.
+    crate::abi::after_guards(from, || unsafe { free_box(object) });
+}
+
 /// Borrows of objects that JS passes by address (the ABI side of [`Handle`]).
 impl<T> Handle<T> {
     /// # Safety

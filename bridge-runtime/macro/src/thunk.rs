@@ -62,6 +62,15 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
         });
     let mut owned = Vec::new();
     let mut checks = Vec::new();
+    // Owned values the call only borrows (`&str`, `&[T]`, `&JsValue`, `this: &Handle<Self>`):
+    // moved into new bindings after the checks, so they drop before the borrow guards (a
+    // `Handle`'s `Drop` may free an object and run user code, which may panic or throw: the
+    // glue then ends this call's borrows, which must still be live). A refusal returns
+    // before the moves, when no user code has run and JS still holds every object.
+    let mut kept = Vec::new();
+    // Borrow guards are numbered in the order they are taken (receiver, then parameters),
+    // the order of the glue's list of what to end (`FnView::borrows`).
+    let mut guards: u32 = 0;
     // A borrow guard is live from here on: a later refusal must return, not trap.
     let mut borrowed_before = matches!(spec.receiver, Receiver::Ref | Receiver::Mut);
     let rt = quote! { ::bridge_runtime::abi };
@@ -82,7 +91,9 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
                     &site,
                     exclusive,
                     owns_nothing,
+                    guards,
                 ));
+                guards += 1;
                 args.push(if exclusive {
                     quote! { &mut *#binding }
                 } else {
@@ -94,6 +105,7 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
                 owned.push(quote! {
                     let __self = unsafe { #rt::handle_arg::<#class_ty>(#addr) };
                 });
+                kept.push(format_ident!("__self"));
                 args.push(quote! { &__self });
             }
         }
@@ -111,13 +123,28 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
             args.push(arg);
             continue;
         }
-        let mut p = lift_param(&name, info, &site(js_name));
+        let mut p = lift_param(&name, info, &site(js_name), guards);
         let is_borrow = matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_));
         if owns_nothing && is_borrow && !borrowed_before {
             let exclusive = matches!(info.ty, Ty::ClassMut(_));
-            p.prelude = borrow_prelude(&name, &info.named, &name, &site(js_name), exclusive, true);
+            p.prelude = borrow_prelude(
+                &name,
+                &info.named,
+                &name,
+                &site(js_name),
+                exclusive,
+                true,
+                guards,
+            );
         }
         borrowed_before |= is_borrow;
+        if is_borrow || matches!(&info.ty, Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_)))
+        {
+            guards += 1;
+        }
+        if kept_by_thunk(info) {
+            kept.push(name.clone());
+        }
         let can_refuse = scalar(&info.ty).is_some()
             || info.ty.travels_on_wire()
             || is_borrow
@@ -132,6 +159,7 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
     }
     preludes.extend(owned);
     preludes.extend(checks);
+    preludes.extend(kept.iter().map(|name| quote! { let #name = #name; }));
 
     let (ret_sig, lower) = lower_return(&spec.ret);
     let symbol = &spec.symbol;
@@ -143,7 +171,10 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
     // guard across a call (the error is built after the closure). A record or enum `e` is
     // also encoded as the error's `data` (`ErrProbe` picks the way at compile time). An
     // error type that borrows (from `&self`, say) cannot leave the closure: it is turned
-    // into the error inside, before the guards drop.
+    // into the error inside, before the guards drop. After the closure, it is built by
+    // `throw_after_guards`, which tells the glue that no guard is live: a `Display` (or
+    // `Drop`) that panics or throws must not end the borrows again (they may be an outer
+    // call's by then).
     let to_error = |err: &syn::Type| {
         quote! {{
             #[allow(unused_imports)]
@@ -173,7 +204,9 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
                 quote! {
                     let __value = match __value {
                         ::core::result::Result::Ok(v) => v,
-                        ::core::result::Result::Err(e) => ::bridge_runtime::abi::throw(#to_error),
+                        ::core::result::Result::Err(e) => {
+                            ::bridge_runtime::abi::throw_after_guards(move || #to_error)
+                        }
                     };
                 },
             )
@@ -232,6 +265,16 @@ struct Lifted {
     arg: TokenStream,
 }
 
+/// Whether the thunk owns a parameter's value and the call only borrows it.
+fn kept_by_thunk(info: &TyInfo) -> bool {
+    match &info.ty {
+        Ty::Str | Ty::JsValueRef => true,
+        Ty::Vec(_) => info.slice,
+        Ty::Option(inner) => **inner == Ty::Str,
+        _ => false,
+    }
+}
+
 /// The wasm type a scalar travels as, and its Rust type.
 fn scalar(ty: &Ty) -> Option<(TokenStream, TokenStream)> {
     Some(match ty {
@@ -276,6 +319,7 @@ fn borrow_prelude(
     site: &TokenStream,
     exclusive: bool,
     trap: bool,
+    guard: u32,
 ) -> TokenStream {
     let rt = quote!(::bridge_runtime::abi);
     let (mutability, borrow) = match (exclusive, trap) {
@@ -285,10 +329,10 @@ fn borrow_prelude(
         (true, true) => (quote!(mut), quote!(borrow_mut_first_arg)),
     };
     let refused = if trap { quote!() } else { quote!(?) };
-    quote! { let #mutability #binding = unsafe { #rt::#borrow::<#class>(#addr, #site) }#refused; }
+    quote! { let #mutability #binding = unsafe { #rt::#borrow::<#class, #guard>(#addr, #site) }#refused; }
 }
 
-fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
+fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Lifted {
     let len = format_ident!("{}_len", name);
     let cap = format_ident!("{}_cap", name);
     let some = format_ident!("{}_is_some", name);
@@ -328,12 +372,12 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
         },
         Ty::ClassRef(_) => Lifted {
             wasm_params: vec![quote! { #name: u32 }],
-            prelude: borrow_prelude(name, class, name, site, false, false),
+            prelude: borrow_prelude(name, class, name, site, false, false, guard),
             arg: quote! { &*#name },
         },
         Ty::ClassMut(_) => Lifted {
             wasm_params: vec![quote! { #name: u32 }],
-            prelude: borrow_prelude(name, class, name, site, true, false),
+            prelude: borrow_prelude(name, class, name, site, true, false, guard),
             arg: quote! { &mut *#name },
         },
         Ty::Named(_) => Lifted {
@@ -371,7 +415,7 @@ fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Lifted {
                     let #name = if #some == 0 {
                         None
                     } else {
-                        Some(unsafe { #rt::borrow_arg::<#class>(#name, #site) }?)
+                        Some(unsafe { #rt::borrow_arg::<#class, #guard>(#name, #site) }?)
                     };
                 },
                 arg: quote! { #name.as_deref() },

@@ -136,6 +136,13 @@ pub mod host {
     /// message of the panic whose trap follows (line 0: no location; payload_ptr 0: the
     /// payload is not a string); the glue joins them into `Rust panic: panicked at ...`.
     pub const PANIC_MESSAGE: &str = "panic_parts";
+    /// `(from)`: the export running now has ended its borrow guards from index `from` on
+    /// (0: all of them) and runs code that may panic or throw (a doomed box's `Drop`, an
+    /// error's `Display`): should that code leave wasm by an exception, the glue ends only
+    /// the borrows before `from` (see `$rethrow`). Called on cold paths only.
+    pub const GUARDS_ENDED: &str = "guards_ended";
+    /// `()`: that code returned; the marker of [`GUARDS_ENDED`] is dropped.
+    pub const GUARDS_RESUMED: &str = "guards_resumed";
 }
 
 /// The glue's `JsValue` table, as Rust sees it: the entries reserved for constants (never
@@ -165,15 +172,19 @@ pub mod js_values {
         pub const GET: &str = "get";
         pub const SET: &str = "set";
         pub const CALL: &str = "call";
+        /// `value[key]` when it is a string, as `AS_STRING` writes it; none when it is not
+        /// or reading it threw (a throwing getter, a revoked proxy): how `JsError` reads a
+        /// thrown value's parts without an exception escaping through Rust.
+        pub const GET_TEXT: &str = "get_text";
         pub const ALL: &[&str] = &[
             DROP, CLONE, EQ, TYPE_OF, AS_F64, IS_NUMBER, AS_STRING, TO_STRING, FROM_F64, FROM_STR,
-            GET, SET, CALL,
+            GET, SET, CALL, GET_TEXT,
         ];
         /// Those that run user JS (`toString`, a getter, a setter, the called function),
         /// which may call back into wasm: like the imports of [`crate::JS_IMPORT_MODULE`],
         /// they receive wasm's stack pointer so that an exception out of such an inner
         /// call puts the shadow stack back to where Rust called JS, not to its base.
-        pub const REENTRANT: &[&str] = &[TO_STRING, GET, SET, CALL];
+        pub const REENTRANT: &[&str] = &[TO_STRING, GET, SET, CALL, GET_TEXT];
     }
 
     /// What `type_of` returns: `typeof`, with `null` split out of `"object"`.

@@ -5,7 +5,8 @@ use super::{JsType, JsValue};
 use std::fmt;
 
 /// A value JS threw, with the text of its `name`, `message` and `stack` (empty when the
-/// thrown value has none; a thrown non-object gives `String(value)` as the message).
+/// thrown value has none, or reading it throws: a throwing getter, a revoked proxy; a
+/// thrown non-object gives `String(value)` as the message).
 pub struct JsError {
     pub name: String,
     pub message: String,
@@ -15,9 +16,10 @@ pub struct JsError {
 }
 
 impl JsError {
-    /// Read the parts of a thrown value.
+    /// Read the parts of a thrown value. Nothing it reads can throw: the value's getters
+    /// run inside the glue's catch, so any thrown value becomes a `JsError`.
     pub fn from_thrown(value: JsValue) -> JsError {
-        let text = |key: &str| value.get(key).as_string().unwrap_or_default();
+        let text = |key: &str| value.get_text(key).unwrap_or_default();
         let (name, message, stack) = match value.type_of() {
             JsType::Object | JsType::Function => (text("name"), text("message"), text("stack")),
             _ => (String::new(), value.to_js_string(), String::new()),

@@ -25,6 +25,8 @@ mod imp {
         /// Call the function `idx` with `len` table indices at `args`; a JS exception goes to
         /// the exception cell (see `crate::js::take_exception`).
         pub fn call(idx: u32, args: u32, len: u32) -> u32;
+        /// As `as_string`, for `value[key]`; catches what reading it throws (ptr 0).
+        pub fn get_text(idx: u32, key_ptr: u32, key_len: u32);
     }
 }
 
@@ -69,6 +71,9 @@ mod imp {
         panic!("{NO_JS}")
     }
     pub unsafe fn call(_idx: u32, _args: u32, _len: u32) -> u32 {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn get_text(_idx: u32, _key_ptr: u32, _key_len: u32) {
         panic!("{NO_JS}")
     }
 }

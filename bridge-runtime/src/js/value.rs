@@ -154,6 +154,16 @@ impl JsValue {
         JsValue::from_abi(unsafe { host::get(self.idx, key.as_ptr() as u32, key.len() as u32) })
     }
 
+    /// `value[key]` if it is a string; `None` when it is not, or when reading it threw
+    /// (the exception is dropped: it never unwinds Rust frames).
+    pub(crate) fn get_text(&self, key: &str) -> Option<String> {
+        // SAFETY: as `as_string`; JS reads the key before returning.
+        unsafe {
+            host::get_text(self.idx, key.as_ptr() as u32, key.len() as u32);
+            crate::abi::take_ret_string()
+        }
+    }
+
     /// `value[key] = new_value`.
     pub fn set(&self, key: &str, new_value: &JsValue) {
         // SAFETY: live indices; JS reads the key before returning.

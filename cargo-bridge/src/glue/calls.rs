@@ -37,13 +37,19 @@ pub struct FnView {
     pub wire_session: bool,
     pub ret: TyView,
     pub doc: Vec<String>,
-    /// The JS expressions of the objects the thunk borrows shared (`this`, `&C` and
-    /// `Option<&C>` parameters) and exclusively (`&mut self`, `&mut C`): what to undo when
-    /// a panic or a JS exception skips its guards.
-    pub shared_borrows: Vec<String>,
-    pub exclusive_borrows: Vec<String>,
+    /// The objects the thunk borrows (`this`, `&C`, `&mut C` and `Option<&C>`
+    /// parameters), in the order it takes the guards (the macro numbers them so): what to
+    /// undo when a panic or a JS exception skips its guards.
+    pub borrows: Vec<BorrowView>,
     /// The function returns a Rust closure (see [`ClosureView`]).
     pub closure: Option<Box<ClosureView>>,
+}
+
+/// One borrow guard of a thunk: the binding (`this` or a parameter) of the object.
+#[derive(Serialize, Clone)]
+pub struct BorrowView {
+    pub name: String,
+    pub exclusive: bool,
 }
 
 /// A Rust closure an export returns: the glue's function object calls `call` (a glue
@@ -132,8 +138,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
             .any(|p| types::view(&p.ty, names).kind.on_wire()),
         ret,
         doc: doc_with_throws(&f.doc, &f.ret, names),
-        shared_borrows: borrows(f, false),
-        exclusive_borrows: borrows(f, true),
+        borrows: borrows(f),
         closure,
     }
 }
@@ -190,24 +195,25 @@ pub fn closure_of(
     }
 }
 
-fn borrows(f: &Function, exclusive: bool) -> Vec<String> {
+fn borrows(f: &Function) -> Vec<BorrowView> {
     let this = match f.receiver {
-        Receiver::Shared => !exclusive,
-        Receiver::Exclusive => exclusive,
-        Receiver::None | Receiver::Handle => false,
+        Receiver::Shared => Some(false),
+        Receiver::Exclusive => Some(true),
+        Receiver::None | Receiver::Handle => None,
     };
     let params = param_bindings(&f.params)
         .into_iter()
         .zip(&f.params)
-        .filter(|(_, p)| match &p.ty {
-            Ty::ClassMut(_) => exclusive,
-            Ty::ClassRef(_) => !exclusive,
-            Ty::Option(inner) => matches!(**inner, Ty::ClassRef(_)) && !exclusive,
-            _ => false,
+        .filter_map(|(binding, p)| match &p.ty {
+            Ty::ClassMut(_) => Some((binding, true)),
+            Ty::ClassRef(_) => Some((binding, false)),
+            Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_)) => Some((binding, false)),
+            _ => None,
         });
-    this.then(|| "this".to_string())
+    this.map(|exclusive| ("this".to_string(), exclusive))
         .into_iter()
-        .chain(params.map(|(binding, _)| binding))
+        .chain(params)
+        .map(|(name, exclusive)| BorrowView { name, exclusive })
         .collect()
 }
 

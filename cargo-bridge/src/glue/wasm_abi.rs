@@ -54,6 +54,8 @@ pub struct ImportModules {
     pub host: &'static str,
     pub host_throw: &'static str,
     pub host_panic_message: &'static str,
+    pub host_guards_ended: &'static str,
+    pub host_guards_resumed: &'static str,
     /// `JsValue` operations.
     pub js_values: &'static str,
     /// `#[bridge] extern` functions and callback trampolines.
@@ -89,6 +91,7 @@ pub struct JsValueOps {
     pub get: &'static str,
     pub set: &'static str,
     pub call: &'static str,
+    pub get_text: &'static str,
 }
 
 /// Layout of a released-wrapper entry (`bridge_schema::abi::released_wrapper`), in `u32`
@@ -150,6 +153,8 @@ impl WasmAbi {
                 host: host::MODULE,
                 host_throw: host::THROW,
                 host_panic_message: host::PANIC_MESSAGE,
+                host_guards_ended: host::GUARDS_ENDED,
+                host_guards_resumed: host::GUARDS_RESUMED,
                 js_values: bridge_schema::JS_VALUE_MODULE,
                 js_imports: bridge_schema::JS_IMPORT_MODULE,
             },
@@ -191,6 +196,7 @@ impl WasmAbi {
                             get: o::GET,
                             set: o::SET,
                             call: o::CALL,
+                            get_text: o::GET_TEXT,
                         }
                     },
                 }

@@ -125,7 +125,15 @@ pub fn runtime_matches_module(module: &Module, wasm_name: &str) -> Result<()> {
     }
     // The runtime's own import modules: the glue provides exactly these functions.
     let provided: [(&str, &[&str]); 2] = [
-        (host::MODULE, &[host::THROW, host::PANIC_MESSAGE]),
+        (
+            host::MODULE,
+            &[
+                host::THROW,
+                host::PANIC_MESSAGE,
+                host::GUARDS_ENDED,
+                host::GUARDS_RESUMED,
+            ],
+        ),
         (bridge_schema::JS_VALUE_MODULE, js_values::ops::ALL),
     ];
     for (import_module, known) in provided {
