@@ -281,7 +281,7 @@ mod host {
         #[link_name = "throw"]
         fn bridge_throw(ptr: u32, len: u32) -> !;
         #[link_name = "guards_ended"]
-        fn bridge_guards_ended(from: u32);
+        fn bridge_guards_ended(from: u32, frame: u32);
         #[link_name = "guards_resumed"]
         fn bridge_guards_resumed();
         #[link_name = "panic_parts"]
@@ -296,9 +296,9 @@ mod host {
     }
 
     #[cfg(target_arch = "wasm32")]
-    pub fn guards_ended(from: u32) {
-        // SAFETY: JS notes a number.
-        unsafe { bridge_guards_ended(from) }
+    pub fn guards_ended(from: u32, frame: u32) {
+        // SAFETY: JS notes two numbers.
+        unsafe { bridge_guards_ended(from, frame) }
     }
 
     #[cfg(target_arch = "wasm32")]
@@ -308,7 +308,7 @@ mod host {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn guards_ended(_from: u32) {}
+    pub fn guards_ended(_from: u32, _frame: u32) {}
 
     #[cfg(not(target_arch = "wasm32"))]
     pub fn guards_resumed() {}
@@ -474,9 +474,15 @@ pub unsafe fn borrow_arg<'a, C: BridgeClass, const I: u32>(
 /// (0: all), that may panic or throw: the glue then ends only the borrows before `from`
 /// (see `bridge_schema::abi::host::GUARDS_ENDED`). Cold paths only: two host calls.
 pub(crate) fn after_guards<R>(from: u32, f: impl FnOnce() -> R) -> R {
-    host::guards_ended(from);
+    // The marker's key: an address in this frame, on the shadow stack (its address goes
+    // to JS, so it lives in memory). It lies below the stack base of the JS call running
+    // this thunk and at or above that of any call `f` makes into JS and back: the glue's
+    // `$rethrow` applies the marker to exactly this call.
+    let frame = Cell::new(0u8);
+    host::guards_ended(from, frame.as_ptr() as usize as u32);
     let result = f();
     host::guards_resumed();
+    frame.set(1);
     result
 }
 

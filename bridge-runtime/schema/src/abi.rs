@@ -136,10 +136,12 @@ pub mod host {
     /// message of the panic whose trap follows (line 0: no location; payload_ptr 0: the
     /// payload is not a string); the glue joins them into `Rust panic: panicked at ...`.
     pub const PANIC_MESSAGE: &str = "panic_parts";
-    /// `(from)`: the export running now has ended its borrow guards from index `from` on
-    /// (0: all of them) and runs code that may panic or throw (a doomed box's `Drop`, an
-    /// error's `Display`): should that code leave wasm by an exception, the glue ends only
-    /// the borrows before `from` (see `$rethrow`). Called on cold paths only.
+    /// `(from, frame)`: the export running now has ended its borrow guards from index
+    /// `from` on (0: all of them) and runs code that may panic or throw (a doomed box's
+    /// `Drop`, an error's `Display`): should that code leave wasm by an exception, the glue
+    /// ends only the borrows before `from` (see `$rethrow`). `frame` is a shadow-stack
+    /// address of the runtime's frame that called: below the stack base of the JS call
+    /// this export runs in, at or above those of the calls it makes. Cold paths only.
     pub const GUARDS_ENDED: &str = "guards_ended";
     /// `()`: that code returned; the marker of [`GUARDS_ENDED`] is dropped.
     pub const GUARDS_RESUMED: &str = "guards_resumed";
