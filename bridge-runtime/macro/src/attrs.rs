@@ -1,5 +1,6 @@
 //! Parsing of `#[bridge(...)]` arguments on classes and members.
 
+use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Lit};
 
@@ -11,6 +12,7 @@ pub struct ClassArgs {
     pub identity_mode: Option<String>,
     /// The class's name in JS, if not its Rust name.
     pub js_name: Option<String>,
+    name_arg: Option<NameArg>,
 }
 
 pub fn parse_class_args(attr: proc_macro2::TokenStream, class: &str) -> syn::Result<ClassArgs> {
@@ -18,10 +20,19 @@ pub fn parse_class_args(attr: proc_macro2::TokenStream, class: &str) -> syn::Res
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("identity_mode") {
             let value: Expr = meta.value()?.parse()?;
-            args.identity_mode = Some(identity_mode(&value, class)?);
+            let mode = identity_mode(&value, class)?;
+            if let Some(first) = &args.identity_mode {
+                return Err(meta.error(format!(
+                    "two identity modes for class `{class}`: `identity_mode = \"{first}\"` and \
+                     `identity_mode = \"{mode}\"`: give one"
+                )));
+            }
+            args.identity_mode = Some(mode);
             Ok(())
         } else if meta.path.is_ident("js_name") {
-            args.js_name = Some(js_name_value(&meta)?);
+            let value = js_name_value(&meta)?;
+            set_name(&mut args.name_arg, &meta, "js_name", value.clone())?;
+            args.js_name = Some(value);
             Ok(())
         } else {
             Err(meta.error(format!(
@@ -46,11 +57,14 @@ pub struct DataArgs {
 pub fn parse_data_args(attr: proc_macro2::TokenStream, what: &str) -> syn::Result<DataArgs> {
     let mut args = DataArgs::default();
     let is_struct = what.starts_with("record");
+    let mut name_arg = None;
     let parser = syn::meta::parser(|meta| {
         if is_struct && meta.path.is_ident("record") {
             Ok(())
         } else if meta.path.is_ident("js_name") {
-            args.js_name = Some(js_name_value(&meta)?);
+            let value = js_name_value(&meta)?;
+            set_name(&mut name_arg, &meta, "js_name", value.clone())?;
+            args.js_name = Some(value);
             Ok(())
         } else {
             let valid = if is_struct {
@@ -65,6 +79,29 @@ pub fn parse_data_args(attr: proc_macro2::TokenStream, what: &str) -> syn::Resul
     });
     syn::parse::Parser::parse2(parser, attr)?;
     Ok(args)
+}
+
+/// The JS name a record's or variant's field gets from its `#[bridge(js_name = "...")]`s
+/// (`None`: none given).
+pub fn parse_field_args<'a>(
+    attrs: impl IntoIterator<Item = &'a syn::Attribute>,
+    field: &str,
+) -> syn::Result<Option<String>> {
+    let mut name_arg = None;
+    for attr in attrs {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("js_name") {
+                let value = js_name_value(&meta)?;
+                set_name(&mut name_arg, &meta, "js_name", value)
+            } else {
+                Err(meta.error(format!(
+                    "unknown #[bridge] argument on field `{field}`: the valid argument is \
+                     `js_name = \"name\"`"
+                )))
+            }
+        })?;
+    }
+    Ok(name_arg.map(|n: NameArg| n.value))
 }
 
 /// The value of `js_name = "..."` (or `getter = "..."`), checked to be a JS identifier.
@@ -126,45 +163,58 @@ pub struct MemberArgs {
     pub js_name: Option<String>,
     /// `#[bridge(skip)]`: keep the method Rust-only.
     pub skip: bool,
+    /// How `js_name` was given (`getter = "a"`), for the message of a second name.
+    name_arg: Option<NameArg>,
+    /// The role's argument as written (`getter`), for the message of a second role.
+    role_written: Option<String>,
 }
 
-/// Take `#[bridge(...)]` helper attributes off a member and parse them.
-pub fn take_member_args(attrs: &mut Vec<syn::Attribute>) -> syn::Result<MemberArgs> {
+/// Parse the `#[bridge(...)]` attributes of a member (in order).
+pub fn parse_member_args(attrs: &[syn::Attribute]) -> syn::Result<MemberArgs> {
     let mut args = MemberArgs::default();
-    let mut result = Ok(());
-    attrs.retain(|attr| {
-        if !attr.path().is_ident("bridge") {
-            return true;
-        }
-        if let Err(e) = parse_member_attr(attr, &mut args) {
-            result = Err(e);
-        }
-        false
-    });
-    result.map(|()| args)
+    for attr in attrs {
+        parse_member_attr(attr, &mut args)?;
+    }
+    Ok(args)
+}
+
+/// A JS name argument of a member, and how it was written (for messages).
+struct NameArg {
+    value: String,
+    written: String,
 }
 
 fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Result<()> {
     attr.parse_nested_meta(|meta| {
-        let role = if meta.path.is_ident("constructor") {
-            Some(MemberRole::Constructor)
-        } else if meta.path.is_ident("getter") {
-            Some(MemberRole::Getter)
-        } else if meta.path.is_ident("setter") {
-            Some(MemberRole::Setter)
-        } else {
-            None
+        let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+        let role = match key.as_str() {
+            "constructor" => Some(MemberRole::Constructor),
+            "getter" => Some(MemberRole::Getter),
+            "setter" => Some(MemberRole::Setter),
+            _ => None,
         };
         if let Some(role) = role {
+            if let Some(first) = &args.role_written
+                && *first != key
+            {
+                return Err(meta.error(format!(
+                    "a member is one of constructor, getter and setter, but this one is \
+                     marked both `{first}` and `{key}`: keep one (a getter and a setter of \
+                     one property are two methods)"
+                )));
+            }
             args.role = role;
+            args.role_written = Some(key.clone());
             if meta.input.peek(syn::Token![=]) {
-                args.js_name = Some(js_name_value(&meta)?);
+                let value = js_name_value(&meta)?;
+                set_name(&mut args.name_arg, &meta, &key, value)?;
             }
             Ok(())
-        } else if meta.path.is_ident("js_name") {
-            args.js_name = Some(js_name_value(&meta)?);
+        } else if key == "js_name" {
+            let value = js_name_value(&meta)?;
+            set_name(&mut args.name_arg, &meta, &key, value)?;
             Ok(())
-        } else if meta.path.is_ident("skip") {
+        } else if key == "skip" {
             args.skip = true;
             Ok(())
         } else {
@@ -174,7 +224,193 @@ fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Resul
                  `js_name = \"name\"`, `skip`",
             ))
         }
-    })
+    })?;
+    args.js_name = args.name_arg.as_ref().map(|n| n.value.clone());
+    Ok(())
+}
+
+/// Record a name argument; a second one (even the same name twice) is an error naming
+/// both, since which of them wins would be a guess.
+fn set_name(
+    slot: &mut Option<NameArg>,
+    meta: &syn::meta::ParseNestedMeta,
+    key: &str,
+    value: String,
+) -> syn::Result<()> {
+    let written = format!("{key} = \"{value}\"");
+    if let Some(first) = slot {
+        return Err(meta.error(format!(
+            "two JS names for one item: `{}` and `{written}`: give one of them",
+            first.written
+        )));
+    }
+    *slot = Some(NameArg { value, written });
+    Ok(())
+}
+
+/// One `#[bridge(...)]` helper attribute, and the `cfg` predicate under which it applies
+/// (`#[cfg_attr(p, bridge(...))]`, nested ones joined with `all`).
+pub struct BridgeAttr {
+    pub cond: Option<TokenStream>,
+    pub attr: syn::Attribute,
+}
+
+/// Take every `#[bridge(...)]` off `attrs`, also those inside `#[cfg_attr(..)]` at any
+/// depth (the macro cannot evaluate a predicate, so it keeps it: see [`configurations`]);
+/// what else a `cfg_attr` holds stays on the item.
+pub fn take_bridge_attrs(attrs: &mut Vec<syn::Attribute>) -> syn::Result<Vec<BridgeAttr>> {
+    let mut taken = Vec::new();
+    let mut kept = Vec::new();
+    for attr in std::mem::take(attrs) {
+        if attr.path().is_ident("bridge") {
+            taken.push(BridgeAttr { cond: None, attr });
+        } else if attr.path().is_ident("cfg_attr") {
+            let mut rest = Vec::new();
+            split_cfg_attr(&attr, &attr.meta, &[], &mut taken, &mut rest)?;
+            kept.extend(rest);
+        } else {
+            kept.push(attr);
+        }
+    }
+    *attrs = kept;
+    Ok(taken)
+}
+
+/// `meta` is `cfg_attr(pred, a, b, ..)` under the predicates `outer`: its `bridge(..)`s
+/// go to `taken`, the rest back into `cfg_attr`s in `rest`.
+fn split_cfg_attr(
+    attr: &syn::Attribute,
+    meta: &syn::Meta,
+    outer: &[TokenStream],
+    taken: &mut Vec<BridgeAttr>,
+    rest: &mut Vec<syn::Attribute>,
+) -> syn::Result<()> {
+    use syn::punctuated::Punctuated;
+    let syn::Meta::List(list) = meta else {
+        return Err(syn::Error::new_spanned(meta, "expected `cfg_attr(predicate, attributes..)`"));
+    };
+    let (pred, metas) = list.parse_args_with(|input: syn::parse::ParseStream| {
+        let pred: syn::Meta = input.parse()?;
+        input.parse::<syn::Token![,]>()?;
+        let metas = Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated(input)?;
+        Ok((pred, metas))
+    })?;
+    let mut preds = outer.to_vec();
+    preds.push(quote::quote!(#pred));
+    let cond = quote::quote!(all(#(#preds),*));
+    let mut others = Vec::new();
+    for m in metas {
+        if m.path().is_ident("bridge") {
+            taken.push(BridgeAttr {
+                cond: Some(cond.clone()),
+                attr: syn::Attribute {
+                    pound_token: attr.pound_token,
+                    style: attr.style,
+                    bracket_token: attr.bracket_token,
+                    meta: m,
+                },
+            });
+        } else if m.path().is_ident("cfg_attr") {
+            split_cfg_attr(attr, &m, &preds, taken, rest)?;
+        } else {
+            others.push(m);
+        }
+    }
+    if !others.is_empty() {
+        rest.push(syn::parse_quote!(#[cfg_attr(#cond, #(#others),*)]));
+    }
+    Ok(())
+}
+
+/// One configuration of an item's conditional bridge attributes: the `cfg` predicate
+/// that selects it (`None`: the item has none) and the attributes that apply in it.
+pub struct Configuration {
+    pub cfg: Option<TokenStream>,
+    pub attrs: Vec<syn::Attribute>,
+    /// Where each of `attrs` is in the list given to [`configurations`].
+    pub indices: Vec<usize>,
+}
+
+/// The most conditional bridge attributes one item may have (each doubles the
+/// configurations the macro expands).
+const MAX_CONDITIONAL: usize = 4;
+
+/// Every combination of `taken`'s conditions holding or not, each with the attributes
+/// that apply in it: the expansion is made once per combination, under its `cfg`.
+pub fn configurations(taken: &[BridgeAttr]) -> syn::Result<Vec<Configuration>> {
+    let conditional: Vec<&BridgeAttr> = taken.iter().filter(|a| a.cond.is_some()).collect();
+    if conditional.len() > MAX_CONDITIONAL {
+        return Err(syn::Error::new_spanned(
+            &conditional[MAX_CONDITIONAL].attr,
+            format!(
+                "more than {MAX_CONDITIONAL} `#[cfg_attr(.., bridge(..))]` on one item: join \
+                 them into fewer (`cfg_attr(p, bridge(a, b))`)"
+            ),
+        ));
+    }
+    if conditional.is_empty() {
+        return Ok(vec![Configuration {
+            cfg: None,
+            attrs: taken.iter().map(|a| a.attr.clone()).collect(),
+            indices: (0..taken.len()).collect(),
+        }]);
+    }
+    let mut out = Vec::new();
+    for mask in 0..(1u32 << conditional.len()) {
+        let mut preds = Vec::new();
+        let mut attrs = Vec::new();
+        let mut indices = Vec::new();
+        let mut index = 0;
+        for (i, a) in taken.iter().enumerate() {
+            match &a.cond {
+                None => {
+                    attrs.push(a.attr.clone());
+                    indices.push(i);
+                }
+                Some(cond) => {
+                    if mask & (1 << index) != 0 {
+                        preds.push(cond.clone());
+                        attrs.push(a.attr.clone());
+                        indices.push(i);
+                    } else {
+                        preds.push(quote::quote!(not(#cond)));
+                    }
+                    index += 1;
+                }
+            }
+        }
+        out.push(Configuration {
+            cfg: Some(quote::quote!(all(#(#preds),*))),
+            attrs,
+            indices,
+        });
+    }
+    Ok(out)
+}
+
+/// An expansion made per configuration: each under its `cfg`, and a failed one as its
+/// compile errors under its `cfg` (it fails only where that configuration holds).
+pub fn per_configuration(
+    configurations: &[Configuration],
+    mut expand: impl FnMut(&Configuration) -> syn::Result<TokenStream>,
+) -> syn::Result<TokenStream> {
+    if let [only] = configurations
+        && only.cfg.is_none()
+    {
+        return expand(only);
+    }
+    let mut out = TokenStream::new();
+    for c in configurations {
+        let cfg = c.cfg.as_ref().expect("conditional configurations have a cfg");
+        let body = expand(c).unwrap_or_else(|e| e.to_compile_error());
+        out.extend(quote::quote! {
+            #[cfg(#cfg)]
+            const _: () = {
+                #body
+            };
+        });
+    }
+    Ok(out)
 }
 
 /// `snake_case` to `camelCase`.

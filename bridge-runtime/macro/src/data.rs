@@ -13,50 +13,65 @@ use quote::quote;
 use syn::ext::IdentExt;
 use syn::{Fields, Ident, Type};
 
-/// `#[bridge(record)] struct`: the struct unchanged plus its trait impls and record.
-pub fn expand_record(args: DataArgs, item: syn::ItemStruct) -> syn::Result<TokenStream> {
-    let fields = record_fields(&item)?;
+/// `#[bridge(record)] struct`: the struct (its fields' bridge attributes taken off) plus
+/// its trait impls and record.
+pub fn expand_record(args: DataArgs, mut item: syn::ItemStruct) -> syn::Result<TokenStream> {
+    let mut taken = Vec::new();
+    let fields = record_fields(&mut item, &mut taken)?;
     let names = DataNames::of(&item.ident, args);
-    let mut refs = TypeRefs::default();
-    let def = Item::Record(RecordDef {
-        type_id: names.type_id.clone(),
-        name: names.js_name.clone(),
-        rust_name: names.rust_name.clone(),
-        fields: schema_fields(&fields, &mut refs)?,
-        doc: doc_of(&item.attrs),
-    });
+    let owner = format!("record `{}`", names.rust_name);
+    let records = attrs::per_configuration(&attrs::configurations(&taken)?, |c| {
+        let js_names = field_names(&fields, &taken, c, &owner, None)?;
+        let mut refs = TypeRefs::default();
+        let def = Item::Record(RecordDef {
+            type_id: names.type_id.clone(),
+            name: names.js_name.clone(),
+            rust_name: names.rust_name.clone(),
+            fields: schema_fields(&fields, &js_names, &mut refs)?,
+            doc: doc_of(&item.attrs),
+        });
+        Ok(record::emit(def, refs))
+    })?;
     let wire = record_wire(&item.ident, &fields);
     Ok(expand_data(
         &item,
         &item.ident,
         &names,
-        def,
-        refs,
+        records,
         wire,
         false,
     ))
 }
 
-/// `#[bridge] enum`: the enum unchanged plus its trait impls and record.
-pub fn expand_enum(args: DataArgs, item: syn::ItemEnum) -> syn::Result<TokenStream> {
-    let variants = enum_variants(&item)?;
+/// `#[bridge] enum`: the enum (its fields' bridge attributes taken off) plus its trait
+/// impls and record.
+pub fn expand_enum(args: DataArgs, mut item: syn::ItemEnum) -> syn::Result<TokenStream> {
+    let mut taken = Vec::new();
+    let variants = enum_variants(&mut item, &mut taken)?;
     let names = DataNames::of(&item.ident, args);
-    let mut refs = TypeRefs::default();
-    let mut schema_variants = Vec::new();
-    for v in &variants {
-        schema_variants.push(Variant {
-            name: v.ident.unraw().to_string(),
-            fields: schema_fields(&v.fields, &mut refs)?,
+    let records = attrs::per_configuration(&attrs::configurations(&taken)?, |c| {
+        let mut refs = TypeRefs::default();
+        let mut schema_variants = Vec::new();
+        for v in &variants {
+            let variant = v.ident.unraw().to_string();
+            let owner = format!("variant `{}::{variant}`", names.rust_name);
+            let tagged = Some((names.rust_name.as_str(), variant.as_str()));
+            let js_names = field_names(&v.fields, &taken, c, &owner, tagged)?;
+            schema_variants.push(Variant {
+                name: v.ident.unraw().to_string(),
+                fields: schema_fields(&v.fields, &js_names, &mut refs)?,
+            });
+        }
+        let def = Item::Enum(EnumDef {
+            type_id: names.type_id.clone(),
+            name: names.js_name.clone(),
+            rust_name: names.rust_name.clone(),
+            variants: schema_variants,
+            doc: doc_of(&item.attrs),
         });
-    }
+        Ok(record::emit(def, refs))
+    })?;
     let fieldless = variants.iter().all(|v| v.fields.is_empty());
-    let def = Item::Enum(EnumDef {
-        type_id: names.type_id.clone(),
-        name: names.js_name.clone(),
-        rust_name: names.rust_name.clone(),
-        variants: schema_variants,
-        doc: doc_of(&item.attrs),
-    });
     let mut wire = enum_wire(&item.ident, &variants);
     if fieldless {
         wire.extend(fieldless_index(&item.ident, &variants));
@@ -65,11 +80,66 @@ pub fn expand_enum(args: DataArgs, item: syn::ItemEnum) -> syn::Result<TokenStre
         &item,
         &item.ident,
         &names,
-        def,
-        refs,
+        records,
         wire,
         fieldless,
     ))
+}
+
+/// The JS names of `fields` in configuration `c`: `js_name` or the default, each unique
+/// (two Rust names can camelCase to one: `foo_bar`, `fooBar`) and usable as an own
+/// property of a plain object; `kind` is the tag of an enum variant's object (`tagged`:
+/// the enum and variant, for a variant with named fields).
+fn field_names(
+    fields: &[DataField],
+    taken: &[attrs::BridgeAttr],
+    c: &attrs::Configuration,
+    owner: &str,
+    tagged: Option<(&str, &str)>,
+) -> syn::Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for f in fields {
+        let rust = f.rust_name();
+        let given = attrs::parse_field_args(
+            c.indices
+                .iter()
+                .filter(|i| f.attrs.contains(i))
+                .map(|&i| &taken[i].attr),
+            &rust,
+        )?;
+        let js_name = given.unwrap_or_else(|| f.js_name.clone());
+        let at = |msg: String| Err(syn::Error::new(f.span, msg));
+        if let Some((enum_name, variant)) = tagged
+            && js_name == "kind"
+        {
+            let field = if rust == "kind" {
+                "a field `kind`".to_string()
+            } else {
+                format!("a field `{rust}` named `kind` in JS")
+            };
+            return at(format!(
+                "`{enum_name}::{variant}` has {field}, but `kind` is the tag of a JS enum object \
+                 (`{{ kind: \"{variant}\", ... }}`): rename the field (or give it another JS \
+                 name with #[bridge(js_name = \"...\")])"
+            ));
+        }
+        if js_name == "__proto__" {
+            return at(format!(
+                "field `{rust}` of {owner} cannot be `__proto__` in JS: a plain object's \
+                 `__proto__` is its prototype, not a field; give it another JS name with \
+                 #[bridge(js_name = \"...\")]"
+            ));
+        }
+        if let Some(j) = out.iter().position(|n| *n == js_name) {
+            return at(format!(
+                "fields `{}` and `{rust}` of {owner} are both `{js_name}` in JS: give one of \
+                 them another JS name with #[bridge(js_name = \"...\")]",
+                fields[j].rust_name()
+            ));
+        }
+        out.push(js_name);
+    }
+    Ok(out)
 }
 
 /// The names of a record or enum: Rust name (without `r#`), JS name (`js_name`, else the
@@ -92,17 +162,15 @@ impl DataNames {
 }
 
 /// What a record's and an enum's expansions share: the item unchanged, its wire code, its
-/// trait impls and its record (`def`).
+/// trait impls and its record(s) (one per configuration of its fields' attributes).
 fn expand_data(
     item: &impl quote::ToTokens,
     ident: &Ident,
     names: &DataNames,
-    def: Item,
-    refs: TypeRefs,
+    records: TokenStream,
     wire: TokenStream,
     fieldless: bool,
 ) -> TokenStream {
-    let record = record::emit(def, refs);
     let traits = data_traits(ident, &names.type_id, fieldless);
     let anchor = bridge_schema::data_anchor_export(&names.type_id);
     quote! {
@@ -110,7 +178,7 @@ fn expand_data(
         #wire
         #traits
         const _: () = {
-            #record
+            #records
 
             // Keeps the record in the link when the type's crate exports nothing else.
             #[unsafe(export_name = #anchor)]
@@ -119,13 +187,18 @@ fn expand_data(
     }
 }
 
-fn schema_fields(fields: &[DataField], refs: &mut TypeRefs) -> syn::Result<Vec<Field>> {
+fn schema_fields(
+    fields: &[DataField],
+    js_names: &[String],
+    refs: &mut TypeRefs,
+) -> syn::Result<Vec<Field>> {
     fields
         .iter()
-        .map(|f| {
+        .zip(js_names)
+        .map(|(f, name)| {
             let info = types::classify(&f.ty, None, Position::Field, refs)?;
             Ok(Field {
-                name: f.js_name.clone(),
+                name: name.clone(),
                 ty: info.ty,
             })
         })
@@ -230,9 +303,45 @@ fn fieldless_index(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
 pub struct DataField {
     /// The Rust field name (`None` for the one field of a tuple variant).
     pub ident: Option<Ident>,
-    /// Name in JS: camelCase of the Rust name, `value` for a tuple variant's field.
+    /// Default name in JS: camelCase of the Rust name, `value` for a tuple variant's field.
     pub js_name: String,
     pub ty: Type,
+    /// Its `#[bridge(..)]` attributes: indices into the item's list of them.
+    pub attrs: Vec<usize>,
+    /// Where its messages point.
+    pub span: proc_macro2::Span,
+}
+
+impl DataField {
+    /// The Rust name, for messages (`0` for a tuple variant's field).
+    fn rust_name(&self) -> String {
+        self.ident
+            .as_ref()
+            .map(|i| i.unraw().to_string())
+            .unwrap_or_else(|| "0".to_string())
+    }
+
+    /// A field of `f`, its bridge attributes moved to `taken`.
+    fn take(
+        f: &mut syn::Field,
+        js_name: String,
+        taken: &mut Vec<attrs::BridgeAttr>,
+    ) -> syn::Result<DataField> {
+        let own = attrs::take_bridge_attrs(&mut f.attrs)?;
+        let start = taken.len();
+        taken.extend(own);
+        Ok(DataField {
+            span: f
+                .ident
+                .as_ref()
+                .map(|i| i.span())
+                .unwrap_or_else(|| syn::spanned::Spanned::span(&f.ty)),
+            ident: f.ident.clone(),
+            js_name,
+            ty: f.ty.clone(),
+            attrs: (start..taken.len()).collect(),
+        })
+    }
 }
 
 pub struct DataVariant {
@@ -242,26 +351,27 @@ pub struct DataVariant {
     pub tuple: bool,
 }
 
-/// The fields of a record struct (named fields only).
-pub fn record_fields(item: &syn::ItemStruct) -> syn::Result<Vec<DataField>> {
-    let name = &item.ident;
+/// The fields of a record struct (named fields only); their bridge attributes go to
+/// `taken`.
+pub fn record_fields(
+    item: &mut syn::ItemStruct,
+    taken: &mut Vec<attrs::BridgeAttr>,
+) -> syn::Result<Vec<DataField>> {
+    let name = item.ident.clone();
     if !item.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
             &item.generics,
             format!("#[bridge(record)] `{name}` cannot be generic: export a concrete type"),
         ));
     }
-    match &item.fields {
+    match &mut item.fields {
         Fields::Named(named) => named
             .named
-            .iter()
+            .iter_mut()
             .map(|f| {
                 let ident = f.ident.clone().expect("named fields have names");
-                Ok(DataField {
-                    js_name: attrs::camel_case(ident.to_string().trim_start_matches("r#")),
-                    ident: Some(ident),
-                    ty: f.ty.clone(),
-                })
+                let js_name = attrs::camel_case(ident.to_string().trim_start_matches("r#"));
+                DataField::take(f, js_name, taken)
             })
             .collect(),
         Fields::Unnamed(_) => Err(syn::Error::new_spanned(
@@ -272,15 +382,18 @@ pub fn record_fields(item: &syn::ItemStruct) -> syn::Result<Vec<DataField>> {
             ),
         )),
         Fields::Unit => Err(syn::Error::new_spanned(
-            name,
+            &name,
             format!("#[bridge(record)] `{name}` has no fields: give it named fields"),
         )),
     }
 }
 
-/// The variants of a bridge enum.
-pub fn enum_variants(item: &syn::ItemEnum) -> syn::Result<Vec<DataVariant>> {
-    let name = &item.ident;
+/// The variants of a bridge enum; their fields' bridge attributes go to `taken`.
+pub fn enum_variants(
+    item: &mut syn::ItemEnum,
+    taken: &mut Vec<attrs::BridgeAttr>,
+) -> syn::Result<Vec<DataVariant>> {
+    let name = item.ident.clone();
     if !item.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
             &item.generics,
@@ -289,51 +402,31 @@ pub fn enum_variants(item: &syn::ItemEnum) -> syn::Result<Vec<DataVariant>> {
     }
     if item.variants.is_empty() {
         return Err(syn::Error::new_spanned(
-            name,
+            &name,
             format!("#[bridge] enum `{name}` has no variants: no value of it can cross"),
         ));
     }
     let mut out = Vec::new();
-    for v in &item.variants {
-        let vname = &v.ident;
-        let (fields, tuple) = match &v.fields {
+    for v in &mut item.variants {
+        let vname = v.ident.clone();
+        let (fields, tuple) = match &mut v.fields {
             Fields::Unit => (Vec::new(), false),
             Fields::Named(named) => {
                 let mut fields = Vec::new();
-                for f in &named.named {
+                for f in &mut named.named {
                     let ident = f.ident.clone().expect("named fields have names");
                     let js_name = attrs::camel_case(ident.to_string().trim_start_matches("r#"));
-                    if js_name == "kind" {
-                        return Err(syn::Error::new_spanned(
-                            &ident,
-                            format!(
-                                "`{name}::{vname}` has a field `kind`, but `kind` is the tag of \
-                                 a JS enum object (`{{ kind: \"{vname}\", ... }}`): rename the field"
-                            ),
-                        ));
-                    }
-                    fields.push(DataField {
-                        ident: Some(ident),
-                        js_name,
-                        ty: f.ty.clone(),
-                    });
+                    fields.push(DataField::take(f, js_name, taken)?);
                 }
                 (fields, false)
             }
             Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
-                let f = unnamed.unnamed.first().expect("one field");
-                (
-                    vec![DataField {
-                        ident: None,
-                        js_name: "value".to_string(),
-                        ty: f.ty.clone(),
-                    }],
-                    true,
-                )
+                let f = unnamed.unnamed.first_mut().expect("one field");
+                (vec![DataField::take(f, "value".to_string(), taken)?], true)
             }
             Fields::Unnamed(unnamed) => {
                 return Err(syn::Error::new_spanned(
-                    unnamed,
+                    &*unnamed,
                     format!(
                         "`{name}::{vname}` has {} unnamed fields: a tuple variant crosses as \
                          `{{ kind, value }}` and can hold one field; name the fields \
@@ -344,7 +437,7 @@ pub fn enum_variants(item: &syn::ItemEnum) -> syn::Result<Vec<DataVariant>> {
             }
         };
         out.push(DataVariant {
-            ident: vname.clone(),
+            ident: vname,
             fields,
             tuple,
         });

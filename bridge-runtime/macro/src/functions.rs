@@ -45,7 +45,7 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
     let mut refs = TypeRefs::default();
     let class_id = refs.placeholder(&self_ty);
     let mut members = Vec::new();
-    let mut thunks = Vec::new();
+    let mut thunks: Vec<TokenStream> = Vec::new();
     let mut has_constructor = false;
     // Every member is checked, and all their errors reported together.
     let mut errors: Option<syn::Error> = None;
@@ -54,81 +54,29 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
             continue;
         };
         let exported = (|| {
-            let args = attrs::take_member_args(&mut f.attrs)?;
-            if args.skip && (args.role != MemberRole::Plain || args.js_name.is_some()) {
-                return Err(syn::Error::new_spanned(
-                    &f.sig.ident,
-                    format!(
-                        "`{class}::{}` has #[bridge(skip)], which keeps it Rust-only, and also says \
-                         how to export it (constructor, getter, setter or js_name): remove `skip` to \
-                         export it, or the other arguments to keep it Rust-only",
-                        f.sig.ident
-                    ),
-                ));
+            let taken = attrs::take_bridge_attrs(&mut f.attrs)?;
+            let configurations = attrs::configurations(&taken)?;
+            let member = Member {
+                class: &class,
+                self_ty: &self_ty,
+                f,
+            };
+            if let [only] = &configurations[..]
+                && only.cfg.is_none()
+            {
+                let args = attrs::parse_member_args(&only.attrs)?;
+                return member.export(&args, Some(&mut has_constructor), Some(&mut refs));
             }
-            let exported = matches!(f.vis, syn::Visibility::Public(_)) && !args.skip;
-            if !exported {
-                if args.role != MemberRole::Plain || args.js_name.is_some() {
-                    return Err(syn::Error::new_spanned(
-                        &f.sig.ident,
-                        format!(
-                            "`{class}::{}` has #[bridge(...)] but is not `pub`: make it `pub` to export it",
-                            f.sig.ident
-                        ),
-                    ));
-                }
-                return Ok(None);
-            }
-            if args.role == MemberRole::Constructor {
-                if has_constructor {
-                    return Err(syn::Error::new_spanned(
-                        &f.sig.ident,
-                        format!(
-                            "class `{class}` has two #[bridge(constructor)]s; JS classes have one constructor: make the other a static"
-                        ),
-                    ));
-                }
-                has_constructor = true;
-            }
-            // A member under #[cfg(...)] exists only when its configuration holds: its thunk
-            // and its record (a record of its own: the CLI merges a class's impls) carry the
-            // same attributes.
-            let cfgs: Vec<&syn::Attribute> = f
-                .attrs
-                .iter()
-                .filter(|a| a.path().is_ident("cfg"))
-                .collect();
-            if cfgs.is_empty() {
-                return member(&class, &self_ty, &f.sig, &args, doc_of(&f.attrs), &mut refs)
-                    .map(|(function, thunk)| Some((Some(function), thunk)));
-            }
-            let mut own_refs = TypeRefs::default();
-            let own_class_id = own_refs.placeholder(&self_ty);
-            let (function, thunk) = member(
-                &class,
-                &self_ty,
-                &f.sig,
-                &args,
-                doc_of(&f.attrs),
-                &mut own_refs,
-            )?;
-            let record = record::emit(
-                bridge_schema::Item::Impl(bridge_schema::Impl {
-                    class: own_class_id,
-                    members: vec![function],
-                }),
-                own_refs,
-            );
-            Ok(Some((
-                None,
-                quote! {
-                    #(#cfgs)*
-                    const _: () = {
-                        #thunk
-                        #record
-                    };
-                },
-            )))
+            // `#[cfg_attr(p, bridge(..))]`: one export per configuration, each with a
+            // record of its own (a second constructor is then the CLI's to find).
+            let body = attrs::per_configuration(&configurations, |c| {
+                let args = attrs::parse_member_args(&c.attrs)?;
+                Ok(member
+                    .export(&args, None, None)?
+                    .map(|(_, thunk)| thunk)
+                    .unwrap_or_default())
+            })?;
+            Ok(Some((None, body)))
         })();
         match exported {
             Ok(Some((function, thunk))) => {
@@ -161,9 +109,139 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
     })
 }
 
+/// A member of a `#[bridge] impl`, its bridge attributes taken off.
+struct Member<'a> {
+    class: &'a str,
+    self_ty: &'a Type,
+    f: &'a syn::ImplItemFn,
+}
+
+impl Member<'_> {
+    /// The member's export under `args`: `None` if it stays Rust-only, else its schema
+    /// function (for the impl block's record `refs`) and thunk, or, without `refs`, its
+    /// thunk with a record of its own. `has_constructor` finds a second constructor.
+    fn export(
+        &self,
+        args: &attrs::MemberArgs,
+        has_constructor: Option<&mut bool>,
+        refs: Option<&mut TypeRefs>,
+    ) -> syn::Result<Option<(Option<Function>, TokenStream)>> {
+        let (class, self_ty, f) = (self.class, self.self_ty, self.f);
+        if args.skip && (args.role != MemberRole::Plain || args.js_name.is_some()) {
+            return Err(syn::Error::new_spanned(
+                &f.sig.ident,
+                format!(
+                    "`{class}::{}` has #[bridge(skip)], which keeps it Rust-only, and also says \
+                     how to export it (constructor, getter, setter or js_name): remove `skip` to \
+                     export it, or the other arguments to keep it Rust-only",
+                    f.sig.ident
+                ),
+            ));
+        }
+        let exported = matches!(f.vis, syn::Visibility::Public(_)) && !args.skip;
+        if !exported {
+            if args.role != MemberRole::Plain || args.js_name.is_some() {
+                return Err(syn::Error::new_spanned(
+                    &f.sig.ident,
+                    format!(
+                        "`{class}::{}` has #[bridge(...)] but is not `pub`: make it `pub` to export it",
+                        f.sig.ident
+                    ),
+                ));
+            }
+            return Ok(None);
+        }
+        if args.role == MemberRole::Constructor
+            && let Some(has_constructor) = has_constructor
+        {
+            if *has_constructor {
+                return Err(syn::Error::new_spanned(
+                    &f.sig.ident,
+                    format!(
+                        "class `{class}` has two #[bridge(constructor)]s; JS classes have one constructor: make the other a static"
+                    ),
+                ));
+            }
+            *has_constructor = true;
+        }
+        // A member under #[cfg(...)] exists only when its configuration holds: its thunk
+        // and its record (a record of its own: the CLI merges a class's impls) carry the
+        // same attributes.
+        let cfgs: Vec<&syn::Attribute> = f
+            .attrs
+            .iter()
+            .filter(|a| a.path().is_ident("cfg"))
+            .collect();
+        if cfgs.is_empty()
+            && let Some(refs) = refs
+        {
+            return member(class, self_ty, &f.sig, args, doc_of(&f.attrs), refs)
+                .map(|(function, thunk)| Some((Some(function), thunk)));
+        }
+        let mut own_refs = TypeRefs::default();
+        let own_class_id = own_refs.placeholder(self_ty);
+        let (function, thunk) = member(
+            class,
+            self_ty,
+            &f.sig,
+            args,
+            doc_of(&f.attrs),
+            &mut own_refs,
+        )?;
+        let record = record::emit(
+            bridge_schema::Item::Impl(bridge_schema::Impl {
+                class: own_class_id,
+                members: vec![function],
+            }),
+            own_refs,
+        );
+        Ok(Some((
+            None,
+            quote! {
+                #(#cfgs)*
+                const _: () = {
+                    #thunk
+                    #record
+                };
+            },
+        )))
+    }
+}
+
 pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<TokenStream> {
-    let mut attrs_vec = vec![syn::parse_quote!(#[bridge(#attr)])];
-    let args = attrs::take_member_args(&mut attrs_vec)?;
+    // The attribute's own arguments, then any further `#[bridge(..)]`s (also under
+    // `cfg_attr`) on the function.
+    let mut taken = vec![attrs::BridgeAttr {
+        cond: None,
+        attr: syn::parse_quote!(#[bridge(#attr)]),
+    }];
+    taken.extend(attrs::take_bridge_attrs(&mut item.attrs)?);
+    let configurations = attrs::configurations(&taken)?;
+    let exports = attrs::per_configuration(&configurations, |c| {
+        free_fn_export(&item, &attrs::parse_member_args(&c.attrs)?)
+    })?;
+    Ok(quote! {
+        #item
+        #exports
+    })
+}
+
+/// The thunk and record of free function `item` under `args`.
+fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<TokenStream> {
+    if args.skip {
+        if args.role != MemberRole::Plain || args.js_name.is_some() {
+            return Err(syn::Error::new_spanned(
+                &item.sig.ident,
+                format!(
+                    "`{}` has #[bridge(skip)], which keeps it Rust-only, and also says how to \
+                     export it (js_name): remove `skip` to export it, or the other arguments to \
+                     keep it Rust-only",
+                    item.sig.ident
+                ),
+            ));
+        }
+        return Ok(TokenStream::new());
+    }
     if args.role != MemberRole::Plain {
         return Err(syn::Error::new_spanned(
             &item.sig.ident,
@@ -203,9 +281,7 @@ pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<T
     });
     let function = Function {
         kind: FunctionKind::Free,
-        js_name: args
-            .js_name
-            .unwrap_or_else(|| attrs::camel_case(&rust_name)),
+        js_name,
         rust_name,
         symbol,
         receiver: bridge_schema::Receiver::None,
@@ -214,9 +290,7 @@ pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<T
         doc: doc_of(&item.attrs),
     };
     let record = record::emit(bridge_schema::Item::Function(function), refs);
-    item.attrs.retain(|a| !a.path().is_ident("bridge"));
     Ok(quote! {
-        #item
         const _: () = {
             #thunk
             #record
@@ -429,16 +503,19 @@ fn params_of(
 ) -> syn::Result<ParamList> {
     let mut params = Vec::new();
     let mut infos = Vec::new();
-    for arg in sig.inputs.iter().skip(skip) {
+    for (index, arg) in sig.inputs.iter().skip(skip).enumerate() {
         let FnArg::Typed(t) = arg else { continue };
-        let Pat::Ident(pat) = &*t.pat else {
-            return Err(syn::Error::new_spanned(
-                &t.pat,
-                "exported parameters must be plain names",
-            ));
-        };
         let info = types::classify(&t.ty, self_ty, Position::Param, refs)?;
-        let name = attrs::camel_case(pat.ident.unraw().to_string().trim_start_matches('_'));
+        // The thunk passes the value to the user's function, whose pattern (`mut x`, `_`,
+        // `Point { x, y }`) binds it; JS knows the parameter by its name, else by its place.
+        let name = match &*t.pat {
+            Pat::Ident(pat) => pat.ident.unraw().to_string(),
+            _ => String::new(),
+        };
+        let name = match attrs::camel_case(name.trim_start_matches('_')) {
+            n if n.is_empty() => format!("arg{index}"),
+            n => n,
+        };
         params.push(Param {
             name: name.clone(),
             ty: info.ty.clone(),

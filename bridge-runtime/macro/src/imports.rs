@@ -30,9 +30,28 @@ struct ImportArgs {
 const VALID: &str = "valid arguments are `module = \"path/to/file.mjs\"` (on the block), \
 `js_namespace = \"a.b\"` and `js_name = \"name\"`";
 
-fn parse_args(attr: TokenStream, args: &mut ImportArgs, on_block: bool) -> syn::Result<()> {
+/// Parse one attribute's arguments into `args`. `given` lists the arguments this level
+/// (the block, or one function's attributes) already set: a second one is an error
+/// naming both (a function's own `js_namespace` overrides the block's).
+fn parse_args(
+    attr: TokenStream,
+    args: &mut ImportArgs,
+    on_block: bool,
+    given: &mut Vec<(String, String)>,
+) -> syn::Result<()> {
     let parser = syn::meta::parser(|meta| {
-        let value = || -> syn::Result<LitStr> { meta.value()?.parse() };
+        let mut value = || -> syn::Result<LitStr> {
+            let lit: LitStr = meta.value()?.parse()?;
+            let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+            if let Some((_, first)) = given.iter().find(|(k, _)| *k == key) {
+                return Err(meta.error(format!(
+                    "two `{key}`s for one JS import: `{key} = \"{first}\"` and `{key} = \"{}\"`: give one",
+                    lit.value()
+                )));
+            }
+            given.push((key, lit.value()));
+            Ok(lit)
+        };
         if meta.path.is_ident("module") {
             if !on_block {
                 return Err(meta.error(format!(
@@ -56,7 +75,7 @@ fn parse_args(attr: TokenStream, args: &mut ImportArgs, on_block: bool) -> syn::
 
 pub fn expand(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<TokenStream> {
     let mut block_args = ImportArgs::default();
-    parse_args(attr, &mut block_args, true)?;
+    parse_args(attr, &mut block_args, true, &mut Vec::new())?;
     if let Some(module) = &block_args.module {
         check_module_file(module)?;
         if block_args.js_namespace.is_some() {
@@ -108,23 +127,50 @@ fn check_module_file(module: &LitStr) -> syn::Result<()> {
     Ok(())
 }
 
+/// One declared JS function: its `#[bridge(..)]`s (also under `cfg_attr`) taken off,
+/// expanded once per configuration of them.
 fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<TokenStream> {
-    let mut args = block_args.clone();
-    args.js_name = None;
-    let mut attrs = Vec::new();
-    for a in &f.attrs {
-        if a.path().is_ident("bridge") {
-            let syn::Meta::List(list) = &a.meta else {
-                return Err(syn::Error::new_spanned(
-                    a,
-                    format!("expected #[bridge(...)]; {VALID}"),
-                ));
-            };
-            parse_args(list.tokens.clone(), &mut args, false)?;
-        } else {
-            attrs.push(a.clone());
+    let mut attrs = f.attrs.clone();
+    let taken = crate::attrs::take_bridge_attrs(&mut attrs)?;
+    let configurations = crate::attrs::configurations(&taken)?;
+    let mut out = TokenStream::new();
+    for c in &configurations {
+        let expanded = (|| {
+            let mut args = block_args.clone();
+            args.js_name = None;
+            let mut given = Vec::new();
+            for a in &c.attrs {
+                let syn::Meta::List(list) = &a.meta else {
+                    return Err(syn::Error::new_spanned(
+                        a,
+                        format!("expected #[bridge(...)]; {VALID}"),
+                    ));
+                };
+                parse_args(list.tokens.clone(), &mut args, false, &mut given)?;
+            }
+            import_fn_with(f, &attrs, &args, c.cfg.as_ref())
+        })();
+        match (expanded, &c.cfg) {
+            (Ok(tokens), _) => out.extend(tokens),
+            (Err(e), None) => return Err(e),
+            (Err(e), Some(cfg)) => {
+                let errors = e.to_compile_error();
+                out.extend(quote! { #[cfg(#cfg)] const _: () = { #errors }; });
+            }
         }
     }
+    Ok(out)
+}
+
+/// The safe function and record of `f` under `args` (with its other attributes
+/// `attrs`), under `#[cfg(cfg)]` if given.
+fn import_fn_with(
+    f: &syn::ForeignItemFn,
+    attrs: &[syn::Attribute],
+    args: &ImportArgs,
+    cfg: Option<&TokenStream>,
+) -> syn::Result<TokenStream> {
+    let cfg = cfg.map(|c| quote! { #[cfg(#c)] });
     let sig = &f.sig;
     if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.variadic.is_some() {
         return Err(syn::Error::new_spanned(
@@ -151,12 +197,17 @@ fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<Tok
         // The body works on generated names (`x` beside `x_len` must not meet a generated
         // `x_len`); each is bound to the user's parameter first.
         let user = match &*t.pat {
-            Pat::Ident(p) => p.ident.clone(),
+            Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
             Pat::Wild(_) => format_ident!("__arg{}", i),
             other => {
                 return Err(syn::Error::new_spanned(
                     other,
-                    "JS import parameters must be plain names",
+                    format!(
+                        "a JS import's parameter is a name or `_`, not the pattern `{}`: the \
+                         value goes to JS whole, so there is nothing to destructure; name the \
+                         parameter",
+                        quote::ToTokens::to_token_stream(other)
+                    ),
                 ));
             }
         };
@@ -237,21 +288,32 @@ fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<Tok
     let vis = &f.vis;
     let mut rust_sig = sig.clone();
     for (pos, input) in rust_sig.inputs.iter_mut().enumerate() {
-        if let FnArg::Typed(t) = input
-            && let Pat::Wild(_) = &*t.pat
-        {
-            let ident = format_ident!("__arg{}", pos);
-            *t.pat = syn::parse_quote!(#ident);
+        // The body is generated, so `mut` and `ref` of the declaration have nothing to
+        // act on (`ref` would even change the type the body lowers).
+        if let FnArg::Typed(t) = input {
+            match &mut *t.pat {
+                Pat::Wild(_) => {
+                    let ident = format_ident!("__arg{}", pos);
+                    *t.pat = syn::parse_quote!(#ident);
+                }
+                Pat::Ident(p) => {
+                    p.by_ref = None;
+                    p.mutability = None;
+                }
+                _ => {}
+            }
         }
     }
     Ok(quote! {
         #(#attrs)*
+        #cfg
         #[allow(clippy::let_unit_value, clippy::unused_unit)]
         #vis #rust_sig {
             #(#bindings)*
             #declare
             #invoke
         }
+        #cfg
         const _: () = {
             #record
         };

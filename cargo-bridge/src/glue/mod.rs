@@ -121,6 +121,7 @@ fn environment() -> Result<Environment<'static>> {
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
     env.add_filter("comment_text", comment_text);
+    env.add_filter("property_key", property_key);
     env.add_function("fail", fail);
     env.add_global("kinds", minijinja::Value::from_serialize(types::Kind::ALL));
     env.add_global(
@@ -141,6 +142,16 @@ fn fail(message: String) -> Result<String, minijinja::Error> {
         minijinja::ErrorKind::InvalidOperation,
         format!("{message} (a bug in cargo-bridge: the glue model and templates/ disagree)"),
     ))
+}
+
+/// A name as the key of an object literal: `__proto__: v` would set the prototype instead
+/// of a property, so it is written computed (`["__proto__"]: v`), which defines one.
+fn property_key(name: &str) -> String {
+    if name == "__proto__" {
+        "[\"__proto__\"]".to_string()
+    } else {
+        name.to_string()
+    }
 }
 
 /// Text for the inside of a `/* */` comment: a `*/` in it would end the comment (and
