@@ -186,7 +186,11 @@ struct NameArg {
 
 fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Result<()> {
     attr.parse_nested_meta(|meta| {
-        let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+        let key = meta
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
         let role = match key.as_str() {
             "constructor" => Some(MemberRole::Constructor),
             "getter" => Some(MemberRole::Getter),
@@ -287,7 +291,10 @@ fn split_cfg_attr(
 ) -> syn::Result<()> {
     use syn::punctuated::Punctuated;
     let syn::Meta::List(list) = meta else {
-        return Err(syn::Error::new_spanned(meta, "expected `cfg_attr(predicate, attributes..)`"));
+        return Err(syn::Error::new_spanned(
+            meta,
+            "expected `cfg_attr(predicate, attributes..)`",
+        ));
     };
     let (pred, metas) = list.parse_args_with(|input: syn::parse::ParseStream| {
         let pred: syn::Meta = input.parse()?;
@@ -401,7 +408,10 @@ pub fn per_configuration(
     }
     let mut out = TokenStream::new();
     for c in configurations {
-        let cfg = c.cfg.as_ref().expect("conditional configurations have a cfg");
+        let cfg = c
+            .cfg
+            .as_ref()
+            .expect("conditional configurations have a cfg");
         let body = expand(c).unwrap_or_else(|e| e.to_compile_error());
         out.extend(quote::quote! {
             #[cfg(#cfg)]

@@ -42,7 +42,11 @@ fn parse_args(
     let parser = syn::meta::parser(|meta| {
         let mut value = || -> syn::Result<LitStr> {
             let lit: LitStr = meta.value()?.parse()?;
-            let key = meta.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
             if let Some((_, first)) = given.iter().find(|(k, _)| *k == key) {
                 return Err(meta.error(format!(
                     "two `{key}`s for one JS import: `{key} = \"{first}\"` and `{key} = \"{}\"`: give one",
@@ -86,6 +90,8 @@ pub fn expand(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<Toke
         }
     }
     let mut out = TokenStream::new();
+    // Every function is checked, and all their errors reported together.
+    let mut errors: Option<syn::Error> = None;
     for item in &block.items {
         let ForeignItem::Fn(f) = item else {
             return Err(syn::Error::new_spanned(
@@ -93,9 +99,18 @@ pub fn expand(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<Toke
                 "a #[bridge] extern block declares JS functions only (`fn name(args) -> R;`)",
             ));
         };
-        out.extend(import_fn(f, &block_args)?);
+        match import_fn(f, &block_args) {
+            Ok(tokens) => out.extend(tokens),
+            Err(e) => match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            },
+        }
     }
-    Ok(out)
+    match errors {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 /// The module file must exist when the crate compiles (the error names file and function
