@@ -11,7 +11,7 @@
 use crate::global::global;
 pub use crate::handle::{ArgRef, ArgRefMut};
 use crate::handle::{BorrowConflict, RawHeader};
-pub use crate::result::{ErrDisplayOnly, ErrProbe};
+pub use crate::result::{ErrDisplayOnly, ErrProbe, ExportError};
 use crate::text::{concat, push_hex};
 use crate::{BridgeClass, FromJs, Handle, IntoJs};
 use std::alloc::Layout;

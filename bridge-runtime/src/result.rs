@@ -1,12 +1,16 @@
 //! `Err(e)` of a `Result`-returning export: the thrown `Error`'s message is `e`'s
 //! `Display` text and, when `E` is a record or enum, its `data` is `e` itself.
 //!
-//! Which of the two applies is decided at compile time in the (non-generic) thunk by
+//! A `JsValue` error is thrown as it is.
+//!
+//! Which of these applies is decided at compile time in the (non-generic) thunk by
 //! method resolution on [`ErrProbe`]: its inherent `into_error` / `DATA_TYPE_ID` exist
-//! only for `E: BridgeData`; otherwise the [`ErrDisplayOnly`] trait's items are found.
+//! only for `E: BridgeData`; otherwise the [`ErrDisplayOnly`] trait's items are found,
+//! which need `E:` [`ExportError`] (its message says what an error type must be).
 
 use crate::abi::{BridgeError, err_display};
 use crate::global::global;
+use crate::js::JsValue;
 use crate::types::BridgeType;
 use crate::wire::{self, WireIn, WireOut};
 use std::fmt::Display;
@@ -33,16 +37,58 @@ impl<E: Display + BridgeData> ErrProbe<E> {
     }
 }
 
-/// The fallback for error types that are only `Display`.
+/// The fallback for error types that are not records or enums. It applies to every
+/// `ErrProbe`, so that an unfit error type fails on [`ExportError`]'s message rather than
+/// on a missing method of an internal type.
 pub trait ErrDisplayOnly {
+    type Error;
     const DATA_TYPE_ID: &'static str = "";
-    fn into_error(self) -> BridgeError;
+    fn into_error(self) -> BridgeError
+    where
+        Self::Error: ExportError;
 }
 
-impl<E: Display> ErrDisplayOnly for ErrProbe<E> {
+impl<E> ErrDisplayOnly for ErrProbe<E> {
+    type Error = E;
     #[inline(always)]
-    fn into_error(self) -> BridgeError {
-        err_display(self.0)
+    fn into_error(self) -> BridgeError
+    where
+        E: ExportError,
+    {
+        self.0.into_bridge_error()
+    }
+}
+
+/// What the `E` of an exported `Result<T, E>` can be.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the error type of a `Result` returned to JS",
+    label = "not `Display`, nor a `JsValue`",
+    note = "JS gets `Err(e)` as a thrown `Error` whose message is `e`'s `Display` text (a \
+            #[bridge] record or enum that is `Display` also becomes the Error's `data`), or a \
+            `JsValue` thrown as it is: implement `std::fmt::Display` for the error type, or \
+            return `Result<T, String>` or `Result<T, JsValue>`"
+)]
+pub trait ExportError {
+    #[doc(hidden)]
+    fn into_bridge_error(self) -> BridgeError;
+}
+
+impl<E: Display> ExportError for E {
+    #[inline(always)]
+    fn into_bridge_error(self) -> BridgeError {
+        err_display(self)
+    }
+}
+
+impl ExportError for JsValue {
+    /// Throws the value right away: the thunk builds an owned error after its closure,
+    /// when every borrow guard is dropped (only a borrowing error type is built inside,
+    /// and a `JsValue` borrows nothing). So `abi::throw`, which every thunk links, stays
+    /// free of the `JsValue` table.
+    #[cold]
+    #[inline(never)]
+    fn into_bridge_error(self) -> BridgeError {
+        crate::js::throw_value(self.into_abi())
     }
 }
 

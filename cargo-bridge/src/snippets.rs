@@ -50,9 +50,14 @@ pub fn resolve(
                 .iter()
                 .filter(|i| &i.crate_name == crate_name)
                 .filter_map(|i| match &i.import.source {
-                    ImportSource::Module { path: p, name } if p == path => {
-                        Some(format!("`{name}`"))
-                    }
+                    ImportSource::Module {
+                        path: p,
+                        name,
+                        namespace,
+                    } if p == path => Some(format!(
+                        "`{}`",
+                        namespace.iter().chain([name]).cloned().collect::<Vec<_>>().join(".")
+                    )),
                     _ => None,
                 })
                 .collect();
@@ -102,6 +107,7 @@ mod tests {
                 source: ImportSource::Module {
                     path: path.into(),
                     name: name.into(),
+                    namespace: Vec::new(),
                 },
                 params: vec![],
                 ret: Ty::Unit,

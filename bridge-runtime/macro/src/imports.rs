@@ -8,7 +8,9 @@
 //!   `globalThis.console.log`, looked up at each call.
 //! - `#[bridge(module = "js/host.mjs")] extern "C" { fn host_add(a: u32, b: u32) -> u32; }`:
 //!   an export of a JS module file of the crate (path relative to its `Cargo.toml`), which
-//!   `cargo bridge` copies into the package.
+//!   `cargo bridge` copies into the package. `js_name` may be any string (`"kebab-case"`);
+//!   `js_namespace` there is a property path from the export
+//!   (`js_namespace = "tools", js_name = "double"`: `tools.double` of the module).
 //! - `-> Result<T, JsError>`: a JS exception becomes `Err`; otherwise it propagates to the
 //!   JS caller of the outermost export.
 
@@ -82,12 +84,6 @@ pub fn expand(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<Toke
     parse_args(attr, &mut block_args, true, &mut Vec::new())?;
     if let Some(module) = &block_args.module {
         check_module_file(module)?;
-        if block_args.js_namespace.is_some() {
-            return Err(syn::Error::new(
-                module.span(),
-                "`module` and `js_namespace` do not mix: a module's functions are its exports",
-            ));
-        }
     }
     let mut out = TokenStream::new();
     // Every function is checked, and all their errors reported together.
@@ -258,37 +254,45 @@ fn import_fn_with(
     let raw = format_ident!("__bridge_import");
     let declare = call.declare(&raw, bridge_schema::JS_IMPORT_MODULE, &symbol, &[]);
     let invoke = call.invoke(&raw, &[]);
+    // Any names: the glue reads them as quoted keys where they are not identifiers
+    // (`$module["kebab-case"]`, `globalThis["my lib"]`); only an empty one names nothing.
+    let namespace = match &args.js_namespace {
+        Some(lit) => {
+            let value = lit.value();
+            let parts: Vec<String> = value.split('.').map(str::to_string).collect();
+            if parts.iter().any(String::is_empty) {
+                return Err(syn::Error::new(
+                    lit.span(),
+                    format!(
+                        "js_namespace \"{value}\" has an empty part: it is a dot-separated path \
+                         of property names (\"console\", \"window.app\"); for a property whose \
+                         name holds a `.`, bind its object with another import"
+                    ),
+                ));
+            }
+            parts
+        }
+        None => Vec::new(),
+    };
+    if js_name.is_empty() {
+        return Err(syn::Error::new(
+            args.js_name
+                .as_ref()
+                .map_or_else(|| sig.ident.span(), LitStr::span),
+            "js_name \"\" names no function: give the JS function's name",
+        ));
+    }
     let source = match &args.module {
         Some(m) => ImportSource::Module {
             path: m.value(),
             name: js_name,
+            namespace,
         },
         None => ImportSource::Global {
-            namespace: args
-                .js_namespace
-                .as_ref()
-                .map(|n| n.value().split('.').map(str::to_string).collect())
-                .unwrap_or_default(),
+            namespace,
             name: js_name,
         },
     };
-    if let ImportSource::Global { namespace, name } = &source
-        && (namespace.iter().any(|s| !is_js_ident(s)) || !is_js_ident(name))
-    {
-        return Err(syn::Error::new(
-            sig.ident.span(),
-            format!(
-                "`{}` is not a JS identifier path: js_namespace is dot-separated identifiers \
-                 (\"console\", \"window.app\") and js_name one identifier",
-                namespace
-                    .iter()
-                    .chain([name])
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(".")
-            ),
-        ));
-    }
     let record = record::emit(
         bridge_schema::Item::Import(Import {
             rust_name,
@@ -333,12 +337,4 @@ fn import_fn_with(
             #record
         };
     })
-}
-
-fn is_js_ident(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }

@@ -175,11 +175,15 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
     // `throw_after_guards`, which tells the glue that no guard is live: a `Display` (or
     // `Drop`) that panics or throws must not end the borrows again (they may be an outer
     // call's by then).
+    // Spanned at the error type: an unfit one (not `Display`, not `JsValue`) gets
+    // `ExportError`'s message pointing at it.
     let to_error = |err: &syn::Type| {
+        let span = syn::spanned::Spanned::span(err);
+        let into_error = quote::quote_spanned! {span=> .into_error() };
         quote! {{
             #[allow(unused_imports)]
             use ::bridge_runtime::abi::ErrDisplayOnly as _;
-            ::bridge_runtime::abi::ErrProbe::<#err>(e).into_error()
+            ::bridge_runtime::abi::ErrProbe::<#err>(e)#into_error
         }}
     };
     let (value, after) = match &spec.ret.error {

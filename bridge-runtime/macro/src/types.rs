@@ -174,6 +174,9 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                 };
                 return crate::callback::classify(ty, &r.elem, form, self_ty, refs);
             }
+            if let Some(why) = borrowed_container(&r.elem) {
+                return Err(unsupported(ty, why));
+            }
             let inner = named_info(&r.elem, self_ty, true)?;
             Ok(TyInfo {
                 ty: if r.mutability.is_some() {
@@ -226,8 +229,26 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
             match seg.ident.to_string().as_str() {
                 "Option" => {
                     let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty, refs)?;
-                    if matches!(inner.ty, Ty::Option(_) | Ty::Unit) || inner.slice {
-                        return Err(unsupported(ty, "Option of Option or () is not supported"));
+                    if inner.slice {
+                        return Err(unsupported(
+                            ty,
+                            "an optional slice is not supported: take `Option<Vec<T>>` (copied \
+                             in, null for None), or a `&[T]` that may be empty",
+                        ));
+                    }
+                    if matches!(inner.ty, Ty::Option(_)) {
+                        return Err(unsupported(
+                            ty,
+                            "`Option<Option<T>>` is not supported: JS has one null, so the two \
+                             Nones would be one value; take `Option<T>`, or a #[bridge] enum \
+                             naming the cases",
+                        ));
+                    }
+                    if matches!(inner.ty, Ty::Unit) {
+                        return Err(unsupported(
+                            ty,
+                            "`Option<()>` is not supported: take a `bool`",
+                        ));
                     }
                     if matches!(inner.ty, Ty::JsValueRef | Ty::Callback(_)) {
                         return Err(unsupported(
@@ -270,6 +291,21 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
         }
         _ => Err(unsupported(ty, "")),
     }
+}
+
+/// What to take instead of a reference to an owned container the macro knows
+/// (`&String`, `&Vec<T>`, `&Option<T>`, `&Box<T>`, `&Handle<C>` outside `this`).
+fn borrowed_container(elem: &Type) -> Option<&'static str> {
+    let Type::Path(p) = elem else { return None };
+    let seg = p.path.segments.last()?;
+    Some(match seg.ident.to_string().as_str() {
+        "String" => "take `&str` (or an owned `String`)",
+        "Vec" => "take `&[T]` for numbers, or an owned `Vec<T>`",
+        "Option" => "take `Option<&T>` or an owned `Option<T>`",
+        "Box" => "take `&T`, or an owned `Box<dyn Fn(..)>` for a JS function",
+        "Handle" => "take `&C` to borrow the object, or an owned `Handle<C>` to keep it",
+        _ => return None,
+    })
 }
 
 /// A user type `T` (or `Self`), or `Handle<T>` (not behind a reference).
@@ -318,14 +354,12 @@ fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
     };
     match (&info.ty, pos) {
         (Ty::Callback(_), Position::Return) => crate::callback::check_closure(info, ty),
-        (t, Position::Return) if param_only(t) => Err(unsupported(
-            ty,
-            "references cannot be returned: return an owned String, C or Handle<C>",
-        )),
-        (Ty::Option(t), Position::Return) if param_only(t) => Err(unsupported(
-            ty,
-            "references cannot be returned: return an owned String, C or Handle<C>",
-        )),
+        (t, Position::Return) if param_only(t) || info.slice => {
+            Err(unsupported(ty, &borrowed_return(t, info.slice, "")))
+        }
+        (Ty::Option(t), Position::Return) if param_only(t) => {
+            Err(unsupported(ty, &borrowed_return(t, false, "Option")))
+        }
         (Ty::Option(t), Position::Param) if matches!(**t, Ty::ClassMut(_)) => Err(unsupported(
             ty,
             "Option<&mut C> is not supported: take Option<&C>",
@@ -342,6 +376,30 @@ fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
         (Ty::Unit, Position::Field) => Err(unsupported(ty, "a field cannot be ()")),
         _ => Ok(()),
     }
+}
+
+/// The message of a borrowed return `t` (inside `wrapper`, e.g. `Option`): what to
+/// return instead. A borrow cannot outlive the call, and JS keeps what it is given.
+fn borrowed_return(t: &Ty, slice: bool, wrapper: &str) -> String {
+    let instead = match t {
+        _ if slice => "`Vec<T>` (a copy; `.to_vec()`)",
+        Ty::Str => "`String` (`.to_string()`)",
+        Ty::ClassRef(_) | Ty::ClassMut(_) => {
+            "`Handle<C>` (the same object: take `this: &Handle<Self>` and return a clone of \
+             it, or keep `Handle`s in the struct) or an owned `C`"
+        }
+        Ty::JsValueRef => "`JsValue` (`.clone()`: the same JS value)",
+        _ => "an owned value",
+    };
+    let instead = if wrapper.is_empty() {
+        instead.to_string()
+    } else {
+        format!("`{wrapper}<..>` of {instead}")
+    };
+    format!(
+        "a borrowed value cannot be returned to JS (the borrow ends with the call, and JS may \
+         keep what it gets): return {instead}"
+    )
 }
 
 fn single_arg<'a>(ty: &Type, args: &'a PathArguments) -> syn::Result<&'a Type> {

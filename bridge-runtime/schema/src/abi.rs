@@ -178,9 +178,11 @@ pub mod js_values {
         /// or reading it threw (a throwing getter, a revoked proxy): how `JsError` reads a
         /// thrown value's parts without an exception escaping through Rust.
         pub const GET_TEXT: &str = "get_text";
+        /// `(idx) -> !`: throw the value itself (an export's `Err(JsValue)`).
+        pub const THROW: &str = "throw";
         pub const ALL: &[&str] = &[
             DROP, CLONE, EQ, TYPE_OF, AS_F64, IS_NUMBER, AS_STRING, TO_STRING, FROM_F64, FROM_STR,
-            GET, SET, CALL, GET_TEXT,
+            GET, SET, CALL, GET_TEXT, THROW,
         ];
         /// Those that run user JS (`toString`, a getter, a setter, the called function),
         /// which may call back into wasm: like the imports of [`crate::JS_IMPORT_MODULE`],

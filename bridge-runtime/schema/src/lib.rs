@@ -215,14 +215,21 @@ pub struct Import {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "from", rename_all = "snake_case")]
 pub enum ImportSource {
-    /// `globalThis.<namespace...>.<name>`, looked up at each call.
+    /// `globalThis.<namespace...>.<name>`, looked up at each call (any strings).
     Global {
         namespace: Vec<String>,
         name: String,
     },
     /// The export `name` of a JS module file of the crate (`path` relative to its
-    /// `Cargo.toml`).
-    Module { path: String, name: String },
+    /// `Cargo.toml`); with a `namespace`, its first part is the export and `name` a
+    /// property of the object reached by the rest (`tools.math` → `tools.math.name`).
+    /// Any strings: the glue reads them as quoted keys where they are not identifiers.
+    Module {
+        path: String,
+        name: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        namespace: Vec<String>,
+    },
 }
 
 /// A JS function passed to an export as `&dyn Fn(..)`, `&mut dyn FnMut(..)` or a

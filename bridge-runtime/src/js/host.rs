@@ -27,6 +27,8 @@ mod imp {
         pub fn call(idx: u32, args: u32, len: u32) -> u32;
         /// As `as_string`, for `value[key]`; catches what reading it throws (ptr 0).
         pub fn get_text(idx: u32, key_ptr: u32, key_len: u32);
+        /// Throw the value `idx` (its entry is taken).
+        pub fn throw(idx: u32) -> !;
     }
 }
 
@@ -74,6 +76,9 @@ mod imp {
         panic!("{NO_JS}")
     }
     pub unsafe fn get_text(_idx: u32, _key_ptr: u32, _key_len: u32) {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn throw(_idx: u32) -> ! {
         panic!("{NO_JS}")
     }
 }

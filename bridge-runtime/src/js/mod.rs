@@ -35,6 +35,13 @@ pub fn clear_exception() {
     EXCEPTION.0.set(0);
 }
 
+/// Throw the JS value whose table entry is `idx` (taking the entry). Call only when no
+/// borrow guards are live, as for `abi::throw`.
+pub(crate) fn throw_value(idx: u32) -> ! {
+    // SAFETY: the glue takes the entry and throws; nothing of Rust's is borrowed.
+    unsafe { host::throw(idx) }
+}
+
 /// The value thrown into the last catching call, if it threw.
 #[doc(hidden)]
 #[inline(always)]

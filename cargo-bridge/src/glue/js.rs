@@ -34,7 +34,11 @@ pub struct ModuleView {
 
 #[derive(Serialize)]
 pub struct ModuleFn {
-    pub js: String,
+    /// The property path from the module's namespace object: the export, then any
+    /// properties (`js_namespace`), then the function's name.
+    pub keys: Vec<String>,
+    /// The path for messages (escaped for a JS string).
+    pub shown: String,
     pub rust: String,
 }
 
@@ -45,9 +49,13 @@ pub struct JsFnView {
     /// For messages.
     pub label: String,
     pub rust_name: String,
-    pub js_name: String,
-    /// Globals: the JS expression of the namespace object, and the dotted path.
-    pub namespace: String,
+    /// The function's property name on `owner`.
+    pub key: String,
+    /// The property path to the object the function is a property of, from `globalThis`
+    /// or (module imports) the module's namespace object; empty for a module's own export
+    /// or a global function.
+    pub owner: Vec<String>,
+    /// The dotted path, for messages (escaped for a JS string).
     pub path: String,
     /// Module imports: the module's binding.
     pub module_var: Option<String>,
@@ -119,14 +127,22 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                 .iter()
                 .filter(|im| im.crate_name == s.crate_name)
                 .filter_map(|im| match &im.import.source {
-                    ImportSource::Module { path, name } if *path == s.path => Some(ModuleFn {
-                        js: name.clone(),
-                        rust: im.import.rust_name.clone(),
-                    }),
+                    ImportSource::Module {
+                        path,
+                        name,
+                        namespace,
+                    } if *path == s.path => {
+                        let keys: Vec<String> = namespace.iter().chain([name]).cloned().collect();
+                        Some(ModuleFn {
+                            shown: super::js_text(&keys.join(".")),
+                            keys,
+                            rust: im.import.rust_name.clone(),
+                        })
+                    }
                     _ => None,
                 })
                 .fold(Vec::<ModuleFn>::new(), |mut fns, f| {
-                    if !fns.iter().any(|g| g.js == f.js) {
+                    if !fns.iter().any(|g| g.keys == f.keys) {
                         fns.push(f);
                     }
                     fns
@@ -136,41 +152,32 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
     let import_views = imports
         .iter()
         .map(|ImportExport { crate_name, import }| {
-            let (namespace, js_name, module_var) = match &import.source {
+            let (owner, key, module_var, path) = match &import.source {
                 ImportSource::Global { namespace, name } => {
-                    // `?.`: a missing namespace gives the "not a function" error, not a TypeError.
-                    let ns = match namespace.split_first() {
-                        None => "globalThis".to_string(),
-                        Some((first, rest)) => std::iter::once(format!("globalThis.{first}"))
-                            .chain(rest.iter().cloned())
-                            .collect::<Vec<_>>()
-                            .join("?."),
-                    };
-                    (ns, name.clone(), None)
+                    let path: Vec<String> = namespace.iter().chain([name]).cloned().collect();
+                    (namespace.clone(), name.clone(), None, path.join("."))
                 }
-                ImportSource::Module { path, name } => {
+                ImportSource::Module {
+                    path,
+                    name,
+                    namespace,
+                } => {
                     let var = modules
                         .iter()
                         .find(|m| m.crate_name == *crate_name && m.path == *path)
                         .map(|m| m.var.clone());
-                    (String::new(), name.clone(), var)
+                    let keys: Vec<String> = namespace.iter().chain([name]).cloned().collect();
+                    let shown = format!("{path}#{}", keys.join("."));
+                    (namespace.clone(), name.clone(), var, shown)
                 }
             };
-            let path = match &import.source {
-                ImportSource::Global { namespace, name } => namespace
-                    .iter()
-                    .chain([name])
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join("."),
-                ImportSource::Module { path, name } => format!("{path}#{name}"),
-            };
+            let path = super::js_text(&path);
             JsFnView {
                 symbol: import.symbol.clone(),
                 label: format!("JS import `{}` ({path})", import.rust_name),
                 rust_name: import.rust_name.clone(),
-                js_name,
-                namespace,
+                key,
+                owner,
                 path,
                 module_var,
                 params: params(
@@ -226,8 +233,8 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                 symbol,
                 label: format!("the callback `{}` of {owner}", p.name),
                 rust_name: String::new(),
-                js_name: String::new(),
-                namespace: String::new(),
+                key: String::new(),
+                owner: Vec::new(),
                 path: String::new(),
                 module_var: None,
                 ret: js_ty(&cb.ret, &names),

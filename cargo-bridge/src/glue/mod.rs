@@ -122,6 +122,9 @@ fn environment() -> Result<Environment<'static>> {
     env.set_keep_trailing_newline(true);
     env.add_filter("comment_text", comment_text);
     env.add_filter("property_key", property_key);
+    env.add_filter("property", |name: &str| property(name, "."));
+    env.add_filter("js_text", |text: &str| js_text(text));
+    env.add_filter("optional_property", |name: &str| property(name, "?."));
     env.add_function("fail", fail);
     env.add_global("kinds", minijinja::Value::from_serialize(types::Kind::ALL));
     env.add_global(
@@ -152,6 +155,29 @@ fn property_key(name: &str) -> String {
     } else {
         name.to_string()
     }
+}
+
+/// `name` read as a property: `<dot>name` when it is an identifier, else a quoted key
+/// (`["kebab-case"]`, `?.["kebab-case"]`): import names may be any string.
+fn property(name: &str, dot: &str) -> String {
+    // `$` is a JS identifier character (the glue reserves it only for its own bindings).
+    if bridge_schema::js::identifier_problem(&name.replace('$', "_")).is_none() {
+        format!("{dot}{name}")
+    } else {
+        let key = serde_json::to_string(name).expect("a string serializes");
+        let dot = if dot == "." { "" } else { dot };
+        format!("{dot}[{key}]")
+    }
+}
+
+/// `text` escaped for the inside of any JS string literal (`"…"`, `'…'` or `` `…` ``):
+/// user strings (import names, module paths) in the glue's messages.
+pub(crate) fn js_text(text: &str) -> String {
+    let json = serde_json::to_string(text).expect("a string serializes");
+    json[1..json.len() - 1]
+        .replace('\'', "\\'")
+        .replace('`', "\\`")
+        .replace('$', "\\$")
 }
 
 /// Text for the inside of a `/* */` comment: a `*/` in it would end the comment (and

@@ -92,6 +92,7 @@ pub struct JsValueOps {
     pub set: &'static str,
     pub call: &'static str,
     pub get_text: &'static str,
+    pub throw: &'static str,
 }
 
 /// Layout of a released-wrapper entry (`bridge_schema::abi::released_wrapper`), in `u32`
@@ -197,6 +198,7 @@ impl WasmAbi {
                             set: o::SET,
                             call: o::CALL,
                             get_text: o::GET_TEXT,
+                            throw: o::THROW,
                         }
                     },
                 }
