@@ -56,7 +56,12 @@ pub fn resolve(
                         namespace,
                     } if p == path => Some(format!(
                         "`{}`",
-                        namespace.iter().chain([name]).cloned().collect::<Vec<_>>().join(".")
+                        namespace
+                            .iter()
+                            .chain([name])
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(".")
                     )),
                     _ => None,
                 })

@@ -134,7 +134,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                     } if *path == s.path => {
                         let keys: Vec<String> = namespace.iter().chain([name]).cloned().collect();
                         Some(ModuleFn {
-                            shown: super::js_text(&keys.join(".")),
+                            shown: super::text::js_text(&keys.join(".")),
                             keys,
                             rust: im.import.rust_name.clone(),
                         })
@@ -171,7 +171,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                     (namespace.clone(), name.clone(), var, shown)
                 }
             };
-            let path = super::js_text(&path);
+            let path = super::text::js_text(&path);
             JsFnView {
                 symbol: import.symbol.clone(),
                 label: format!("JS import `{}` ({path})", import.rust_name),

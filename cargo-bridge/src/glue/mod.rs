@@ -9,6 +9,7 @@ mod js;
 mod model;
 mod numbers;
 mod prune;
+mod text;
 mod ts;
 mod type_names;
 mod types;
@@ -121,10 +122,10 @@ fn environment() -> Result<Environment<'static>> {
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(true);
     env.add_filter("comment_text", comment_text);
-    env.add_filter("property_key", property_key);
-    env.add_filter("property", |name: &str| property(name, "."));
-    env.add_filter("js_text", |text: &str| js_text(text));
-    env.add_filter("optional_property", |name: &str| property(name, "?."));
+    env.add_filter("property_key", text::property_key);
+    env.add_filter("property", |name: &str| text::property(name, "."));
+    env.add_filter("js_text", |t: &str| text::js_text(t));
+    env.add_filter("optional_property", |name: &str| text::property(name, "?."));
     env.add_function("fail", fail);
     env.add_global("kinds", minijinja::Value::from_serialize(types::Kind::ALL));
     env.add_global(
@@ -145,39 +146,6 @@ fn fail(message: String) -> Result<String, minijinja::Error> {
         minijinja::ErrorKind::InvalidOperation,
         format!("{message} (a bug in cargo-bridge: the glue model and templates/ disagree)"),
     ))
-}
-
-/// A name as the key of an object literal: `__proto__: v` would set the prototype instead
-/// of a property, so it is written computed (`["__proto__"]: v`), which defines one.
-fn property_key(name: &str) -> String {
-    if name == "__proto__" {
-        "[\"__proto__\"]".to_string()
-    } else {
-        name.to_string()
-    }
-}
-
-/// `name` read as a property: `<dot>name` when it is an identifier, else a quoted key
-/// (`["kebab-case"]`, `?.["kebab-case"]`): import names may be any string.
-fn property(name: &str, dot: &str) -> String {
-    // `$` is a JS identifier character (the glue reserves it only for its own bindings).
-    if bridge_schema::js::identifier_problem(&name.replace('$', "_")).is_none() {
-        format!("{dot}{name}")
-    } else {
-        let key = serde_json::to_string(name).expect("a string serializes");
-        let dot = if dot == "." { "" } else { dot };
-        format!("{dot}[{key}]")
-    }
-}
-
-/// `text` escaped for the inside of any JS string literal (`"…"`, `'…'` or `` `…` ``):
-/// user strings (import names, module paths) in the glue's messages.
-pub(crate) fn js_text(text: &str) -> String {
-    let json = serde_json::to_string(text).expect("a string serializes");
-    json[1..json.len() - 1]
-        .replace('\'', "\\'")
-        .replace('`', "\\`")
-        .replace('$', "\\$")
 }
 
 /// Text for the inside of a `/* */` comment: a `*/` in it would end the comment (and
