@@ -175,8 +175,16 @@ impl Member<'_> {
         if cfgs.is_empty()
             && let Some(refs) = refs
         {
-            return member(class, self_ty, &f.sig, args, doc_of(&f.attrs), refs)
-                .map(|(function, thunk)| Some((Some(function), thunk)));
+            return member(
+                class,
+                self_ty,
+                &f.sig,
+                &f.block,
+                args,
+                doc_of(&f.attrs),
+                refs,
+            )
+            .map(|(function, thunk)| Some((Some(function), thunk)));
         }
         let mut own_refs = TypeRefs::default();
         let own_class_id = own_refs.placeholder(self_ty);
@@ -184,6 +192,7 @@ impl Member<'_> {
             class,
             self_ty,
             &f.sig,
+            &f.block,
             args,
             doc_of(&f.attrs),
             &mut own_refs,
@@ -265,8 +274,9 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<T
         .clone()
         .unwrap_or_else(|| attrs::camel_case(&rust_name));
     let mut refs = TypeRefs::default();
-    let (params, infos) = params_of(&item.sig, None, 0, &mut refs)?;
-    let ret = return_of(&item.sig, None, &mut refs)?;
+    let (mut params, infos) = params_of(&item.sig, None, 0, &mut refs)?;
+    let mut ret = return_of(&item.sig, None, &mut refs)?;
+    name_callbacks(&item.sig, &item.block, 0, &mut params, &mut ret);
     let ident = &item.sig.ident;
     let symbol = bridge_schema::function_symbol(&record::crate_name(), &rust_name);
     let thunk = thunk::generate(&ThunkSpec {
@@ -302,6 +312,7 @@ fn member(
     class: &str,
     self_ty: &Type,
     sig: &Signature,
+    body: &syn::Block,
     args: &attrs::MemberArgs,
     doc: String,
     refs: &mut TypeRefs,
@@ -310,8 +321,9 @@ fn member(
     let rust_name = sig.ident.unraw().to_string();
     let receiver = receiver_of(sig, self_ty)?;
     let skip = usize::from(receiver != Receiver::None);
-    let (params, infos) = params_of(sig, Some(self_ty), skip, refs)?;
-    let ret = return_of(sig, Some(self_ty), refs)?;
+    let (mut params, infos) = params_of(sig, Some(self_ty), skip, refs)?;
+    let mut ret = return_of(sig, Some(self_ty), refs)?;
+    name_callbacks(sig, body, skip, &mut params, &mut ret);
     let err = |msg: String| Err(syn::Error::new_spanned(&sig.ident, msg));
     let kind = match args.role {
         MemberRole::Constructor => {
@@ -491,6 +503,33 @@ fn names_self(info: &types::TyInfo, self_ty: &Type) -> bool {
         _ => None,
     };
     info.named.as_ref().and_then(last) == last(self_ty)
+}
+
+/// Give the callbacks of a signature the parameter names the body shows: a callback
+/// parameter's from its first call, a returned closure's from the closure literal.
+fn name_callbacks(
+    sig: &Signature,
+    body: &syn::Block,
+    skip: usize,
+    params: &mut [Param],
+    ret: &mut types::TyInfo,
+) {
+    let typed = sig.inputs.iter().skip(skip).filter_map(|a| match a {
+        FnArg::Typed(t) => Some(t),
+        FnArg::Receiver(_) => None,
+    });
+    for (t, param) in typed.zip(params.iter_mut()) {
+        if let (Pat::Ident(pat), Ty::Callback(cb)) = (&*t.pat, &mut param.ty) {
+            cb.names = crate::callback::call_argument_names(body, &pat.ident, cb.params.len());
+        }
+    }
+    let returned = match &mut ret.ty {
+        Ty::Result(ok, _) => &mut **ok,
+        other => other,
+    };
+    if let Ty::Callback(cb) = returned {
+        cb.names = crate::callback::returned_closure_names(body, cb.params.len());
+    }
 }
 
 type ParamList = (Vec<Param>, Vec<(String, types::TyInfo)>);

@@ -242,6 +242,11 @@ pub struct Callback {
     pub ret: Box<Ty>,
     /// Declared `-> Result<T, JsError>`.
     pub catch: bool,
+    /// The parameters' names where the Rust source gives them (camelCase; empty or `""`
+    /// for none): a returned closure literal's, the arguments a callback is called with.
+    /// For the `.d.ts` only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

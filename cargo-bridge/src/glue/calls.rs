@@ -72,6 +72,9 @@ pub struct ParamView {
     pub name: String,
     pub ty: TyView,
     pub ts: String,
+    /// One of the trailing parameters the glue lets a caller leave out (`Option`,
+    /// `JsValue`: `undefined` is `None`): `name?:` in the `.d.ts`.
+    pub optional: bool,
 }
 
 /// Each parameter's JS binding: its name, with `_` appended while it is a reserved word
@@ -111,6 +114,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
     if let Ty::Callback(cb) = &f.ret {
         ret.ts = ts::closure(cb, names);
     }
+    let required = ts::required_params(f.params.iter().map(|p| &p.ty));
     FnView {
         js_name: f.js_name.clone(),
         bindable: bridge_schema::js::is_bindable(&f.js_name),
@@ -121,17 +125,16 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         params: param_bindings(&f.params)
             .into_iter()
             .zip(&f.params)
-            .map(|(name, p)| ParamView {
+            .enumerate()
+            .map(|(i, (name, p))| ParamView {
                 name,
                 ty: types::view(&p.ty, names),
                 ts: ts::param(&p.ty, names),
+                // A setter's one parameter cannot be optional in TypeScript (TS1051).
+                optional: i >= required && f.kind != FunctionKind::Setter,
             })
             .collect(),
-        required: f
-            .params
-            .iter()
-            .rposition(|p| !matches!(p.ty, Ty::Option(_) | Ty::JsValue | Ty::JsValueRef))
-            .map_or(0, |i| i + 1),
+        required,
         wire_session: f
             .params
             .iter()

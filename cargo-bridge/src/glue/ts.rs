@@ -87,10 +87,10 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
             let params: Vec<String> = cb
                 .params
                 .iter()
-                .enumerate()
-                .map(|(i, t)| match t {
-                    Ty::Callback(c) => format!("a{i}: {}", closure(c, names)),
-                    t => format!("a{i}: {}", of(t, names)),
+                .zip(fn_type_params(cb))
+                .map(|(t, name)| match t {
+                    Ty::Callback(c) => format!("{name}: {}", closure(c, names)),
+                    t => format!("{name}: {}", of(t, names)),
                 })
                 .collect();
             format!("({}) => {}", params.join(", "), param(&cb.ret, names))
@@ -126,14 +126,49 @@ pub fn param(ty: &Ty, names: &TypeNames) -> String {
     }
 }
 
+/// The names of a function type's parameters: the Rust names where the record has them,
+/// else `a<index>`; a reserved word or a repeat gets `_` appended (as parameters of
+/// exports do).
+fn fn_type_params(cb: &Callback) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(cb.params.len());
+    for i in 0..cb.params.len() {
+        let mut name = cb
+            .names
+            .get(i)
+            .filter(|n| bridge_schema::js::identifier_problem(n).is_none())
+            .cloned()
+            .unwrap_or_else(|| format!("a{i}"));
+        while !bridge_schema::js::is_bindable(&name) || out.contains(&name) {
+            name.push('_');
+        }
+        out.push(name);
+    }
+    out
+}
+
+/// How many leading parameters a JS caller must pass: the trailing `Option`s and
+/// `JsValue`s may be left out (`undefined` is `None`, or the value `undefined`).
+pub fn required_params<'a>(tys: impl IntoIterator<Item = &'a Ty>) -> usize {
+    let tys: Vec<&Ty> = tys.into_iter().collect();
+    tys.iter()
+        .rposition(|t| !matches!(t, Ty::Option(_) | Ty::JsValue | Ty::JsValueRef))
+        .map_or(0, |i| i + 1)
+}
+
 /// The type of a Rust closure JS holds: called with what an export takes, returning what
 /// an export returns, with `release()`.
 pub fn closure(cb: &Callback, names: &TypeNames) -> String {
+    // The calling function checks no arity: trailing optional parameters may be left out.
+    let required = required_params(cb.params.iter());
     let params: Vec<String> = cb
         .params
         .iter()
+        .zip(fn_type_params(cb))
         .enumerate()
-        .map(|(i, t)| format!("a{i}: {}", param(t, names)))
+        .map(|(i, (t, name))| {
+            let optional = if i >= required { "?" } else { "" };
+            format!("{name}{optional}: {}", param(t, names))
+        })
         .collect();
     format!(
         "(({}) => {}) & {{ release(): void }}",
