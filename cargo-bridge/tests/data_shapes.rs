@@ -71,7 +71,7 @@ pub fn handles(nodes: Vec<Option<Handle<Node>>>) -> u32 {
     run.fails().stderr_has(&[
         "type `& mut [f64]` cannot cross the JS boundary: slices cross as `&[number]` parameters (copied in); take a Vec<T> for anything else",
         "type `& [String]` cannot cross the JS boundary: slices cross as `&[number]` parameters",
-        "type `Option < Option < u32 > >` cannot cross the JS boundary: Option of Option or () is not supported",
+        "type `Option < Option < u32 > >` cannot cross the JS boundary: `Option<Option<T>>` is not supported: JS has one null, so the two Nones would be one value; take `Option<T>`, or a #[bridge] enum naming the cases",
         "type `Vec < & str >` cannot cross the JS boundary: Vec holds owned values (numbers, String, classes, Option, Vec, JsValue)",
         "type `Vec < & JsValue >` cannot cross the JS boundary: Vec holds owned values",
         "type `Option < & JsValue >` cannot cross the JS boundary: Option of a &JsValue or a function is not supported: take Option<JsValue> (owned)",

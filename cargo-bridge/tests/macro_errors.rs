@@ -178,3 +178,132 @@ fn issue_19_compile_errors_say_what_and_where() {
         "no package from a failed build"
     );
 }
+
+const TYPES_LIB: &str = r#"use bridge_runtime::{JsValue, bridge};
+
+#[bridge]
+pub struct Widget {
+    data: Vec<u8>,
+}
+
+#[bridge]
+impl Widget {
+    pub fn data(&self) -> &[u8] {
+        &self.data
+    }
+}
+
+#[bridge]
+impl Widget {
+    pub fn name(&self) -> &str {
+        "w"
+    }
+}
+
+#[bridge]
+impl Widget {
+    pub fn me(&self) -> &Widget {
+        self
+    }
+}
+
+#[bridge]
+pub fn maybe_bytes(b: Option<&[u8]>) -> u32 {
+    b.map_or(0, |b| b.len() as u32)
+}
+
+#[bridge]
+pub fn unit_option(u: Option<()>) -> bool {
+    u.is_some()
+}
+
+#[bridge]
+pub fn text_ref(s: &String) -> u32 {
+    s.len() as u32
+}
+
+#[bridge]
+pub fn vec_ref(v: &Vec<u32>) -> u32 {
+    v.len() as u32
+}
+
+pub struct Opaque;
+
+#[bridge]
+pub fn opaque_error() -> Result<u32, Opaque> {
+    Err(Opaque)
+}
+
+#[bridge]
+pub fn value_ref_return(_v: &JsValue) -> Option<&str> {
+    None
+}
+"#;
+
+/// Items 20 and 23: each unsupported shape names itself and what to write instead; an
+/// unfit `Result` error type gets the runtime trait's message, at the type.
+#[test]
+fn issue_19_unsupported_shapes_say_what_to_write_instead() {
+    let project = Project::workspace(&["bad"], "");
+    project.bridge_crate("bad", "macro-errors-19-types", "\"cdylib\"", "", TYPES_LIB);
+    let run = project.build(&[]);
+    run.fails();
+    let e = &run.stderr;
+    assert_error_at(
+        e,
+        r#"a borrowed value cannot be returned to JS (the borrow ends with the call, and JS may keep what it gets): return `Vec<T>` (a copy; `.to_vec()`)"#,
+        "src/lib.rs:10:27",
+    );
+    assert_error_at(
+        e,
+        r#"a borrowed value cannot be returned to JS (the borrow ends with the call, and JS may keep what it gets): return `String` (`.to_string()`)"#,
+        "src/lib.rs:17:27",
+    );
+    assert_error_at(
+        e,
+        r#"a borrowed value cannot be returned to JS (the borrow ends with the call, and JS may keep what it gets): return `Handle<C>` (the same object: take `this: &Handle<Self>` and return a clone of it, or keep `Handle`s in the struct) or an owned `C`"#,
+        "src/lib.rs:24:25",
+    );
+    assert_error_at(
+        e,
+        r#"an optional slice is not supported: take `Option<Vec<T>>` (copied in, null for None), or a `&[T]` that may be empty"#,
+        "src/lib.rs:30:23",
+    );
+    assert_error_at(
+        e,
+        r#"`Option<()>` is not supported: take a `bool`"#,
+        "src/lib.rs:35:23",
+    );
+    assert_error_at(
+        e,
+        r#"type `& String` cannot cross the JS boundary: take `&str` (or an owned `String`)"#,
+        "src/lib.rs:40:20",
+    );
+    assert_error_at(
+        e,
+        r#"type `& Vec < u32 >` cannot cross the JS boundary: take `&[T]` for numbers, or an owned `Vec<T>`"#,
+        "src/lib.rs:45:19",
+    );
+    assert_error_at(
+        e,
+        r#"`Opaque` cannot be the error type of a `Result` returned to JS"#,
+        "src/lib.rs:52:38",
+    );
+    assert_error_at(
+        e,
+        r#"a borrowed value cannot be returned to JS (the borrow ends with the call, and JS may keep what it gets): return `Option<..>` of `String` (`.to_string()`)"#,
+        "src/lib.rs:57:42",
+    );
+    assert!(
+        e.contains("JS gets `Err(e)` as a thrown `Error` whose message is `e`'s `Display` text"),
+        "{e}"
+    );
+    // The old, misleading messages are gone.
+    run.stderr_lacks(&[
+        "ErrProbe",
+        "E0599",
+        "E0308",
+        "Option of Option or ()",
+        "exported types are not generic",
+    ]);
+}

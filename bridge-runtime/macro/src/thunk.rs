@@ -179,11 +179,13 @@ pub fn generate(spec: &ThunkSpec) -> TokenStream {
     // `ExportError`'s message pointing at it.
     let to_error = |err: &syn::Type| {
         let span = syn::spanned::Spanned::span(err);
-        let into_error = quote::quote_spanned! {span=> .into_error() };
+        let into_error = quote::quote_spanned! {span=>
+            ::bridge_runtime::abi::ErrProbe::<#err>(e).into_error()
+        };
         quote! {{
             #[allow(unused_imports)]
             use ::bridge_runtime::abi::ErrDisplayOnly as _;
-            ::bridge_runtime::abi::ErrProbe::<#err>(e)#into_error
+            #into_error
         }}
     };
     let (value, after) = match &spec.ret.error {
