@@ -276,6 +276,7 @@ mod tests {
             params: vec![vec(Ty::U8)],
             ret: Box::new(Ty::Named("a::Node".into())),
             catch: false,
+            names: Vec::new(),
         };
         assert_eq!(
             closure(&cb, &names),

@@ -349,6 +349,7 @@ mod tests {
                         params: vec![],
                         ret: Box::new(Ty::Unit),
                         catch: false,
+                        names: Vec::new(),
                     },
                 )))],
                 Ty::Unit,
