@@ -19,6 +19,13 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
     };
     // A Rust closure passed to a JS import: the macro exports its call and drop.
     for im in &exports.imports {
+        check_options(&im.import.params, &im.import.ret).map_err(|what| {
+            anyhow::anyhow!(
+                "{wasm_name}: the record of the JS import `{}` has {what}, which #[bridge] \
+                 never writes; rebuild with matching bridge-runtime and cargo-bridge versions",
+                im.import.rust_name
+            )
+        })?;
         for (index, p) in im.import.params.iter().enumerate() {
             if !matches!(p.ty, Ty::Callback(_)) {
                 continue;
@@ -172,7 +179,49 @@ fn check_types(f: &Function) -> Result<(), String> {
     for p in &f.params {
         check_type(&p.ty, Position::Param).map_err(|e| format!("{e} in parameter `{}`", p.name))?;
     }
-    check_type(&f.ret, Position::Return).map_err(|e| format!("{e} as its result"))
+    check_type(&f.ret, Position::Return).map_err(|e| format!("{e} as its result"))?;
+    check_options(&f.params, &f.ret)
+}
+
+/// No `Option` of what cannot be optional, at any depth of a signature (the glue has no
+/// optional kind for it: `types::Kind::optional`).
+fn check_options(params: &[bridge_schema::Param], ret: &Ty) -> Result<(), String> {
+    for p in params {
+        if let Some(what) = non_optional_option(&p.ty) {
+            return Err(format!("{what} in parameter `{}`", p.name));
+        }
+    }
+    match non_optional_option(ret) {
+        Some(what) => Err(format!("{what} as its result")),
+        None => Ok(()),
+    }
+}
+
+/// An `Option` of `()`, another `Option`, a `Result`, `&JsValue`, a function or `&mut C`
+/// in `ty` (the macro refuses each).
+fn non_optional_option(ty: &Ty) -> Option<String> {
+    match ty {
+        Ty::Option(inner)
+            if matches!(
+                **inner,
+                Ty::Unit
+                    | Ty::Option(_)
+                    | Ty::Result(..)
+                    | Ty::JsValueRef
+                    | Ty::Callback(_)
+                    | Ty::ClassMut(_)
+            ) =>
+        {
+            Some(format!("an `Option` of {inner:?}"))
+        }
+        Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => non_optional_option(inner),
+        Ty::Callback(cb) => cb
+            .params
+            .iter()
+            .chain([&*cb.ret])
+            .find_map(non_optional_option),
+        _ => None,
+    }
 }
 
 fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
@@ -197,15 +246,6 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         }
         (Ty::Result(ok, _), Return) => check_type(ok, ResultOk),
         (Ty::Result(..), _) => Err("a `Result` that is not the result".into()),
-        // What the macro refuses inside an `Option` (the glue has no optional kind for it).
-        (Ty::Option(inner), _)
-            if matches!(
-                **inner,
-                Ty::Option(_) | Ty::JsValueRef | Ty::Callback(_) | Ty::ClassMut(_)
-            ) =>
-        {
-            Err(format!("an `Option` of {inner:?}"))
-        }
         (Ty::Option(inner) | Ty::Vec(inner), Param) => check_type(inner, Param),
         (Ty::Option(inner) | Ty::Vec(inner), _) => check_type(inner, InsideReturn),
         _ => Ok(()),
@@ -360,6 +400,15 @@ mod tests {
                 Ty::Option(Box::new(Ty::Option(Box::new(Ty::Bool)))),
                 "an `Option` of Option(Bool) as its result",
             ),
+            (
+                vec![Ty::Callback(bridge_schema::Callback {
+                    params: vec![Ty::Option(Box::new(Ty::Option(Box::new(Ty::I8))))],
+                    ret: Box::new(Ty::Unit),
+                    catch: false,
+                })],
+                Ty::Unit,
+                "an `Option` of Option(I8) in parameter `p0`",
+            ),
         ];
         for (params, ret, expected) in bad {
             let mut e = exports("a::make");
@@ -384,6 +433,32 @@ mod tests {
         }];
         fine.functions[0].function.ret = Ty::Result(Box::new(Ty::Unit), String::new());
         records_match_module(&module_exporting("a::make"), &fine, "m.wasm").unwrap();
+    }
+
+    #[test]
+    fn an_import_with_an_option_the_glue_cannot_make_is_named() {
+        let mut e = exports("a::make");
+        e.imports.push(crate::exports::ImportExport {
+            crate_name: "a".into(),
+            import: bridge_schema::Import {
+                rust_name: "pick".into(),
+                symbol: "a::pick".into(),
+                source: bridge_schema::ImportSource::Global {
+                    namespace: vec![],
+                    name: "pick".into(),
+                },
+                params: vec![],
+                ret: Ty::Option(Box::new(Ty::JsValueRef)),
+                catch: false,
+            },
+        });
+        let err = records_match_module(&module_exporting("a::make"), &e, "m.wasm")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("the JS import `pick` has an `Option` of JsValueRef as its result"),
+            "{err}"
+        );
     }
 
     #[test]
