@@ -405,6 +405,7 @@ mod tests {
                     params: vec![Ty::Option(Box::new(Ty::Option(Box::new(Ty::I8))))],
                     ret: Box::new(Ty::Unit),
                     catch: false,
+                    names: Vec::new(),
                 })],
                 Ty::Unit,
                 "an `Option` of Option(I8) in parameter `p0`",
