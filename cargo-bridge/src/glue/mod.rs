@@ -9,6 +9,8 @@ mod js;
 mod model;
 mod numbers;
 mod prune;
+#[cfg(test)]
+mod test_support;
 mod text;
 mod ts;
 mod type_names;

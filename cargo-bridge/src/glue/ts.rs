@@ -222,29 +222,7 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exports::{ClassExport, Exports};
-
-    fn exports() -> Exports {
-        Exports {
-            classes: vec![ClassExport {
-                crate_name: "a".into(),
-                type_id: "a::Node".into(),
-                name: "String".into(),
-                rust_name: "Node".into(),
-                identity_mode: None,
-                doc: String::new(),
-                members: Vec::new(),
-            }],
-            ..Exports::default()
-        }
-    }
-
-    fn vec(t: Ty) -> Ty {
-        Ty::Vec(Box::new(t))
-    }
-    fn opt(t: Ty) -> Ty {
-        Ty::Option(Box::new(t))
-    }
+    use crate::glue::test_support::{exports, opt, vec};
 
     #[test]
     fn typescript_of_wire_values() {
