@@ -60,6 +60,7 @@ pub fn run(
         .with_context(|| format!("checking the JS names of {wasm_name}"))?;
     check::records_match_module(&module, &exports, wasm_name)?;
     check::runtime_matches_module(&module, wasm_name)?;
+    signatures::run(&module, &exports, wasm_name)?;
     let wbg = match wasm_bindgen {
         Some(processed) => {
             let view = crate::wasm_bindgen::merge::view(processed, &module, naming.lib_name)
@@ -165,5 +166,6 @@ fn mode_summary(plans: &[ClassPlan]) -> String {
 }
 
 mod check;
+mod signatures;
 #[cfg(test)]
 mod fuzz;

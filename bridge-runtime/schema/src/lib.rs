@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod abi;
 pub mod js;
+pub mod lowering;
 
 pub use abi::header;
 
@@ -400,21 +401,10 @@ impl Ty {
         }
     }
 
-    /// A number that crosses as one wasm scalar (and fills a typed array in a `Vec`).
+    /// A number that crosses as one wasm scalar (and fills a typed array in a `Vec`):
+    /// [`lowering::Scalar::is_number`].
     pub fn is_number(&self) -> bool {
-        matches!(
-            self,
-            Ty::I8
-                | Ty::I16
-                | Ty::I32
-                | Ty::U8
-                | Ty::U16
-                | Ty::U32
-                | Ty::F32
-                | Ty::F64
-                | Ty::I64
-                | Ty::U64
-        )
+        lowering::Scalar::of(self).is_some_and(lowering::Scalar::is_number)
     }
 
     /// Compound values that cross encoded in the wire buffer (`bridge_runtime::wire`)

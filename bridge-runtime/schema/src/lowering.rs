@@ -1,0 +1,704 @@
+//! The lowering table: how each type that crosses is lowered to wasm values, and how JS
+//! and TypeScript spell its scalars. Written once, here; the macro's thunks and calls into
+//! JS, the runtime's wire, the glue model (and through it the templates) and the
+//! post-process check (an export's wasm signature against its record) read it.
+//!
+//! Two layers:
+//! - [`Scalar`]: the Rust types that cross as one wasm value. Everything the boundary
+//!   knows about them (wasm type, the Rust type the value is declared as in generated
+//!   code, wire size, JS value, TypeScript spelling, typed array, range) is a `const fn`,
+//!   so the runtime can assert its layouts against it at compile time.
+//! - [`parts`]: the wasm values a [`Ty`] crosses as at a [`Site`] (an export's parameter
+//!   or result, a call into JS's argument or result), in the order the generated code
+//!   declares them. [`export_signature`] and [`closure_call_signature`] put them together
+//!   into an export's wasm function type.
+
+use crate::{Callback, Function, Receiver, Ty};
+
+/// A wasm value type (the MVP's numbers: everything the boundary passes is one of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Wasm {
+    I32,
+    I64,
+    F32,
+    F64,
+}
+
+impl Wasm {
+    /// As the text format spells it (`i32`), for messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Wasm::I32 => "i32",
+            Wasm::I64 => "i64",
+            Wasm::F32 => "f32",
+            Wasm::F64 => "f64",
+        }
+    }
+}
+
+/// The JS value a scalar is (what `typeof` says of it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JsType {
+    Boolean,
+    Number,
+    BigInt,
+    /// A `char`: a string of one code point.
+    String,
+}
+
+/// A Rust type that crosses as one wasm value (alone, or as an `Option`'s value after its
+/// flag) and sits in the wire at its natural alignment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scalar {
+    Bool,
+    I8,
+    I16,
+    I32,
+    U8,
+    U16,
+    U32,
+    F32,
+    F64,
+    I64,
+    U64,
+    /// 32 bits on wasm32; a JS number, checked against its range in every build.
+    Usize,
+    Isize,
+    /// Its code point; a one-code-point JS string.
+    Char,
+}
+
+impl Scalar {
+    pub const ALL: [Scalar; 14] = [
+        Scalar::Bool,
+        Scalar::I8,
+        Scalar::I16,
+        Scalar::I32,
+        Scalar::U8,
+        Scalar::U16,
+        Scalar::U32,
+        Scalar::F32,
+        Scalar::F64,
+        Scalar::I64,
+        Scalar::U64,
+        Scalar::Usize,
+        Scalar::Isize,
+        Scalar::Char,
+    ];
+
+    /// The scalar `ty` is, if it is one.
+    pub fn of(ty: &Ty) -> Option<Scalar> {
+        Some(match ty {
+            Ty::Bool => Scalar::Bool,
+            Ty::I8 => Scalar::I8,
+            Ty::I16 => Scalar::I16,
+            Ty::I32 => Scalar::I32,
+            Ty::U8 => Scalar::U8,
+            Ty::U16 => Scalar::U16,
+            Ty::U32 => Scalar::U32,
+            Ty::F32 => Scalar::F32,
+            Ty::F64 => Scalar::F64,
+            Ty::I64 => Scalar::I64,
+            Ty::U64 => Scalar::U64,
+            Ty::Usize => Scalar::Usize,
+            Ty::Isize => Scalar::Isize,
+            Ty::Char => Scalar::Char,
+            Ty::Unit
+            | Ty::String
+            | Ty::Str
+            | Ty::Option(_)
+            | Ty::Vec(_)
+            | Ty::Named(_)
+            | Ty::ClassRef(_)
+            | Ty::ClassMut(_)
+            | Ty::Result(..)
+            | Ty::JsValue
+            | Ty::JsValueRef
+            | Ty::Callback(_) => return None,
+        })
+    }
+
+    /// The schema type of this scalar.
+    pub const fn ty(self) -> Ty {
+        match self {
+            Scalar::Bool => Ty::Bool,
+            Scalar::I8 => Ty::I8,
+            Scalar::I16 => Ty::I16,
+            Scalar::I32 => Ty::I32,
+            Scalar::U8 => Ty::U8,
+            Scalar::U16 => Ty::U16,
+            Scalar::U32 => Ty::U32,
+            Scalar::F32 => Ty::F32,
+            Scalar::F64 => Ty::F64,
+            Scalar::I64 => Ty::I64,
+            Scalar::U64 => Ty::U64,
+            Scalar::Usize => Ty::Usize,
+            Scalar::Isize => Ty::Isize,
+            Scalar::Char => Ty::Char,
+        }
+    }
+
+    /// The Rust type's name (`u32`), for messages and the debug glue's checks.
+    pub const fn rust(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I8 => "i8",
+            Scalar::I16 => "i16",
+            Scalar::I32 => "i32",
+            Scalar::U8 => "u8",
+            Scalar::U16 => "u16",
+            Scalar::U32 => "u32",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+            Scalar::I64 => "i64",
+            Scalar::U64 => "u64",
+            Scalar::Usize => "usize",
+            Scalar::Isize => "isize",
+            Scalar::Char => "char",
+        }
+    }
+
+    /// The wasm value type it crosses as.
+    pub const fn wasm(self) -> Wasm {
+        match self.abi() {
+            Abi::U32 | Abi::I32 => Wasm::I32,
+            Abi::U64 | Abi::I64 => Wasm::I64,
+            Abi::F32 => Wasm::F32,
+            Abi::F64 => Wasm::F64,
+        }
+    }
+
+    /// The Rust type generated code declares the wasm value as (a thunk's parameter, a raw
+    /// import's): the narrow integers widen with their sign, `bool` and `char` are `u32`.
+    pub const fn abi(self) -> Abi {
+        match self {
+            Scalar::Bool
+            | Scalar::U8
+            | Scalar::U16
+            | Scalar::U32
+            | Scalar::Usize
+            | Scalar::Char => Abi::U32,
+            Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::Isize => Abi::I32,
+            Scalar::F32 => Abi::F32,
+            Scalar::F64 => Abi::F64,
+            Scalar::I64 => Abi::I64,
+            Scalar::U64 => Abi::U64,
+        }
+    }
+
+    /// Bytes it takes on the wire, which is also its alignment there (`bool` is one byte,
+    /// `usize`/`isize` are 32 bits, a `char` is its code point as a `u32`).
+    pub const fn wire_size(self) -> u32 {
+        match self {
+            Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
+            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I32
+            | Scalar::U32
+            | Scalar::F32
+            | Scalar::Usize
+            | Scalar::Isize
+            | Scalar::Char => 4,
+            Scalar::F64 | Scalar::I64 | Scalar::U64 => 8,
+        }
+    }
+
+    /// The JS value it is.
+    pub const fn js(self) -> JsType {
+        match self {
+            Scalar::Bool => JsType::Boolean,
+            Scalar::I8
+            | Scalar::I16
+            | Scalar::I32
+            | Scalar::U8
+            | Scalar::U16
+            | Scalar::U32
+            | Scalar::F32
+            | Scalar::F64
+            | Scalar::Usize
+            | Scalar::Isize => JsType::Number,
+            Scalar::I64 | Scalar::U64 => JsType::BigInt,
+            Scalar::Char => JsType::String,
+        }
+    }
+
+    /// Its TypeScript type.
+    pub const fn ts(self) -> &'static str {
+        match self.js() {
+            JsType::Boolean => "boolean",
+            JsType::Number => "number",
+            JsType::BigInt => "bigint",
+            JsType::String => "string",
+        }
+    }
+
+    /// The typed array a `Vec` of it is in JS; `None` for the scalars whose vectors are
+    /// not numbers (`bool`, `char`) or are checked element by element (`usize`, `isize`).
+    pub const fn typed_array(self) -> Option<&'static str> {
+        Some(match self {
+            Scalar::I8 => "Int8Array",
+            Scalar::I16 => "Int16Array",
+            Scalar::I32 => "Int32Array",
+            Scalar::U8 => "Uint8Array",
+            Scalar::U16 => "Uint16Array",
+            Scalar::U32 => "Uint32Array",
+            Scalar::I64 => "BigInt64Array",
+            Scalar::U64 => "BigUint64Array",
+            Scalar::F32 => "Float32Array",
+            Scalar::F64 => "Float64Array",
+            Scalar::Bool | Scalar::Usize | Scalar::Isize | Scalar::Char => return None,
+        })
+    }
+
+    /// A number type: one that crosses as a JS number or BigInt and fills a typed array
+    /// ([`Ty::is_number`]).
+    pub const fn is_number(self) -> bool {
+        self.typed_array().is_some()
+    }
+
+    /// An integer's range as JS literals (`-128`, `127`; BigInt literals for `i64`/`u64`);
+    /// `None` for floats, `bool` and `char`.
+    pub const fn range(self) -> Option<(&'static str, &'static str)> {
+        Some(match self {
+            Scalar::I8 => ("-128", "127"),
+            Scalar::I16 => ("-32768", "32767"),
+            Scalar::I32 | Scalar::Isize => ("-2147483648", "2147483647"),
+            Scalar::U8 => ("0", "255"),
+            Scalar::U16 => ("0", "65535"),
+            Scalar::U32 | Scalar::Usize => ("0", "4294967295"),
+            Scalar::I64 => ("-9223372036854775808n", "9223372036854775807n"),
+            Scalar::U64 => ("0n", "18446744073709551615n"),
+            Scalar::F32 | Scalar::F64 | Scalar::Bool | Scalar::Char => return None,
+        })
+    }
+
+    /// JS reads the wasm value as signed, and the type's values reach past the signed
+    /// range of its wasm type: the glue reinterprets what it receives (`>>> 0`,
+    /// `BigInt.asUintN(64, ..)`).
+    pub const fn unsigned_wasm(self) -> bool {
+        matches!(self, Scalar::U32 | Scalar::Usize | Scalar::U64)
+    }
+}
+
+/// The Rust type generated code declares a scalar's wasm value as ([`Scalar::abi`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Abi {
+    U32,
+    I32,
+    U64,
+    I64,
+    F32,
+    F64,
+}
+
+impl Abi {
+    /// The Rust type's name (`u32`), as generated code spells it.
+    pub const fn rust(self) -> &'static str {
+        match self {
+            Abi::U32 => "u32",
+            Abi::I32 => "i32",
+            Abi::U64 => "u64",
+            Abi::I64 => "i64",
+            Abi::F32 => "f32",
+            Abi::F64 => "f64",
+        }
+    }
+
+    /// Its size in bytes (the runtime asserts `size_of` of the type against it).
+    pub const fn size(self) -> u32 {
+        match self {
+            Abi::U32 | Abi::I32 | Abi::F32 => 4,
+            Abi::U64 | Abi::I64 | Abi::F64 => 8,
+        }
+    }
+}
+
+/// What one wasm value of a lowered type carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The value: a scalar's ([`Scalar::abi`]), a class's box address, a fieldless enum's
+    /// variant index, a record's or data enum's wire offset (user types: their `FromJs` /
+    /// `IntoJs` `Abi`, a `u32`), a `JsValue`'s table index, a closure's address.
+    Value,
+    /// 1 when an `Option` is `Some` (before its value).
+    IsSome,
+    /// A buffer's address (0: `None` of an optional string).
+    Ptr,
+    /// A buffer's length (bytes of a string, elements of a vector).
+    Len,
+    /// A buffer's capacity in bytes (strings JS allocated: what Rust frees).
+    Cap,
+    /// Where a compound value starts on the wire (`bridge_runtime::wire`).
+    WireOffset,
+}
+
+impl Role {
+    /// How generated code names the value of the parameter `x`: `x`, `x_is_some`,
+    /// `x_len`, `x_cap` (the glue's `x`, `x$some`, `x$len`, `x$cap`).
+    pub const fn suffix(self) -> &'static str {
+        match self {
+            Role::Value | Role::Ptr | Role::WireOffset => "",
+            Role::IsSome => "is_some",
+            Role::Len => "len",
+            Role::Cap => "cap",
+        }
+    }
+}
+
+/// One wasm value of a lowered type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Part {
+    pub role: Role,
+    pub wasm: Wasm,
+}
+
+impl Part {
+    const fn i32(role: Role) -> Part {
+        Part {
+            role,
+            wasm: Wasm::I32,
+        }
+    }
+}
+
+/// Where a value crosses: each site lowers some types its own way (a string JS passes
+/// brings its capacity, one Rust passes does not; results that are not one scalar come
+/// back through the return area).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Site {
+    /// A parameter of an export (JS → Rust; also a Rust closure's parameter).
+    ExportParam,
+    /// An export's result (Rust → JS).
+    ExportResult,
+    /// An argument of a call into JS: an import's or a callback's (Rust → JS).
+    JsArg,
+    /// The result of a call into JS (JS → Rust).
+    JsResult,
+}
+
+/// Whether `ty` crosses encoded on the wire (as its [`Role::WireOffset`]) at `site`: for
+/// exports, [`Ty::travels_on_wire`]; in a call into JS every vector too, and every
+/// option of anything but scalars, strings and user types. (Records and data enums decide
+/// themselves: their `FromJs`/`IntoJs` value is their wire offset.)
+pub fn on_wire(ty: &Ty, site: Site) -> bool {
+    match site {
+        Site::ExportParam | Site::ExportResult => ty.travels_on_wire(),
+        Site::JsArg | Site::JsResult => match ty {
+            Ty::Vec(_) => true,
+            Ty::Option(inner) => {
+                Scalar::of(inner).is_none()
+                    && !matches!(**inner, Ty::Str | Ty::String | Ty::Named(_))
+            }
+            _ => false,
+        },
+    }
+}
+
+/// The wasm values `ty` crosses as at `site`, in the order generated code declares them;
+/// `None` where it cannot cross there (`()` as a parameter, a borrow as a result, a
+/// `Result` anywhere but an export's result, an `Option` of what cannot be optional).
+/// Results that are not one value come back in the return area (empty parts).
+pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
+    use Role::*;
+    let one = |role| Some(vec![Part::i32(role)]);
+    let value = |s: Scalar| Part {
+        role: Value,
+        wasm: s.wasm(),
+    };
+    if on_wire(ty, site) {
+        return match site {
+            // An export's wire result is described in the return area.
+            Site::ExportResult => Some(Vec::new()),
+            Site::ExportParam | Site::JsArg | Site::JsResult => one(WireOffset),
+        };
+    }
+    if let Some(s) = Scalar::of(ty) {
+        return Some(vec![value(s)]);
+    }
+    let param = matches!(site, Site::ExportParam | Site::JsArg);
+    match (ty, site) {
+        (Ty::Result(ok, _), Site::ExportResult) => parts(ok, site),
+        (Ty::Result(..), _) => None,
+        (Ty::Unit, _) => (!param).then(Vec::new),
+        (Ty::String | Ty::Str, Site::ExportParam) => {
+            Some(vec![Part::i32(Ptr), Part::i32(Len), Part::i32(Cap)])
+        }
+        (Ty::String | Ty::Str, Site::JsArg) => Some(vec![Part::i32(Ptr), Part::i32(Len)]),
+        (Ty::String, Site::ExportResult | Site::JsResult) => Some(Vec::new()),
+        (Ty::Str, Site::ExportResult | Site::JsResult) => None,
+        (Ty::Named(_) | Ty::JsValue, _) => one(Value),
+        (Ty::ClassRef(_) | Ty::ClassMut(_), Site::ExportParam) => one(Value),
+        (Ty::ClassRef(_) | Ty::ClassMut(_), _) => None,
+        (Ty::JsValueRef, Site::ExportParam | Site::JsArg) => one(Value),
+        (Ty::JsValueRef, _) => None,
+        // A JS function passed to an export (its `JsValue` index); a Rust closure
+        // returned by an export or passed to JS (its address).
+        (Ty::Callback(_), Site::ExportParam | Site::ExportResult | Site::JsArg) => one(Value),
+        (Ty::Callback(_), Site::JsResult) => None,
+        // Not on the wire: numbers (a typed array JS allocated) and user types (an
+        // address array; records and data enums pass their wire offset and a zero).
+        (Ty::Vec(_), Site::ExportParam) => Some(vec![Part::i32(Ptr), Part::i32(Len)]),
+        (Ty::Vec(_), Site::ExportResult) => Some(Vec::new()),
+        (Ty::Vec(_), Site::JsArg | Site::JsResult) => None,
+        (Ty::Option(inner), _) => option_parts(inner, site),
+        (
+            Ty::Bool
+            | Ty::I8
+            | Ty::I16
+            | Ty::I32
+            | Ty::U8
+            | Ty::U16
+            | Ty::U32
+            | Ty::F32
+            | Ty::F64
+            | Ty::I64
+            | Ty::U64
+            | Ty::Usize
+            | Ty::Isize
+            | Ty::Char,
+            _,
+        ) => unreachable!("scalars are lowered above"),
+    }
+}
+
+/// [`parts`] of `Option<inner>` (not on the wire): a parameter passes its flag and then
+/// its value (strings: a null address), a result its value with the flag in the return
+/// area.
+fn option_parts(inner: &Ty, site: Site) -> Option<Vec<Part>> {
+    use Role::*;
+    let param = matches!(site, Site::ExportParam | Site::JsArg);
+    let value = match inner {
+        Ty::String | Ty::Str => {
+            return match site {
+                Site::ExportParam => parts(&Ty::String, site),
+                Site::JsArg => parts(&Ty::String, site),
+                Site::ExportResult | Site::JsResult => (*inner == Ty::String).then(Vec::new),
+            };
+        }
+        t => match Scalar::of(t) {
+            Some(s) => s.wasm(),
+            None => match (t, site) {
+                (Ty::Named(_), _) | (Ty::ClassRef(_), Site::ExportParam) => Wasm::I32,
+                _ => return None,
+            },
+        },
+    };
+    let value = Part {
+        role: Value,
+        wasm: value,
+    };
+    Some(if param {
+        vec![Part::i32(IsSome), value]
+    } else {
+        vec![value]
+    })
+}
+
+/// A wasm function type.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Signature {
+    pub params: Vec<Wasm>,
+    pub results: Vec<Wasm>,
+}
+
+impl std::fmt::Display for Signature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |tys: &[Wasm]| tys.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ");
+        write!(f, "({}) -> ({})", list(&self.params), list(&self.results))
+    }
+}
+
+fn values(parts: Vec<Part>) -> impl Iterator<Item = Wasm> {
+    parts.into_iter().map(|p| p.wasm)
+}
+
+/// What the export thunk of `function` is as a wasm function: the receiver's box address
+/// (any receiver), each parameter's [`Site::ExportParam`] parts, the result's
+/// [`Site::ExportResult`] parts. `None` when a type cannot sit where the record puts it.
+pub fn export_signature(function: &Function) -> Option<Signature> {
+    let receiver = match function.receiver {
+        Receiver::None => None,
+        Receiver::Shared | Receiver::Exclusive | Receiver::Handle => Some(Wasm::I32),
+    };
+    signature(
+        receiver,
+        function.params.iter().map(|p| &p.ty),
+        &function.ret,
+    )
+}
+
+/// The `#closure-call` export of a Rust closure of type `callback` (returned by an export
+/// or passed to JS): the closure's address, then its parameters as an export's.
+pub fn closure_call_signature(callback: &Callback) -> Option<Signature> {
+    signature(Some(Wasm::I32), callback.params.iter(), &callback.ret)
+}
+
+/// The `#closure-drop` export of a Rust closure: its address.
+pub fn closure_drop_signature() -> Signature {
+    Signature {
+        params: vec![Wasm::I32],
+        results: Vec::new(),
+    }
+}
+
+fn signature<'a>(
+    leading: Option<Wasm>,
+    params: impl Iterator<Item = &'a Ty>,
+    ret: &Ty,
+) -> Option<Signature> {
+    let mut sig = Signature {
+        params: leading.into_iter().collect(),
+        results: values(parts(ret, Site::ExportResult)?).collect(),
+    };
+    for ty in params {
+        sig.params.extend(values(parts(ty, Site::ExportParam)?));
+    }
+    Some(sig)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{FunctionKind, Param};
+
+    fn boxed(ty: Ty) -> Box<Ty> {
+        Box::new(ty)
+    }
+
+    fn wasm_of(ty: &Ty, site: Site) -> Vec<(Role, Wasm)> {
+        parts(ty, site)
+            .unwrap_or_else(|| panic!("{ty:?} crosses at {site:?}"))
+            .into_iter()
+            .map(|p| (p.role, p.wasm))
+            .collect()
+    }
+
+    #[test]
+    fn every_scalar_is_its_own_type_and_one_value() {
+        for s in Scalar::ALL {
+            assert_eq!(Scalar::of(&s.ty()), Some(s));
+            assert_eq!(s.ty().is_number(), s.is_number(), "{s:?}");
+            // The wasm type holds the abi type; the wire holds the Rust value.
+            assert!(s.abi().size() >= s.wire_size(), "{s:?}");
+            for site in [
+                Site::ExportParam,
+                Site::ExportResult,
+                Site::JsArg,
+                Site::JsResult,
+            ] {
+                assert_eq!(wasm_of(&s.ty(), site), [(Role::Value, s.wasm())]);
+            }
+        }
+        assert_eq!(Scalar::U8.wasm(), Wasm::I32);
+        assert_eq!(Scalar::U64.abi(), Abi::U64);
+        assert_eq!(Scalar::U64.wasm(), Wasm::I64);
+        assert_eq!(Scalar::Char.wire_size(), 4);
+        assert_eq!(Scalar::Usize.typed_array(), None);
+        assert_eq!(Scalar::I16.range(), Some(("-32768", "32767")));
+        assert_eq!(Scalar::I64.ts(), "bigint");
+    }
+
+    #[test]
+    fn strings_bring_their_capacity_into_exports_only() {
+        use Role::*;
+        assert_eq!(
+            wasm_of(&Ty::Str, Site::ExportParam),
+            [(Ptr, Wasm::I32), (Len, Wasm::I32), (Cap, Wasm::I32)]
+        );
+        assert_eq!(
+            wasm_of(&Ty::Str, Site::JsArg),
+            [(Ptr, Wasm::I32), (Len, Wasm::I32)]
+        );
+        assert_eq!(wasm_of(&Ty::String, Site::ExportResult), []);
+        assert_eq!(parts(&Ty::Str, Site::ExportResult), None);
+        let opt = Ty::Option(boxed(Ty::String));
+        assert_eq!(wasm_of(&opt, Site::ExportParam).len(), 3);
+        assert_eq!(wasm_of(&opt, Site::JsResult), []);
+    }
+
+    #[test]
+    fn options_pass_a_flag_and_return_only_their_value() {
+        use Role::*;
+        let opt = Ty::Option(boxed(Ty::F64));
+        assert_eq!(
+            wasm_of(&opt, Site::ExportParam),
+            [(IsSome, Wasm::I32), (Value, Wasm::F64)]
+        );
+        assert_eq!(wasm_of(&opt, Site::ExportResult), [(Value, Wasm::F64)]);
+        let class = Ty::Option(boxed(Ty::ClassRef("a::C".into())));
+        assert_eq!(wasm_of(&class, Site::ExportParam).len(), 2);
+        let exclusive = Ty::Option(boxed(Ty::ClassMut("a::C".into())));
+        assert_eq!(parts(&exclusive, Site::ExportParam), None);
+        assert_eq!(parts(&Ty::Option(boxed(Ty::Unit)), Site::ExportParam), None);
+    }
+
+    #[test]
+    fn vectors_are_buffers_for_exports_and_wire_values_into_js() {
+        use Role::*;
+        let v = Ty::Vec(boxed(Ty::U8));
+        assert_eq!(
+            wasm_of(&v, Site::ExportParam),
+            [(Ptr, Wasm::I32), (Len, Wasm::I32)]
+        );
+        assert_eq!(wasm_of(&v, Site::ExportResult), []);
+        assert_eq!(wasm_of(&v, Site::JsArg), [(WireOffset, Wasm::I32)]);
+        let strings = Ty::Vec(boxed(Ty::String));
+        assert_eq!(
+            wasm_of(&strings, Site::ExportParam),
+            [(WireOffset, Wasm::I32)]
+        );
+        assert_eq!(wasm_of(&strings, Site::ExportResult), []);
+        assert!(on_wire(&Ty::Option(boxed(Ty::JsValue)), Site::JsArg));
+        assert!(!on_wire(
+            &Ty::Option(boxed(Ty::Named("a::R".into()))),
+            Site::JsArg
+        ));
+    }
+
+    #[test]
+    fn an_export_signature_is_its_receiver_params_and_result() {
+        let f = Function {
+            kind: FunctionKind::Method,
+            js_name: "f".into(),
+            rust_name: "f".into(),
+            symbol: "a::C::f".into(),
+            receiver: Receiver::Exclusive,
+            params: vec![
+                Param {
+                    name: "s".into(),
+                    ty: Ty::Str,
+                },
+                Param {
+                    name: "n".into(),
+                    ty: Ty::Option(boxed(Ty::I64)),
+                },
+            ],
+            ret: Ty::Result(boxed(Ty::F32), String::new()),
+            doc: String::new(),
+        };
+        let sig = export_signature(&f).unwrap();
+        assert_eq!(sig.to_string(), "(i32, i32, i32, i32, i32, i64) -> (f32)");
+        let cb = Callback {
+            params: vec![Ty::Bool],
+            ret: boxed(Ty::Unit),
+            catch: false,
+            names: Vec::new(),
+        };
+        assert_eq!(
+            closure_call_signature(&cb).unwrap().to_string(),
+            "(i32, i32) -> ()"
+        );
+        let bad = Function {
+            params: vec![Param {
+                name: "u".into(),
+                ty: Ty::Unit,
+            }],
+            ..f
+        };
+        assert_eq!(export_signature(&bad), None);
+    }
+}
