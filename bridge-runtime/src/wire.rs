@@ -3,8 +3,9 @@
 //! value or call per piece. Generated code on both sides writes and reads the fields in
 //! order, with no JSON and no per-field calls.
 //!
-//! Format (mirrored by `templates/wire.js.j2`), little-endian, each scalar at its natural
-//! alignment relative to the 8-aligned buffer start:
+//! Format (`templates/wire.js.j2` is the other side), little-endian, each scalar at its
+//! natural alignment relative to the 8-aligned buffer start (its size, from the lowering
+//! table `bridge_schema::lowering::Scalar::wire_size`, asserted below):
 //! - `bool`, `i8`, `u8`: 1 byte; `i16`, `u16`: 2; `i32`, `u32`, `f32`, `usize`, `isize`,
 //!   `char` (code point), class address: 4; `f64`, `i64`, `u64`: 8;
 //! - `String`: `u32` byte length, then the UTF-8 bytes (unaligned);
@@ -21,6 +22,7 @@
 
 use crate::abi::{BridgeError, Result};
 use crate::{BridgeClass, Handle};
+use bridge_schema::lowering::Scalar;
 use std::cell::UnsafeCell;
 
 /// A growable, 8-aligned byte buffer.
@@ -300,8 +302,11 @@ pub unsafe trait WireIn: Sized {
     unsafe fn wire_read(r: &mut WireReader) -> Result<Self>;
 }
 
+// Each scalar's bytes on the wire are what the lowering table says (the glue's readers
+// and writers follow the table too).
 macro_rules! scalar {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $s:ident),*) => {$(
+        const _: () = assert!(size_of::<$t>() == Scalar::$s.wire_size() as usize);
         impl WireOut for $t {
             #[inline(always)]
             fn wire_write(self, w: &mut WireBuf) {
@@ -316,7 +321,12 @@ macro_rules! scalar {
         }
     )*};
 }
-scalar!(i8, u8, i16, u16, i32, u32, f32, f64, i64, u64);
+scalar!(i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32, u32 => U32, f32 => F32, f64 => F64, i64 => I64, u64 => U64);
+// `bool` is one byte, `usize`/`isize` 32 bits, a `char` its code point as a `u32`.
+const _: () = assert!(Scalar::Bool.wire_size() == 1);
+const _: () = assert!(Scalar::Usize.wire_size() as usize == size_of::<u32>());
+const _: () = assert!(Scalar::Isize.wire_size() as usize == size_of::<i32>());
+const _: () = assert!(Scalar::Char.wire_size() as usize == size_of::<u32>());
 
 impl WireOut for bool {
     #[inline(always)]
