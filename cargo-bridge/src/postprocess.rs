@@ -166,6 +166,6 @@ fn mode_summary(plans: &[ClassPlan]) -> String {
 }
 
 mod check;
-mod signatures;
 #[cfg(test)]
 mod fuzz;
+mod signatures;

@@ -80,7 +80,12 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
                 let symbol = bridge_schema::callback_symbol(&f.symbol, &p.name);
                 let what = format!("the JS function {what} takes as `{}`", p.name);
                 if let Some(func) = import(module, &symbol) {
-                    check(&symbol, &what, js_call(&[Wasm::I32], &cb.params, &cb.ret), func)?;
+                    check(
+                        &symbol,
+                        &what,
+                        js_call(&[Wasm::I32], &cb.params, &cb.ret),
+                        func,
+                    )?;
                 }
             }
         }
@@ -90,7 +95,12 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
         let what = format!("the JS import `{}`", import.rust_name);
         let params: Vec<Ty> = import.params.iter().map(|p| p.ty.clone()).collect();
         if let Some(func) = self::import(module, &import.symbol) {
-            check(&import.symbol, &what, js_call(&[], &params, &import.ret), func)?;
+            check(
+                &import.symbol,
+                &what,
+                js_call(&[], &params, &import.ret),
+                func,
+            )?;
         }
         for (index, ty) in params.iter().enumerate() {
             if let Ty::Callback(cb) = ty {
