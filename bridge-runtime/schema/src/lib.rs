@@ -401,10 +401,23 @@ impl Ty {
         }
     }
 
-    /// A number that crosses as one wasm scalar (and fills a typed array in a `Vec`):
-    /// [`lowering::Scalar::is_number`].
+    /// A number that crosses as one wasm scalar (and fills a typed array in a `Vec`): the
+    /// lowering table's scalars with a typed array (`lowering` tests that they agree; this
+    /// module defines the types `lowering` reads, so it does not import it).
     pub fn is_number(&self) -> bool {
-        lowering::Scalar::of(self).is_some_and(lowering::Scalar::is_number)
+        matches!(
+            self,
+            Ty::I8
+                | Ty::I16
+                | Ty::I32
+                | Ty::U8
+                | Ty::U16
+                | Ty::U32
+                | Ty::F32
+                | Ty::F64
+                | Ty::I64
+                | Ty::U64
+        )
     }
 
     /// Compound values that cross encoded in the wire buffer (`bridge_runtime::wire`)

@@ -253,7 +253,7 @@ impl Scalar {
     }
 
     /// A number type: one that crosses as a JS number or BigInt and fills a typed array
-    /// ([`Ty::is_number`]).
+    /// (what [`Ty::is_number`] says; the tests hold the two together).
     pub const fn is_number(self) -> bool {
         self.typed_array().is_some()
     }
@@ -582,6 +582,7 @@ mod tests {
         for s in Scalar::ALL {
             assert_eq!(Scalar::of(&s.ty()), Some(s));
             assert_eq!(s.ty().is_number(), s.is_number(), "{s:?}");
+            assert_eq!(s.is_number(), s.typed_array().is_some(), "{s:?}");
             // The wasm type holds the abi type; the wire holds the Rust value.
             assert!(s.abi().size() >= s.wire_size(), "{s:?}");
             for site in [
@@ -592,6 +593,18 @@ mod tests {
             ] {
                 assert_eq!(wasm_of(&s.ty(), site), [(Role::Value, s.wasm())]);
             }
+        }
+        for other in [
+            Ty::String,
+            Ty::Str,
+            Ty::Unit,
+            Ty::JsValue,
+            Ty::Named("a::C".into()),
+        ] {
+            assert!(
+                Scalar::of(&other).is_none() && !other.is_number(),
+                "{other:?}"
+            );
         }
         assert_eq!(Scalar::U8.wasm(), Wasm::I32);
         assert_eq!(Scalar::U64.abi(), Abi::U64);
