@@ -1,5 +1,6 @@
 //! Parsing of `#[bridge(...)]` arguments on classes and members.
 
+use crate::model::conditional::Configured;
 use proc_macro2::TokenStream;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Lit};
@@ -107,7 +108,7 @@ pub fn parse_field_args<'a>(
 /// The value of `js_name = "..."` (or `getter = "..."`), checked to be a JS identifier.
 fn js_name_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<String> {
     let name: syn::LitStr = meta.value()?.parse()?;
-    crate::names::check_js_name(&name)?;
+    super::names::check_js_name(&name)?;
     Ok(name.value())
 }
 
@@ -395,32 +396,30 @@ pub fn configurations(taken: &[BridgeAttr]) -> syn::Result<Vec<Configuration>> {
     Ok(out)
 }
 
-/// An expansion made per configuration: each under its `cfg`, and a failed one as its
-/// compile errors under its `cfg` (it fails only where that configuration holds).
-pub fn per_configuration(
+/// An expansion made per configuration. Without conditional attributes, its error is the
+/// item's; with them, each configuration's error is kept for its `cfg` (it fails only
+/// where that configuration holds).
+pub fn per_configuration<T>(
     configurations: &[Configuration],
-    mut expand: impl FnMut(&Configuration) -> syn::Result<TokenStream>,
-) -> syn::Result<TokenStream> {
+    mut expand: impl FnMut(&Configuration) -> syn::Result<T>,
+) -> syn::Result<Configured<T>> {
     if let [only] = configurations
         && only.cfg.is_none()
     {
-        return expand(only);
+        return expand(only).map(Configured::One);
     }
-    let mut out = TokenStream::new();
-    for c in configurations {
-        let cfg = c
-            .cfg
-            .as_ref()
-            .expect("conditional configurations have a cfg");
-        let body = expand(c).unwrap_or_else(|e| e.to_compile_error());
-        out.extend(quote::quote! {
-            #[cfg(#cfg)]
-            const _: () = {
-                #body
-            };
-        });
-    }
-    Ok(out)
+    Ok(Configured::PerCfg(
+        configurations
+            .iter()
+            .map(|c| {
+                let cfg = c
+                    .cfg
+                    .clone()
+                    .expect("conditional configurations have a cfg");
+                (cfg, expand(c))
+            })
+            .collect(),
+    ))
 }
 
 /// `snake_case` to `camelCase`.

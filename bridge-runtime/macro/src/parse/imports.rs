@@ -2,7 +2,7 @@
 //! a safe Rust function of the same name and visibility that lowers its arguments, calls a
 //! raw wasm import (crate-unique name, `bridge_schema::import_symbol`) and lifts the
 //! result; a record tells `cargo bridge` where the function lives in JS, so the glue
-//! provides the import.
+//! provides the import. Here: the arguments, the signature and their checks.
 //!
 //! - `#[bridge(js_namespace = "console", js_name = "log")] fn log(s: &str);`: a global,
 //!   `globalThis.console.log`, looked up at each call.
@@ -14,12 +14,14 @@
 //! - `-> Result<T, JsError>`: a JS exception becomes `Err`; otherwise it propagates to the
 //!   JS caller of the outermost export.
 
-use crate::jscall;
-use crate::record::{self, TypeRefs};
-use crate::types::{self, TyInfo};
+use super::{attrs, jscall, record, types};
+use crate::model::conditional::Configured;
+use crate::model::imports::{ImportFn, Imports};
+use crate::model::refs::TypeRefs;
+use crate::model::ty::{TyInfo, plain};
 use bridge_schema::{Import, ImportSource, Param, Ty};
-use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::TokenStream;
+use quote::format_ident;
 use syn::{FnArg, ForeignItem, LitStr, Pat, ReturnType};
 
 #[derive(Default, Clone)]
@@ -79,13 +81,13 @@ fn parse_args(
     syn::parse::Parser::parse2(parser, attr)
 }
 
-pub fn expand(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<TokenStream> {
+pub fn imports(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<Imports> {
     let mut block_args = ImportArgs::default();
     parse_args(attr, &mut block_args, true, &mut Vec::new())?;
     if let Some(module) = &block_args.module {
         check_module_file(module)?;
     }
-    let mut out = TokenStream::new();
+    let mut fns = Vec::new();
     // Every function is checked, and all their errors reported together.
     let mut errors: Option<syn::Error> = None;
     for item in &block.items {
@@ -96,7 +98,7 @@ pub fn expand(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<Toke
             ));
         };
         match import_fn(f, &block_args) {
-            Ok(tokens) => out.extend(tokens),
+            Ok(f) => fns.push(f),
             Err(e) => match &mut errors {
                 Some(all) => all.combine(e),
                 None => errors = Some(e),
@@ -105,7 +107,7 @@ pub fn expand(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<Toke
     }
     match errors {
         Some(e) => Err(e),
-        None => Ok(out),
+        None => Ok(Imports { fns }),
     }
 }
 
@@ -139,49 +141,35 @@ fn check_module_file(module: &LitStr) -> syn::Result<()> {
 }
 
 /// One declared JS function: its `#[bridge(..)]`s (also under `cfg_attr`) taken off,
-/// expanded once per configuration of them.
-fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<TokenStream> {
+/// per configuration of them.
+fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<Configured<ImportFn>> {
     let mut attrs = f.attrs.clone();
-    let taken = crate::attrs::take_bridge_attrs(&mut attrs)?;
-    let configurations = crate::attrs::configurations(&taken)?;
-    let mut out = TokenStream::new();
-    for c in &configurations {
-        let expanded = (|| {
-            let mut args = block_args.clone();
-            args.js_name = None;
-            let mut given = Vec::new();
-            for a in &c.attrs {
-                let syn::Meta::List(list) = &a.meta else {
-                    return Err(syn::Error::new_spanned(
-                        a,
-                        format!("expected #[bridge(...)]; {VALID}"),
-                    ));
-                };
-                parse_args(list.tokens.clone(), &mut args, false, &mut given)?;
-            }
-            import_fn_with(f, &attrs, &args, c.cfg.as_ref())
-        })();
-        match (expanded, &c.cfg) {
-            (Ok(tokens), _) => out.extend(tokens),
-            (Err(e), None) => return Err(e),
-            (Err(e), Some(cfg)) => {
-                let errors = e.to_compile_error();
-                out.extend(quote! { #[cfg(#cfg)] const _: () = { #errors }; });
-            }
+    let taken = attrs::take_bridge_attrs(&mut attrs)?;
+    let configurations = attrs::configurations(&taken)?;
+    attrs::per_configuration(&configurations, |c| {
+        let mut args = block_args.clone();
+        args.js_name = None;
+        let mut given = Vec::new();
+        for a in &c.attrs {
+            let syn::Meta::List(list) = &a.meta else {
+                return Err(syn::Error::new_spanned(
+                    a,
+                    format!("expected #[bridge(...)]; {VALID}"),
+                ));
+            };
+            parse_args(list.tokens.clone(), &mut args, false, &mut given)?;
         }
-    }
-    Ok(out)
+        import_fn_with(f, &attrs, &args)
+    })
 }
 
 /// The safe function and record of `f` under `args` (with its other attributes
-/// `attrs`), under `#[cfg(cfg)]` if given.
+/// `attrs`).
 fn import_fn_with(
     f: &syn::ForeignItemFn,
     attrs: &[syn::Attribute],
     args: &ImportArgs,
-    cfg: Option<&TokenStream>,
-) -> syn::Result<TokenStream> {
-    let cfg = cfg.map(|c| quote! { #[cfg(#c)] });
+) -> syn::Result<ImportFn> {
     let sig = &f.sig;
     if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.variadic.is_some() {
         return Err(syn::Error::new_spanned(
@@ -199,8 +187,8 @@ fn import_fn_with(
 
     let mut refs = TypeRefs::default();
     let mut params = Vec::new();
-    let mut infos: Vec<(Ident, TyInfo, &syn::Type)> = Vec::new();
-    let mut bindings = Vec::new();
+    let mut infos: Vec<(TyInfo, &syn::Type)> = Vec::new();
+    let mut users = Vec::new();
     for (i, arg) in sig.inputs.iter().enumerate() {
         let FnArg::Typed(t) = arg else {
             return Err(syn::Error::new_spanned(arg, "JS imports take no `self`"));
@@ -224,36 +212,25 @@ fn import_fn_with(
         };
         let js = user.to_string();
         let js = js.trim_start_matches("r#").trim_start_matches('_');
-        let ident = format_ident!("__bridge_arg{}", i);
-        bindings.push(quote! { let #ident = #user; });
         let info = types::classify_in(&t.ty, None, &mut refs)?;
         params.push(Param {
-            name: crate::attrs::camel_case(js),
+            name: attrs::camel_case(js),
             ty: info.ty.clone(),
         });
-        infos.push((ident, info, &t.ty));
+        users.push(user);
+        infos.push((info, &t.ty));
     }
     let (ret, ret_ty, catch) = match &sig.output {
-        ReturnType::Default => (types::plain(Ty::Unit), None, false),
+        ReturnType::Default => (plain(Ty::Unit), None, false),
         ReturnType::Type(_, t) => match jscall::result_of_js_error(t) {
             Some(ok) => (types::classify_in(ok, None, &mut refs)?, Some(ok), true),
             None => (types::classify_in(t, None, &mut refs)?, Some(&**t), false),
         },
     };
     let symbol = bridge_schema::import_symbol(&record::crate_name(), &rust_name);
-    let call = jscall::build(
-        &infos,
-        &ret,
-        ret_ty,
-        catch,
-        &what,
-        &symbol,
-        "__bridge_closure",
-    )?;
+    let typed: Vec<(&TyInfo, &syn::Type)> = infos.iter().map(|(i, t)| (i, *t)).collect();
+    let call = jscall::check(&typed, &ret, ret_ty, catch, &what)?;
 
-    let raw = format_ident!("__bridge_import");
-    let declare = call.declare(&raw, bridge_schema::JS_IMPORT_MODULE, &symbol, &[]);
-    let invoke = call.invoke(&raw, &[]);
     // Any names: the glue reads them as quoted keys where they are not identifiers
     // (`$module["kebab-case"]`, `globalThis["my lib"]`); only an empty one names nothing.
     let namespace = match &args.js_namespace {
@@ -293,10 +270,10 @@ fn import_fn_with(
             name: js_name,
         },
     };
-    let record = record::emit(
+    let record = record::section(
         bridge_schema::Item::Import(Import {
             rust_name,
-            symbol,
+            symbol: symbol.clone(),
             source,
             params,
             ret: ret.ty.clone(),
@@ -304,7 +281,6 @@ fn import_fn_with(
         }),
         refs,
     );
-    let vis = &f.vis;
     let mut rust_sig = sig.clone();
     for (pos, input) in rust_sig.inputs.iter_mut().enumerate() {
         // The body is generated, so `mut` and `ref` of the declaration have nothing to
@@ -323,18 +299,13 @@ fn import_fn_with(
             }
         }
     }
-    Ok(quote! {
-        #(#attrs)*
-        #cfg
-        #[allow(clippy::let_unit_value, clippy::unused_unit)]
-        #vis #rust_sig {
-            #(#bindings)*
-            #declare
-            #invoke
-        }
-        #cfg
-        const _: () = {
-            #record
-        };
+    Ok(ImportFn {
+        attrs: attrs.to_vec(),
+        vis: f.vis.clone(),
+        sig: rust_sig,
+        users,
+        symbol,
+        call,
+        record,
     })
 }

@@ -1,46 +1,14 @@
-//! Classification of Rust types that cross the boundary into schema [`Ty`]s.
-//!
-//! Any path that is not a known primitive, `Option`, `Vec` or `Handle` names a user type
-//! (class, record or enum: the macro cannot tell which, nor which crate declared it). Its
-//! [`Ty::Named`] carries a placeholder that the record fills in with the type's
-//! `BridgeType::TYPE_ID` at compile time (see `record.rs`), and thunks convert it through
-//! the `IntoJs`/`FromJs` impls of its own `#[bridge]` expansion.
+//! Classification of Rust types that cross the boundary into [`TyInfo`]s (see
+//! `model::ty`), function types included: a JS function's signature is classified and
+//! checked as a call into JS here, so generating the call cannot fail.
 
-use crate::record::TypeRefs;
-use bridge_schema::Ty;
-use syn::{GenericArgument, PathArguments, Type};
-
-/// A classified type, with what the thunk generator needs beyond the schema type.
-#[derive(Clone)]
-pub struct TyInfo {
-    pub ty: Ty,
-    /// The user type carried (with `Self` resolved): the `T` of `T`, `Handle<T>`, `&T`.
-    pub named: Option<Type>,
-    /// The Rust type that converts to and from wasm (`T` or `Handle<T>`; for `Option` and
-    /// `Vec`, their element), for user-type-carrying types.
-    pub carrier: Option<Type>,
-    /// Spelled `Handle<T>` (a class reference, not a value moving into a new box).
-    pub handle: bool,
-    /// A `&[T]` parameter (crosses like `Vec<T>`, lent to the callee).
-    pub slice: bool,
-    /// For `Ty::Callback`: the signature and form of the JS function.
-    pub callback: Option<Box<crate::callback::CallbackInfo>>,
-    /// The error type `E` of a `Result<T, E>` return.
-    pub error: Option<Type>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Position {
-    Param,
-    Return,
-    /// A field of a record or enum variant (crosses both ways, owned).
-    Field,
-}
-
-const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, usize, \
-isize, char, String, &str, Option<T>, #[bridge] types (classes as C, Handle<C>, &C, &mut C), \
-Vec<T>, &[number] parameters, Result<T, E: Display> returns, JsValue, &JsValue and JS \
-functions (&dyn Fn(..) -> R, &mut dyn FnMut(..) -> R, Box<dyn Fn(..) -> R>)";
+use super::jscall;
+use super::position::{self, Position};
+use super::unsupported::unsupported;
+use crate::model::refs::TypeRefs;
+use crate::model::ty::{CallbackInfo, Form, TyInfo, plain};
+use bridge_schema::{Callback, Ty};
+use syn::{GenericArgument, PathArguments, ReturnType, Type, TypeParamBound};
 
 /// Classify `ty`; each user type it names gets a placeholder id from `refs`.
 pub fn classify(
@@ -71,17 +39,13 @@ pub fn classify(
         });
     }
     let info = classify_any(ty, self_ty, refs)?;
-    check_position(&info, ty, pos)?;
+    position::check(&info, ty, pos)?;
     Ok(with_placeholder(info, refs))
 }
 
 /// Classify a type of a JS import or callback signature (no position rules: `jscall`
 /// checks what each direction can carry).
-pub(crate) fn classify_in(
-    ty: &Type,
-    self_ty: Option<&Type>,
-    refs: &mut TypeRefs,
-) -> syn::Result<TyInfo> {
+pub fn classify_in(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Result<TyInfo> {
     let info = classify_any(ty, self_ty, refs)?;
     Ok(with_placeholder(info, refs))
 }
@@ -115,18 +79,6 @@ fn result_args(ty: &Type) -> syn::Result<Option<(&Type, &Type)>> {
         "spell the error type out: Result<T, E> with E: Display (a type alias with one \
          argument hides it from #[bridge])",
     ))
-}
-
-pub fn plain(ty: Ty) -> TyInfo {
-    TyInfo {
-        ty,
-        named: None,
-        carrier: None,
-        handle: false,
-        slice: false,
-        callback: None,
-        error: None,
-    }
 }
 
 /// `ty` with a bare `Self` replaced by the impl's type (error types are named in the
@@ -168,11 +120,11 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
             }
             if let Type::TraitObject(_) = &*r.elem {
                 let form = if r.mutability.is_some() {
-                    crate::callback::Form::Mut
+                    Form::Mut
                 } else {
-                    crate::callback::Form::Ref
+                    Form::Ref
                 };
-                return crate::callback::classify(ty, &r.elem, form, self_ty, refs);
+                return callback(ty, &r.elem, form, self_ty, refs);
             }
             if let Some(why) = borrowed_container(&r.elem) {
                 return Err(unsupported(ty, why));
@@ -223,8 +175,7 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
             if seg.ident == "Box"
                 && let Ok(inner @ Type::TraitObject(_)) = single_arg(ty, &seg.arguments)
             {
-                let form = crate::callback::Form::Boxed;
-                return crate::callback::classify(ty, inner, form, self_ty, refs);
+                return callback(ty, inner, Form::Boxed, self_ty, refs);
             }
             match seg.ident.to_string().as_str() {
                 "Option" => {
@@ -293,6 +244,80 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
     }
 }
 
+const SHAPES: &str = "JS functions are taken as `&dyn Fn(A, ..) -> R`, \
+`&mut dyn FnMut(A, ..) -> R` or `Box<dyn Fn(A, ..) -> R>`";
+
+/// Classify the trait object `dyn_ty` of a function type `ty`.
+fn callback(
+    ty: &Type,
+    dyn_ty: &Type,
+    form: Form,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    let bad = |why: &str| Err(unsupported(ty, &format!("{why}; {SHAPES}")));
+    let Type::TraitObject(obj) = dyn_ty else {
+        return bad("not a function type");
+    };
+    let mut sig = None;
+    for bound in &obj.bounds {
+        match bound {
+            TypeParamBound::Trait(t) => {
+                let seg = t.path.segments.last().expect("a segment");
+                if sig.is_some() || !(seg.ident == "Fn" || seg.ident == "FnMut") {
+                    return bad("only one `Fn` or `FnMut` bound (plus lifetimes) is supported");
+                }
+                if seg.ident == "FnMut" && form == Form::Ref {
+                    return bad("a `&dyn FnMut` cannot be called: take `&mut dyn FnMut`");
+                }
+                let PathArguments::Parenthesized(args) = &seg.arguments else {
+                    return bad("expected `Fn(A, ..) -> R`");
+                };
+                sig = Some(args);
+            }
+            TypeParamBound::Lifetime(_) => {}
+            _ => return bad("unsupported bound"),
+        }
+    }
+    let Some(args) = sig else {
+        return bad("expected an `Fn` or `FnMut` bound");
+    };
+    let mut params = Vec::new();
+    for input in &args.inputs {
+        let info = classify_in(input, self_ty, refs)?;
+        params.push((info, input.clone()));
+    }
+    let (ret, ret_ty, catch) = match &args.output {
+        ReturnType::Default => (plain(Ty::Unit), None, false),
+        ReturnType::Type(_, t) => match jscall::result_of_js_error(t) {
+            Some(ok) => (classify_in(ok, self_ty, refs)?, Some(ok.clone()), true),
+            None => (classify_in(t, self_ty, refs)?, Some((**t).clone()), false),
+        },
+    };
+    let schema = Callback {
+        params: params.iter().map(|(i, _)| i.ty.clone()).collect(),
+        ret: Box::new(ret.ty.clone()),
+        catch,
+        names: Vec::new(),
+    };
+    // Checked now, for every function type, so the error points at the parameter's type.
+    let typed: Vec<(&TyInfo, &Type)> = params.iter().map(|(i, t)| (i, t)).collect();
+    let call = jscall::check(&typed, &ret, ret_ty.as_ref(), catch, "a JS callback")?;
+    let info = CallbackInfo {
+        form,
+        dyn_ty: dyn_ty.clone(),
+        params,
+        ret,
+        ret_ty,
+        catch,
+        call,
+    };
+    Ok(TyInfo {
+        callback: Some(Box::new(info)),
+        ..plain(Ty::Callback(schema))
+    })
+}
+
 /// What to take instead of a reference to an owned container the macro knows
 /// (`&String`, `&Vec<T>`, `&Option<T>`, `&Box<T>`, `&Handle<C>` outside `this`).
 fn borrowed_container(elem: &Type) -> Option<&'static str> {
@@ -345,63 +370,6 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
     })
 }
 
-fn check_position(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
-    let param_only = |t: &Ty| {
-        matches!(
-            t,
-            Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::JsValueRef | Ty::Callback(_)
-        )
-    };
-    match (&info.ty, pos) {
-        (Ty::Callback(_), Position::Return) => crate::callback::check_closure(info, ty),
-        (t, Position::Return) if param_only(t) || info.slice => {
-            Err(unsupported(ty, &borrowed_return(t, info.slice, "")))
-        }
-        (Ty::Option(t), Position::Return) if param_only(t) => {
-            Err(unsupported(ty, &borrowed_return(t, false, "Option")))
-        }
-        (Ty::Option(t), Position::Param) if matches!(**t, Ty::ClassMut(_)) => Err(unsupported(
-            ty,
-            "Option<&mut C> is not supported: take Option<&C>",
-        )),
-        (Ty::Unit, Position::Param) => Err(unsupported(ty, "() is not a parameter type")),
-        (t, Position::Field) if param_only(t) || info.slice => Err(unsupported(
-            ty,
-            "a record or enum field owns its value: use String, Vec<T> or Handle<C>",
-        )),
-        (Ty::Option(t) | Ty::Vec(t), Position::Field) if param_only(t) => Err(unsupported(
-            ty,
-            "a record or enum field owns its value: use String, Vec<T> or Handle<C>",
-        )),
-        (Ty::Unit, Position::Field) => Err(unsupported(ty, "a field cannot be ()")),
-        _ => Ok(()),
-    }
-}
-
-/// The message of a borrowed return `t` (inside `wrapper`, e.g. `Option`): what to
-/// return instead. A borrow cannot outlive the call, and JS keeps what it is given.
-fn borrowed_return(t: &Ty, slice: bool, wrapper: &str) -> String {
-    let instead = match t {
-        _ if slice => "`Vec<T>` (a copy; `.to_vec()`)",
-        Ty::Str => "`String` (`.to_string()`)",
-        Ty::ClassRef(_) | Ty::ClassMut(_) => {
-            "`Handle<C>` (the same object: take `this: &Handle<Self>` and return a clone of \
-             it, or keep `Handle`s in the struct) or an owned `C`"
-        }
-        Ty::JsValueRef => "`JsValue` (`.clone()`: the same JS value)",
-        _ => "an owned value",
-    };
-    let instead = if wrapper.is_empty() {
-        instead.to_string()
-    } else {
-        format!("`{wrapper}<..>` of {instead}")
-    };
-    format!(
-        "a borrowed value cannot be returned to JS (the borrow ends with the call, and JS may \
-         keep what it gets): return {instead}"
-    )
-}
-
 fn single_arg<'a>(ty: &Type, args: &'a PathArguments) -> syn::Result<&'a Type> {
     if let PathArguments::AngleBracketed(a) = args
         && let Some(GenericArgument::Type(t)) = a.args.first()
@@ -424,17 +392,4 @@ pub fn is_self(ty: &Type) -> bool {
 
 fn is_ident(ty: &Type, name: &str) -> bool {
     matches!(ty, Type::Path(p) if p.path.is_ident(name))
-}
-
-pub(crate) fn unsupported(ty: &Type, why: &str) -> syn::Error {
-    let shown = quote::ToTokens::to_token_stream(ty).to_string();
-    let why = if why.is_empty() {
-        String::new()
-    } else {
-        format!(": {why}")
-    };
-    syn::Error::new_spanned(
-        ty,
-        format!("type `{shown}` cannot cross the JS boundary{why}; {SUPPORTED}"),
-    )
 }

@@ -1,39 +1,22 @@
 //! `#[bridge]` on a struct: the class's runtime trait impls (type id, identity hook,
 //! conversion), its reference-count exports and its identity hook import.
 
-use crate::{attrs, record};
+use super::record;
+use crate::model::class::Class;
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::ext::IdentExt;
 
-pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStream> {
-    let rust_name = item.ident.unraw().to_string();
-    let args = attrs::parse_class_args(attr, &rust_name)?;
-    if !item.generics.params.is_empty() {
-        return Err(syn::Error::new_spanned(
-            &item.generics,
-            format!("#[bridge] class `{rust_name}` cannot be generic: export a concrete type"),
-        ));
-    }
+pub fn class(class: &Class) -> TokenStream {
+    let item = &class.item;
     let ident = &item.ident;
-    let js_name = args.js_name.unwrap_or_else(|| rust_name.clone());
-    let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
-    let drop_ref = bridge_schema::drop_ref_export(&type_id);
-    let retain = bridge_schema::retain_export(&type_id);
-    let hook = bridge_schema::identity_import(&type_id);
+    let js_name = &class.js_name;
+    let type_id = &class.type_id;
+    let drop_ref = bridge_schema::drop_ref_export(type_id);
+    let retain = bridge_schema::retain_export(type_id);
+    let hook = bridge_schema::identity_import(type_id);
     let import_module = bridge_schema::IDENTITY_IMPORT_MODULE;
-    let doc = doc_of(&item.attrs);
-    let record = record::emit(
-        bridge_schema::Item::Class(bridge_schema::Class {
-            type_id: type_id.clone(),
-            name: js_name.clone(),
-            rust_name,
-            identity_mode: args.identity_mode,
-            doc,
-        }),
-        record::TypeRefs::default(),
-    );
-    Ok(quote! {
+    let record = record::emit(&class.record);
+    quote! {
         #item
 
         impl ::bridge_runtime::BridgeType for #ident {
@@ -98,26 +81,5 @@ pub fn expand(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<TokenStre
 
             #record
         };
-    })
-}
-
-/// The `///` doc text of an item, lines joined. Control characters are dropped: records
-/// use one to mark type ids (see `bridge_schema::type_id_placeholder`).
-pub fn doc_of(attrs: &[syn::Attribute]) -> String {
-    attrs
-        .iter()
-        .filter(|a| a.path().is_ident("doc"))
-        .filter_map(|a| match &a.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => Some(s.value().trim().to_string()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .map(|line| line.replace(|c: char| c.is_control() && c != '\t', ""))
-        .collect::<Vec<_>>()
-        .join("\n")
+    }
 }

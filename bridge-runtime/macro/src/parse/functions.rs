@@ -1,18 +1,22 @@
 //! `#[bridge]` on an impl block (constructors, methods, statics, getters, setters) and on
-//! free functions: validates signatures, emits a thunk per export and the record.
+//! free functions: validates signatures, builds a thunk spec and a schema function per
+//! export.
 
-use crate::attrs::{self, MemberRole};
-use crate::class::doc_of;
-use crate::record::{self, TypeRefs};
-use crate::thunk::{self, Receiver, ThunkSpec};
-use crate::types::{self, Position};
+use super::attrs::{self, MemberRole};
+use super::position::Position;
+use super::record::{self, doc_of};
+use super::{callback_names, names, types};
+use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
+use crate::model::refs::TypeRefs;
+use crate::model::thunk::{Receiver, ThunkSpec};
+use crate::model::ty::{TyInfo, plain};
 use bridge_schema::{Function, FunctionKind, Param, Ty};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::ext::IdentExt;
 use syn::{FnArg, Pat, ReturnType, Signature, Type};
 
-pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<TokenStream> {
+pub fn impl_block(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<ImplBlock> {
     if !attr.is_empty() {
         return Err(syn::Error::new_spanned(
             attr,
@@ -44,8 +48,8 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
     };
     let mut refs = TypeRefs::default();
     let class_id = refs.placeholder(&self_ty);
+    let mut functions = Vec::new();
     let mut members = Vec::new();
-    let mut thunks: Vec<TokenStream> = Vec::new();
     let mut has_constructor = false;
     // Every member is checked, and all their errors reported together.
     let mut errors: Option<syn::Error> = None;
@@ -56,7 +60,7 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
         let exported = (|| {
             let taken = attrs::take_bridge_attrs(&mut f.attrs)?;
             let configurations = attrs::configurations(&taken)?;
-            let member = Member {
+            let member = MemberFn {
                 class: &class,
                 self_ty: &self_ty,
                 f,
@@ -65,23 +69,33 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
                 && only.cfg.is_none()
             {
                 let args = attrs::parse_member_args(&only.attrs)?;
-                return member.export(&args, Some(&mut has_constructor), Some(&mut refs));
+                if !member.exported(&args, Some(&mut has_constructor))? {
+                    return Ok(None);
+                }
+                // A member under #[cfg(...)] exists only when its configuration holds: its
+                // thunk and its record (a record of its own: the CLI merges a class's
+                // impls) carry the same attributes.
+                if member.cfgs().is_empty() {
+                    let (function, thunk) = member.function(&args, &mut refs)?;
+                    return Ok(Some((Some(function), Member::InBlock(thunk))));
+                }
+                return Ok(Some((None, Member::Own(member.own(&args)?))));
             }
             // `#[cfg_attr(p, bridge(..))]`: one export per configuration, each with a
             // record of its own (a second constructor is then the CLI's to find).
-            let body = attrs::per_configuration(&configurations, |c| {
+            let configured = attrs::per_configuration(&configurations, |c| {
                 let args = attrs::parse_member_args(&c.attrs)?;
-                Ok(member
-                    .export(&args, None, None)?
-                    .map(|(_, thunk)| thunk)
-                    .unwrap_or_default())
+                if !member.exported(&args, None)? {
+                    return Ok(None);
+                }
+                member.own(&args).map(Some)
             })?;
-            Ok(Some((None, body)))
+            Ok(Some((None, Member::Configured(configured))))
         })();
         match exported {
-            Ok(Some((function, thunk))) => {
-                members.extend(function);
-                thunks.push(thunk);
+            Ok(Some((function, member))) => {
+                functions.extend(function);
+                members.push(member);
             }
             Ok(None) => {}
             Err(e) => match &mut errors {
@@ -93,40 +107,36 @@ pub fn expand_impl(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<To
     if let Some(errors) = errors {
         return Err(errors);
     }
-    let record = record::emit(
+    let record = record::section(
         bridge_schema::Item::Impl(bridge_schema::Impl {
             class: class_id,
-            members,
+            members: functions,
         }),
         refs,
     );
-    Ok(quote! {
-        #item
-        const _: () = {
-            #(#thunks)*
-            #record
-        };
+    Ok(ImplBlock {
+        item,
+        members,
+        record,
     })
 }
 
 /// A member of a `#[bridge] impl`, its bridge attributes taken off.
-struct Member<'a> {
+struct MemberFn<'a> {
     class: &'a str,
     self_ty: &'a Type,
     f: &'a syn::ImplItemFn,
 }
 
-impl Member<'_> {
-    /// The member's export under `args`: `None` if it stays Rust-only, else its schema
-    /// function (for the impl block's record `refs`) and thunk, or, without `refs`, its
-    /// thunk with a record of its own. `has_constructor` finds a second constructor.
-    fn export(
+impl MemberFn<'_> {
+    /// Whether the member is exported under `args` (not if it stays Rust-only).
+    /// `has_constructor` finds a second constructor.
+    fn exported(
         &self,
         args: &attrs::MemberArgs,
         has_constructor: Option<&mut bool>,
-        refs: Option<&mut TypeRefs>,
-    ) -> syn::Result<Option<(Option<Function>, TokenStream)>> {
-        let (class, self_ty, f) = (self.class, self.self_ty, self.f);
+    ) -> syn::Result<bool> {
+        let (class, f) = (self.class, self.f);
         if args.skip && (args.role != MemberRole::Plain || args.js_name.is_some()) {
             return Err(syn::Error::new_spanned(
                 &f.sig.ident,
@@ -149,7 +159,7 @@ impl Member<'_> {
                     ),
                 ));
             }
-            return Ok(None);
+            return Ok(false);
         }
         if args.role == MemberRole::Constructor
             && let Some(has_constructor) = has_constructor
@@ -164,60 +174,57 @@ impl Member<'_> {
             }
             *has_constructor = true;
         }
-        // A member under #[cfg(...)] exists only when its configuration holds: its thunk
-        // and its record (a record of its own: the CLI merges a class's impls) carry the
-        // same attributes.
-        let cfgs: Vec<&syn::Attribute> = f
+        Ok(true)
+    }
+
+    /// The member's `#[cfg(..)]` attributes.
+    fn cfgs(&self) -> Vec<syn::Attribute> {
+        self.f
             .attrs
             .iter()
             .filter(|a| a.path().is_ident("cfg"))
-            .collect();
-        if cfgs.is_empty()
-            && let Some(refs) = refs
-        {
-            return member(
-                class,
-                self_ty,
-                &f.sig,
-                &f.block,
-                args,
-                doc_of(&f.attrs),
-                refs,
-            )
-            .map(|(function, thunk)| Some((Some(function), thunk)));
-        }
-        let mut own_refs = TypeRefs::default();
-        let own_class_id = own_refs.placeholder(self_ty);
-        let (function, thunk) = member(
-            class,
-            self_ty,
+            .cloned()
+            .collect()
+    }
+
+    /// Its schema function (its types' placeholders from `refs`) and thunk.
+    fn function(
+        &self,
+        args: &attrs::MemberArgs,
+        refs: &mut TypeRefs,
+    ) -> syn::Result<(Function, ThunkSpec)> {
+        let f = self.f;
+        member(
+            self.class,
+            self.self_ty,
             &f.sig,
             &f.block,
             args,
             doc_of(&f.attrs),
-            &mut own_refs,
-        )?;
-        let record = record::emit(
+            refs,
+        )
+    }
+
+    /// Its thunk with a record of its own, under its `#[cfg]`s.
+    fn own(&self, args: &attrs::MemberArgs) -> syn::Result<OwnExport> {
+        let mut own_refs = TypeRefs::default();
+        let own_class_id = own_refs.placeholder(self.self_ty);
+        let (function, thunk) = self.function(args, &mut own_refs)?;
+        let record = record::section(
             bridge_schema::Item::Impl(bridge_schema::Impl {
                 class: own_class_id,
                 members: vec![function],
             }),
             own_refs,
         );
-        Ok(Some((
-            None,
-            quote! {
-                #(#cfgs)*
-                const _: () = {
-                    #thunk
-                    #record
-                };
-            },
-        )))
+        Ok(OwnExport {
+            cfgs: self.cfgs(),
+            export: Export { thunk, record },
+        })
     }
 }
 
-pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<TokenStream> {
+pub fn free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<FreeFunction> {
     // The attribute's own arguments, then any further `#[bridge(..)]`s (also under
     // `cfg_attr`) on the function.
     let mut taken = vec![attrs::BridgeAttr {
@@ -229,14 +236,11 @@ pub fn expand_free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<T
     let exports = attrs::per_configuration(&configurations, |c| {
         free_fn_export(&item, &attrs::parse_member_args(&c.attrs)?)
     })?;
-    Ok(quote! {
-        #item
-        #exports
-    })
+    Ok(FreeFunction { item, exports })
 }
 
-/// The thunk and record of free function `item` under `args`.
-fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<TokenStream> {
+/// The thunk and record of free function `item` under `args` (`None`: kept Rust-only).
+fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<Option<Export>> {
     if args.skip {
         if args.role != MemberRole::Plain || args.js_name.is_some() {
             return Err(syn::Error::new_spanned(
@@ -249,7 +253,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<T
                 ),
             ));
         }
-        return Ok(TokenStream::new());
+        return Ok(None);
     }
     if args.role != MemberRole::Plain {
         return Err(syn::Error::new_spanned(
@@ -279,7 +283,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<T
     name_callbacks(&item.sig, &item.block, 0, &mut params, &mut ret);
     let ident = &item.sig.ident;
     let symbol = bridge_schema::function_symbol(&record::crate_name(), &rust_name);
-    let thunk = thunk::generate(&ThunkSpec {
+    let thunk = ThunkSpec {
         symbol: symbol.clone(),
         ident: format_ident!("__bridge_export"),
         callee: quote! { #ident },
@@ -288,7 +292,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<T
         receiver: Receiver::None,
         params: infos,
         ret: ret.clone(),
-    });
+    };
     let function = Function {
         kind: FunctionKind::Free,
         js_name,
@@ -299,13 +303,8 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<T
         ret: ret.ty,
         doc: doc_of(&item.attrs),
     };
-    let record = record::emit(bridge_schema::Item::Function(function), refs);
-    Ok(quote! {
-        const _: () = {
-            #thunk
-            #record
-        };
-    })
+    let record = record::section(bridge_schema::Item::Function(function), refs);
+    Ok(Some(Export { thunk, record }))
 }
 
 fn member(
@@ -316,7 +315,7 @@ fn member(
     args: &attrs::MemberArgs,
     doc: String,
     refs: &mut TypeRefs,
-) -> syn::Result<(Function, TokenStream)> {
+) -> syn::Result<(Function, ThunkSpec)> {
     check_plain_signature(sig)?;
     let rust_name = sig.ident.unraw().to_string();
     let receiver = receiver_of(sig, self_ty)?;
@@ -361,20 +360,20 @@ fn member(
         }
         (None, _) => attrs::camel_case(&rust_name),
     };
-    crate::names::check_member_name(sig.ident.span(), class, &rust_name, kind, &js_name)?;
+    names::check_member_name(sig.ident.span(), class, &rust_name, kind, &js_name)?;
     let type_id = bridge_schema::type_id(&record::crate_name(), class);
     let symbol = bridge_schema::member_symbol(&type_id, &rust_name);
     let ident = &sig.ident;
-    let thunk = thunk::generate(&ThunkSpec {
+    let thunk = ThunkSpec {
         symbol: symbol.clone(),
         ident: format_ident!("__bridge_export_{}", rust_name),
         callee: quote! { <#self_ty>::#ident },
-        class: Some(self_ty),
+        class: Some(self_ty.clone()),
         member: js_name.clone(),
         receiver,
         params: infos,
         ret: ret.clone(),
-    });
+    };
     let schema_receiver = match receiver {
         Receiver::None => bridge_schema::Receiver::None,
         Receiver::Ref => bridge_schema::Receiver::Shared,
@@ -485,7 +484,7 @@ fn is_handle_this(ty: &Type, self_ty: &Type) -> bool {
 }
 
 /// `Self`, `Handle<Self>` or the class by name: what a constructor returns.
-fn returns_self(ret: &types::TyInfo, self_ty: &Type) -> bool {
+fn returns_self(ret: &TyInfo, self_ty: &Type) -> bool {
     let made = match &ret.ty {
         Ty::Result(ok, _) => &**ok,
         other => other,
@@ -493,11 +492,11 @@ fn returns_self(ret: &types::TyInfo, self_ty: &Type) -> bool {
     matches!(made, Ty::Named(_)) && names_self(ret, self_ty)
 }
 
-fn is_handle(info: &types::TyInfo) -> bool {
+fn is_handle(info: &TyInfo) -> bool {
     matches!(info.ty, Ty::Named(_)) && info.handle
 }
 
-fn names_self(info: &types::TyInfo, self_ty: &Type) -> bool {
+fn names_self(info: &TyInfo, self_ty: &Type) -> bool {
     let last = |ty: &Type| match ty {
         Type::Path(p) => p.path.segments.last().map(|s| s.ident.unraw().to_string()),
         _ => None,
@@ -512,7 +511,7 @@ fn name_callbacks(
     body: &syn::Block,
     skip: usize,
     params: &mut [Param],
-    ret: &mut types::TyInfo,
+    ret: &mut TyInfo,
 ) {
     let typed = sig.inputs.iter().skip(skip).filter_map(|a| match a {
         FnArg::Typed(t) => Some(t),
@@ -520,7 +519,7 @@ fn name_callbacks(
     });
     for (t, param) in typed.zip(params.iter_mut()) {
         if let (Pat::Ident(pat), Ty::Callback(cb)) = (&*t.pat, &mut param.ty) {
-            cb.names = crate::callback::call_argument_names(body, &pat.ident, cb.params.len());
+            cb.names = callback_names::call_argument_names(body, &pat.ident, cb.params.len());
         }
     }
     let returned = match &mut ret.ty {
@@ -528,11 +527,11 @@ fn name_callbacks(
         other => other,
     };
     if let Ty::Callback(cb) = returned {
-        cb.names = crate::callback::returned_closure_names(body, cb.params.len());
+        cb.names = callback_names::returned_closure_names(body, cb.params.len());
     }
 }
 
-type ParamList = (Vec<Param>, Vec<(String, types::TyInfo)>);
+type ParamList = (Vec<Param>, Vec<(String, TyInfo)>);
 
 fn params_of(
     sig: &Signature,
@@ -564,13 +563,9 @@ fn params_of(
     Ok((params, infos))
 }
 
-fn return_of(
-    sig: &Signature,
-    self_ty: Option<&Type>,
-    refs: &mut TypeRefs,
-) -> syn::Result<types::TyInfo> {
+fn return_of(sig: &Signature, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Result<TyInfo> {
     match &sig.output {
-        ReturnType::Default => Ok(types::plain(Ty::Unit)),
+        ReturnType::Default => Ok(plain(Ty::Unit)),
         ReturnType::Type(_, ty) => types::classify(ty, self_ty, Position::Return, refs),
     }
 }

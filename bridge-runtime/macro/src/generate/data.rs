@@ -1,0 +1,239 @@
+//! `#[bridge(record)]` on a struct and `#[bridge]` on an enum: plain data that crosses by
+//! value. Both are encoded on the wire (`bridge_runtime::wire`) by the `WireOut`/`WireIn`
+//! impls generated here, field by field in declaration order; a fieldless enum crosses
+//! as its variant's index (a JS string in the glue).
+
+use super::configured::configured;
+use super::record;
+use crate::model::data::{Data, DataField, DataVariant, Shape};
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Ident;
+
+/// The struct or enum, its trait impls, wire codecs and record(s) (one per configuration
+/// of its fields' attributes).
+pub fn data(data: &Data) -> TokenStream {
+    let records = configured(&data.records, record::emit);
+    match &data.shape {
+        Shape::Record(item, fields) => {
+            let wire = record_wire(&item.ident, fields);
+            expand_data(item, &item.ident, &data.type_id, records, wire, false)
+        }
+        Shape::Enum(item, variants) => {
+            let ident = &item.ident;
+            let fieldless = variants.iter().all(|v| v.fields.is_empty());
+            let mut wire = enum_wire(ident, variants);
+            if fieldless {
+                wire.extend(fieldless_index(ident, variants));
+            }
+            expand_data(item, ident, &data.type_id, records, wire, fieldless)
+        }
+    }
+}
+
+/// What a record's and an enum's expansions share: the item unchanged, its wire code, its
+/// trait impls and its record(s) (one per configuration of its fields' attributes).
+fn expand_data(
+    item: &impl quote::ToTokens,
+    ident: &Ident,
+    type_id: &str,
+    records: TokenStream,
+    wire: TokenStream,
+    fieldless: bool,
+) -> TokenStream {
+    let traits = data_traits(ident, type_id, fieldless);
+    let anchor = bridge_schema::data_anchor_export(type_id);
+    quote! {
+        #item
+        #wire
+        #traits
+        const _: () = {
+            #records
+
+            // Keeps the record in the link when the type's crate exports nothing else.
+            #[unsafe(export_name = #anchor)]
+            extern "C" fn __bridge_anchor() {}
+        };
+    }
+}
+
+/// `BridgeType`, `BridgeData` and the thunk conversions of a record or enum. Records and
+/// enums with data travel on the wire (the wasm value is the in-buffer offset, or unused
+/// for results); a fieldless enum travels as its variant index.
+fn data_traits(ident: &Ident, type_id: &str, fieldless: bool) -> TokenStream {
+    let rt = quote!(::bridge_runtime);
+    let (into_abi, from_abi, js_arg) = if fieldless {
+        (
+            quote! { #ident::__bridge_index(self) },
+            quote! { #ident::__bridge_from_index(abi) },
+            quote! {},
+        )
+    } else {
+        (
+            quote! { #rt::wire::ret(self); 0 },
+            // SAFETY: forwarded contract: JS wrote the value at offset `abi`.
+            quote! { unsafe { #rt::wire::take_at(abi) } },
+            quote! {
+                #[inline]
+                fn into_js_arg(self, args: &mut #rt::wire::WireArgs) -> u32 {
+                    args.put(self)
+                }
+            },
+        )
+    };
+    quote! {
+        impl #rt::BridgeType for #ident {
+            const TYPE_ID: &'static str = #type_id;
+        }
+        impl #rt::BridgeData for #ident {}
+        impl #rt::IntoJs for #ident {
+            type Abi = u32;
+            #[inline]
+            fn into_abi(self) -> u32 {
+                #into_abi
+            }
+            #js_arg
+            #[inline]
+            fn ret_vec(v: ::std::vec::Vec<Self>) {
+                #rt::wire::ret(v)
+            }
+        }
+        impl #rt::FromJs for #ident {
+            type Abi = u32;
+            #[inline]
+            unsafe fn from_abi(abi: u32) -> Self {
+                #from_abi
+            }
+            #[inline]
+            unsafe fn lift_vec(ptr: u32, _len: u32) -> ::std::vec::Vec<Self> {
+                // SAFETY: forwarded contract: JS wrote the vector at offset `ptr`.
+                unsafe { #rt::wire::take_at(ptr) }
+            }
+        }
+    }
+}
+
+/// A fieldless enum's variant index both ways (JS checked the name before passing it).
+fn fieldless_index(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
+    let name = ident.to_string();
+    let count = variants.len();
+    let (to, from): (Vec<_>, Vec<_>) = variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let i = i as u32;
+            let v = &v.ident;
+            (quote! { #ident::#v => #i, }, quote! { #i => #ident::#v, })
+        })
+        .unzip();
+    quote! {
+        impl #ident {
+            #[doc(hidden)]
+            #[inline]
+            pub fn __bridge_index(self) -> u32 {
+                match self {
+                    #(#to)*
+                }
+            }
+            #[doc(hidden)]
+            #[inline]
+            pub fn __bridge_from_index(index: u32) -> Self {
+                match index {
+                    #(#from)*
+                    other => ::core::panic!(
+                        "bridge: variant index {} of enum `{}` is out of range (it has {}); the \
+                         glue and the wasm disagree: rebuild both with the same cargo-bridge",
+                        other, #name, #count
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// `WireOut` and `WireIn` of a record: its fields in declaration order.
+fn record_wire(ident: &Ident, fields: &[DataField]) -> TokenStream {
+    let w = quote!(::bridge_runtime::wire);
+    let names: Vec<&Ident> = fields
+        .iter()
+        .map(|f| f.ident.as_ref().expect("records have named fields"))
+        .collect();
+    quote! {
+        impl #w::WireOut for #ident {
+            #[inline]
+            fn wire_write(self, w: &mut #w::WireBuf) {
+                #( #w::WireOut::wire_write(self.#names, w); )*
+            }
+        }
+        unsafe impl #w::WireIn for #ident {
+            #[inline]
+            unsafe fn wire_read(r: &mut #w::WireReader) -> ::bridge_runtime::abi::Result<Self> {
+                ::core::result::Result::Ok(#ident {
+                    // SAFETY: forwarded contract; struct literal fields evaluate in order.
+                    #( #names: unsafe { #w::WireIn::wire_read(r) }?, )*
+                })
+            }
+        }
+    }
+}
+
+/// `WireOut` and `WireIn` of an enum: the variant's index as a `u32`, then its fields.
+fn enum_wire(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
+    let w = quote!(::bridge_runtime::wire);
+    let name = ident.to_string();
+    let mut write_arms = Vec::new();
+    let mut read_arms = Vec::new();
+    for (index, v) in variants.iter().enumerate() {
+        let index = index as u32;
+        let vident = &v.ident;
+        let binds: Vec<Ident> = (0..v.fields.len())
+            .map(|i| quote::format_ident!("__f{i}"))
+            .collect();
+        let (pattern, build) = if v.tuple {
+            (quote! { (#(#binds),*) }, quote! { (#(#binds),*) })
+        } else if v.fields.is_empty() {
+            (quote! {}, quote! {})
+        } else {
+            let names: Vec<&Ident> = v.fields.iter().filter_map(|f| f.ident.as_ref()).collect();
+            (
+                quote! { { #(#names: #binds),* } },
+                quote! { { #(#names: #binds),* } },
+            )
+        };
+        write_arms.push(quote! {
+            #ident::#vident #pattern => {
+                w.put(#index.to_le_bytes());
+                #( #w::WireOut::wire_write(#binds, w); )*
+            }
+        });
+        read_arms.push(quote! {
+            #index => {
+                // SAFETY: forwarded contract; fields are read in declaration order.
+                #( let #binds = unsafe { #w::WireIn::wire_read(r) }?; )*
+                ::core::result::Result::Ok(#ident::#vident #build)
+            }
+        });
+    }
+    let count = variants.len();
+    quote! {
+        impl #w::WireOut for #ident {
+            #[inline]
+            fn wire_write(self, w: &mut #w::WireBuf) {
+                match self {
+                    #(#write_arms)*
+                }
+            }
+        }
+        unsafe impl #w::WireIn for #ident {
+            #[inline]
+            unsafe fn wire_read(r: &mut #w::WireReader) -> ::bridge_runtime::abi::Result<Self> {
+                match u32::from_le_bytes(r.take()?) {
+                    #(#read_arms)*
+                    other => ::core::result::Result::Err(
+                        ::bridge_runtime::wire::bad_variant(#name, other, #count),
+                    ),
+                }
+            }
+        }
+    }
+}

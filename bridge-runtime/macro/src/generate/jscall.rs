@@ -1,0 +1,275 @@
+//! The Rust side of a call into JS, shared by `#[bridge] extern` imports and callback
+//! parameters: statements lowering the arguments (`model::ty::Lower`), the raw import's
+//! declaration and call, and the lift of its result (`model::ty::Lift`).
+//!
+//! Class handles go through `abi::lower_class`, so they reach JS through the class's
+//! identity hook exactly like a returned class: `===` the wrapper JS holds, joining an
+//! active pool.
+
+use super::abi;
+use crate::model::ty::{JsCall, Lift, Lower, wasm_scalar};
+use bridge_schema::Ty;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// What the generated code needs to declare and call one raw JS import.
+pub struct Call {
+    /// Parameters of the raw import, after any leading ones the caller adds.
+    pub raw_params: Vec<TokenStream>,
+    /// `-> T` of the raw import, or nothing.
+    pub raw_ret: TokenStream,
+    /// Statements lowering the Rust arguments (named as in `params`).
+    pub lowering: Vec<TokenStream>,
+    pub raw_args: Vec<TokenStream>,
+    /// The Rust result, from the raw result `__raw`.
+    pub lift: TokenStream,
+    pub catch: bool,
+}
+
+/// The wasm type of a scalar.
+fn scalar_abi(ty: &Ty) -> TokenStream {
+    abi::wasm(wasm_scalar(ty).expect("a scalar"))
+}
+
+/// The Rust value of a scalar the glue returned as `raw` (checked by the glue).
+fn scalar_lift(ty: &Ty, raw: TokenStream) -> TokenStream {
+    let rust = match ty {
+        Ty::Bool => return quote! { #raw != 0 },
+        Ty::Char => return quote! { ::bridge_runtime::abi::checked_char(#raw) },
+        Ty::I8 => quote!(i8),
+        Ty::I16 => quote!(i16),
+        Ty::I32 => quote!(i32),
+        Ty::U8 => quote!(u8),
+        Ty::U16 => quote!(u16),
+        Ty::U32 => quote!(u32),
+        Ty::F32 => quote!(f32),
+        Ty::F64 => quote!(f64),
+        Ty::I64 => quote!(i64),
+        Ty::Usize => quote!(usize),
+        Ty::Isize => quote!(isize),
+        _ => quote!(u64),
+    };
+    quote! { #raw as #rust }
+}
+
+/// The call `spec` with its Rust arguments named `names`.
+pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
+    let rt = quote!(::bridge_runtime::abi);
+    let mut call = Call {
+        raw_params: Vec::new(),
+        raw_ret: TokenStream::new(),
+        lowering: Vec::new(),
+        raw_args: Vec::new(),
+        lift: TokenStream::new(),
+        catch: spec.catch,
+    };
+    let wire = quote!(__bridge_wire);
+    let mut uses_wire = false;
+    for (name, lower) in names.iter().zip(&spec.args) {
+        let len = format_ident!("{}_len", name);
+        let some = format_ident!("{}_is_some", name);
+        match lower {
+            Lower::Scalar(t) => {
+                let abi = scalar_abi(t);
+                call.raw_params.push(quote! { #name: #abi });
+                call.raw_args.push(quote! { #name as #abi });
+            }
+            Lower::Str => {
+                call.raw_params.push(quote! { #name: u32 });
+                call.raw_params.push(quote! { #len: u32 });
+                call.raw_args.push(quote! { #name.as_ptr() as u32 });
+                call.raw_args.push(quote! { #name.len() as u32 });
+            }
+            Lower::Named(carrier) => {
+                uses_wire = true;
+                call.raw_params
+                    .push(quote! { #name: <#carrier as ::bridge_runtime::IntoJs>::Abi });
+                call.lowering.push(quote! {
+                    let #name = ::bridge_runtime::IntoJs::into_js_arg(#name, &mut #wire);
+                });
+                call.raw_args.push(quote! { #name });
+            }
+            Lower::Wire => {
+                uses_wire = true;
+                call.raw_params.push(quote! { #name: u32 });
+                call.lowering.push(quote! { let #name = #wire.put(#name); });
+                call.raw_args.push(quote! { #name });
+            }
+            Lower::JsValue => {
+                call.raw_params.push(quote! { #name: u32 });
+                call.raw_args.push(quote! { #name.into_abi() });
+            }
+            Lower::JsValueRef => {
+                call.raw_params.push(quote! { #name: u32 });
+                call.raw_args.push(quote! { #name.abi() });
+            }
+            Lower::OptScalar(t) => {
+                let abi = scalar_abi(t);
+                call.raw_params.push(quote! { #some: u32 });
+                call.raw_params.push(quote! { #name: #abi });
+                call.lowering.push(quote! {
+                    let (#some, #name): (u32, #abi) = match #name {
+                        ::core::option::Option::Some(v) => (1, v as #abi),
+                        ::core::option::Option::None => (0, 0 as #abi),
+                    };
+                });
+                call.raw_args.push(quote! { #some });
+                call.raw_args.push(quote! { #name });
+            }
+            Lower::OptStr => {
+                call.raw_params.push(quote! { #name: u32 });
+                call.raw_params.push(quote! { #len: u32 });
+                call.lowering.push(quote! {
+                    let (#name, #len) = match &#name {
+                        ::core::option::Option::Some(s) => (s.as_ptr() as u32, s.len() as u32),
+                        ::core::option::Option::None => (0u32, 0u32),
+                    };
+                });
+                call.raw_args.push(quote! { #name });
+                call.raw_args.push(quote! { #len });
+            }
+            Lower::OptNamed(carrier) => {
+                uses_wire = true;
+                let abi = quote! { <#carrier as ::bridge_runtime::IntoJs>::Abi };
+                call.raw_params.push(quote! { #some: u32 });
+                call.raw_params.push(quote! { #name: #abi });
+                call.lowering.push(quote! {
+                    let (#some, #name): (u32, #abi) = match #name {
+                        ::core::option::Option::Some(v) => {
+                            (1, ::bridge_runtime::IntoJs::into_js_arg(v, &mut #wire))
+                        }
+                        ::core::option::Option::None => (0, ::core::default::Default::default()),
+                    };
+                });
+                call.raw_args.push(quote! { #some });
+                call.raw_args.push(quote! { #name });
+            }
+            // Its `#closure-call`/`#closure-drop` exports are the caller's (`closures`).
+            Lower::Closure(_) => {
+                call.raw_params.push(quote! { #name: u32 });
+                call.raw_args
+                    .push(quote! { ::bridge_runtime::js::closure::into_abi(#name) });
+            }
+        }
+    }
+    if uses_wire {
+        call.lowering.insert(
+            0,
+            quote! { let mut #wire = ::bridge_runtime::wire::WireArgs::new(); },
+        );
+        call.lowering.push(quote! { #wire.finish(); });
+    }
+    let (raw_ret, lift) = match &spec.ret {
+        Lift::Unit => (quote! {}, quote! { let () = __raw; }),
+        Lift::Scalar(t) => {
+            let abi = scalar_abi(t);
+            (quote! { -> #abi }, scalar_lift(t, quote!(__raw)))
+        }
+        Lift::String => (
+            quote! {},
+            quote! { { let () = __raw; unsafe { #rt::take_ret_string() }.unwrap_or_default() } },
+        ),
+        Lift::JsValue => (
+            quote! { -> u32 },
+            quote! { ::bridge_runtime::JsValue::from_abi(__raw) },
+        ),
+        Lift::Named(carrier) => (
+            quote! { -> <#carrier as ::bridge_runtime::FromJs>::Abi },
+            // SAFETY: the glue checked the value (a class: a live wrapper's address; a
+            // record or enum with data: written on the wire at this offset).
+            quote! { unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(__raw) } },
+        ),
+        // A value JS wrote into the wire's in-buffer, at the offset it returned.
+        Lift::Wire(t) => (
+            quote! { -> u32 },
+            // SAFETY: the glue wrote a value of this type at that offset.
+            quote! { unsafe { ::bridge_runtime::wire::take_at::<#t>(__raw) } },
+        ),
+        Lift::OptScalar(t) => {
+            let abi = scalar_abi(t);
+            let conv = scalar_lift(t, quote!(__raw));
+            (
+                quote! { -> #abi },
+                quote! { #rt::ret_is_some().then(|| #conv) },
+            )
+        }
+        Lift::OptString => (
+            quote! {},
+            quote! { { let () = __raw; unsafe { #rt::take_ret_string() } } },
+        ),
+        Lift::OptNamed(carrier) => (
+            quote! { -> <#carrier as ::bridge_runtime::FromJs>::Abi },
+            quote! {
+                #rt::ret_is_some()
+                    .then(|| unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(__raw) })
+            },
+        ),
+    };
+    call.raw_ret = raw_ret;
+    call.lift = lift;
+    call
+}
+
+impl Call {
+    /// Declaration of the raw import `ident` (`module`/`symbol`), with `leading` parameters
+    /// first. On the host it is a stub that panics: there is no JS to call.
+    pub fn declare(
+        &self,
+        ident: &Ident,
+        module: &str,
+        symbol: &str,
+        leading: &[TokenStream],
+    ) -> TokenStream {
+        let params = leading.iter().chain(&self.raw_params);
+        let params2 = params.clone();
+        let ret = &self.raw_ret;
+        let message = format!(
+            "the JS function `{symbol}` can only be called from wasm built by cargo bridge"
+        );
+        quote! {
+            #[cfg(target_arch = "wasm32")]
+            #[link(wasm_import_module = #module)]
+            unsafe extern "C" {
+                #[link_name = #symbol]
+                fn #ident(#(#params),*) #ret;
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            #[allow(unused_variables, clippy::all)]
+            unsafe fn #ident(#(#params2),*) #ret {
+                ::core::panic!(#message)
+            }
+        }
+    }
+
+    /// Statements calling the raw import `ident` (with `leading` arguments first) and
+    /// evaluating to the Rust result; `items` are the items the call needs (the
+    /// `#closure-call` and `#closure-drop` exports of each Rust closure it passes).
+    pub fn invoke(
+        &self,
+        ident: &Ident,
+        leading: &[TokenStream],
+        items: &TokenStream,
+    ) -> TokenStream {
+        let lowering = &self.lowering;
+        let args = leading.iter().chain(&self.raw_args);
+        let lift = &self.lift;
+        if self.catch {
+            quote! {
+                #items
+                #(#lowering)*
+                ::bridge_runtime::js::clear_exception();
+                // SAFETY: the glue implements the import with this signature.
+                let __raw = unsafe { #ident(#(#args),*) };
+                ::bridge_runtime::js::caught(move || { #lift })
+            }
+        } else {
+            quote! {
+                #items
+                #(#lowering)*
+                // SAFETY: the glue implements the import with this signature.
+                let __raw = unsafe { #ident(#(#args),*) };
+                #lift
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! How a thunk lifts each parameter from wasm values and lowers its result.
+
+use super::abi::scalar;
+use crate::model::ty::TyInfo;
+use bridge_schema::Ty;
+use proc_macro2::{Ident, TokenStream};
+use quote::{ToTokens, format_ident, quote};
+
+/// A parameter's wasm parameters, the prelude binding its Rust value, and the argument
+/// expression passed to the callee.
+pub struct Lifted {
+    pub wasm_params: Vec<TokenStream>,
+    pub prelude: TokenStream,
+    pub arg: TokenStream,
+}
+
+/// Whether the thunk owns a parameter's value and the call only borrows it.
+pub fn kept_by_thunk(info: &TyInfo) -> bool {
+    match &info.ty {
+        Ty::Str | Ty::JsValueRef => true,
+        Ty::Vec(_) => info.slice,
+        Ty::Option(inner) => **inner == Ty::Str,
+        _ => false,
+    }
+}
+
+/// Convert a wasm scalar to its Rust type (`bool` from 0/1, narrowing casts wrap; a
+/// `char` is checked and may fail with `?`).
+fn from_abi(ty: &Ty, value: TokenStream) -> TokenStream {
+    match ty {
+        Ty::Bool => quote! { (#value != 0) },
+        Ty::Char => quote! { ::bridge_runtime::abi::lift_char(#value)? },
+        _ => {
+            let (_, rust) = scalar(ty).expect("scalar");
+            quote! { (#value as #rust) }
+        }
+    }
+}
+
+/// `let [mut] binding = <borrow of the class object at addr>`: shared or exclusive; a
+/// refusal traps (`trap`: only where nothing is owned or borrowed yet, see `thunk::thunk`) or
+/// returns the error.
+pub fn borrow_prelude(
+    binding: &Ident,
+    class: &impl ToTokens,
+    addr: &Ident,
+    site: &TokenStream,
+    exclusive: bool,
+    trap: bool,
+    guard: u32,
+) -> TokenStream {
+    let rt = quote!(::bridge_runtime::abi);
+    let (mutability, borrow) = match (exclusive, trap) {
+        (false, false) => (quote!(), quote!(borrow_arg)),
+        (false, true) => (quote!(), quote!(borrow_first_arg)),
+        (true, false) => (quote!(mut), quote!(borrow_mut_arg)),
+        (true, true) => (quote!(mut), quote!(borrow_mut_first_arg)),
+    };
+    let refused = if trap { quote!() } else { quote!(?) };
+    quote! { let #mutability #binding = unsafe { #rt::#borrow::<#class, #guard>(#addr, #site) }#refused; }
+}
+
+pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Lifted {
+    let len = format_ident!("{}_len", name);
+    let cap = format_ident!("{}_cap", name);
+    let some = format_ident!("{}_is_some", name);
+    let class = &info.named;
+    let carrier = &info.carrier;
+    let rt = quote!(::bridge_runtime::abi);
+    match &info.ty {
+        // JS wrote the value into the wire's in-buffer at offset `#name`.
+        t if t.travels_on_wire() => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: quote! {
+                let #name = unsafe { ::bridge_runtime::wire::read_at(#name) }?;
+            },
+            arg: quote! { #name },
+        },
+        t if scalar(t).is_some() => {
+            let (abi, _) = scalar(t).unwrap();
+            let conv = from_abi(t, quote!(#name));
+            Lifted {
+                wasm_params: vec![quote! { #name: #abi }],
+                prelude: quote! { let #name = #conv; },
+                arg: quote! { #name },
+            }
+        }
+        Ty::String | Ty::Str => Lifted {
+            wasm_params: vec![
+                quote! { #name: u32 },
+                quote! { #len: u32 },
+                quote! { #cap: u32 },
+            ],
+            prelude: quote! { let #name = unsafe { #rt::lift_string(#name, #len, #cap) }; },
+            arg: if info.ty == Ty::Str {
+                quote! { &#name }
+            } else {
+                quote! { #name }
+            },
+        },
+        Ty::ClassRef(_) => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: borrow_prelude(name, class, name, site, false, false, guard),
+            arg: quote! { &*#name },
+        },
+        Ty::ClassMut(_) => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: borrow_prelude(name, class, name, site, true, false, guard),
+            arg: quote! { &mut *#name },
+        },
+        Ty::Named(_) => Lifted {
+            wasm_params: vec![quote! { #name: <#carrier as ::bridge_runtime::FromJs>::Abi }],
+            prelude: quote! { let #name = unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(#name) }; },
+            arg: quote! { #name },
+        },
+        Ty::Option(inner) => match &**inner {
+            t if scalar(t).is_some() => {
+                let (abi, _) = scalar(t).unwrap();
+                let conv = from_abi(t, quote!(#name));
+                Lifted {
+                    wasm_params: vec![quote! { #some: u32 }, quote! { #name: #abi }],
+                    prelude: quote! { let #name = if #some != 0 { Some(#conv) } else { None }; },
+                    arg: quote! { #name },
+                }
+            }
+            Ty::String | Ty::Str => Lifted {
+                wasm_params: vec![
+                    quote! { #name: u32 },
+                    quote! { #len: u32 },
+                    quote! { #cap: u32 },
+                ],
+                prelude: quote! { let #name = unsafe { #rt::lift_opt_string(#name, #len, #cap) }; },
+                arg: if **inner == Ty::Str {
+                    quote! { #name.as_deref() }
+                } else {
+                    quote! { #name }
+                },
+            },
+            // Like every optional user type: a flag, then the value.
+            Ty::ClassRef(_) => Lifted {
+                wasm_params: vec![quote! { #some: u32 }, quote! { #name: u32 }],
+                prelude: quote! {
+                    let #name = if #some == 0 {
+                        None
+                    } else {
+                        Some(unsafe { #rt::borrow_arg::<#class, #guard>(#name, #site) }?)
+                    };
+                },
+                arg: quote! { #name.as_deref() },
+            },
+            Ty::Named(_) => Lifted {
+                wasm_params: vec![
+                    quote! { #some: u32 },
+                    quote! { #name: <#carrier as ::bridge_runtime::FromJs>::Abi },
+                ],
+                prelude: quote! { let #name = unsafe { #rt::lift_opt_named::<#carrier>(#some, #name) }; },
+                arg: quote! { #name },
+            },
+            other => unreachable!("Option<{other:?}> was rejected by classify"),
+        },
+        Ty::JsValue => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
+            arg: quote! { #name },
+        },
+        Ty::JsValueRef => Lifted {
+            wasm_params: vec![quote! { #name: u32 }],
+            prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
+            arg: quote! { &#name },
+        },
+        Ty::Vec(inner) => {
+            let prelude = if matches!(**inner, Ty::Named(_)) {
+                quote! { let #name = unsafe { #rt::lift_named_vec::<#carrier>(#name, #len) }; }
+            } else {
+                let (_, rust) = scalar(inner).expect("Vec of numbers");
+                quote! { let #name = unsafe { #rt::lift_vec::<#rust>(#name, #len) }; }
+            };
+            Lifted {
+                wasm_params: vec![quote! { #name: u32 }, quote! { #len: u32 }],
+                prelude,
+                arg: if info.slice {
+                    quote! { &#name }
+                } else {
+                    quote! { #name }
+                },
+            }
+        }
+        other => unreachable!("parameter type {other:?} was rejected by classify"),
+    }
+}
+
+/// The thunk's return signature and the statements lowering `__value`.
+pub fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
+    let rt = quote!(::bridge_runtime::abi);
+    let carrier = &info.carrier;
+    let into = quote! { <#carrier as ::bridge_runtime::IntoJs> };
+    match &info.ty {
+        Ty::Result(ok, _) => lower_return(&TyInfo {
+            ty: (**ok).clone(),
+            ..info.clone()
+        }),
+        t if t.travels_on_wire() => (quote! {}, quote! { ::bridge_runtime::wire::ret(__value) }),
+        Ty::Unit => (quote! {}, quote! { let () = __value; }),
+        t if scalar(t).is_some() => {
+            let (abi, _) = scalar(t).unwrap();
+            (quote! { -> #abi }, quote! { __value as #abi })
+        }
+        Ty::String => (quote! {}, quote! { #rt::ret_string(__value) }),
+        Ty::JsValue => (quote! { -> u32 }, quote! { __value.into_abi() }),
+        Ty::Callback(_) => (
+            quote! { -> u32 },
+            quote! { ::bridge_runtime::js::closure::into_abi(__value) },
+        ),
+        Ty::Named(_) => (
+            quote! { -> #into::Abi },
+            quote! { #into::into_abi(__value) },
+        ),
+        Ty::Option(inner) => match &**inner {
+            t if scalar(t).is_some() => {
+                let (abi, _) = scalar(t).unwrap();
+                (
+                    quote! { -> #abi },
+                    quote! { #rt::ret_option(__value) as #abi },
+                )
+            }
+            Ty::String => (quote! {}, quote! { #rt::ret_opt_string(__value) }),
+            Ty::Named(_) => (
+                quote! { -> #into::Abi },
+                quote! { #rt::ret_opt_named::<#carrier>(__value) },
+            ),
+            other => unreachable!("Option<{other:?}> was rejected by classify"),
+        },
+        Ty::Vec(inner) => {
+            if matches!(**inner, Ty::Named(_)) {
+                (
+                    quote! {},
+                    quote! { #rt::ret_named_vec::<#carrier>(__value) },
+                )
+            } else {
+                (quote! {}, quote! { #rt::ret_vec(__value) })
+            }
+        }
+        other => unreachable!("return type {other:?} was rejected by classify"),
+    }
+}

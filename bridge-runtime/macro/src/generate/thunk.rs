@@ -1,0 +1,315 @@
+//! The `extern "C"` export thunk of one function: wasm parameters in, Rust call, wasm
+//! result out. Borrow guards live inside a closure so that every guard is dropped before
+//! an error is thrown to JS or the result is lowered.
+
+use super::abi::scalar;
+use super::callback;
+use super::lift::{borrow_prelude, kept_by_thunk, lift_param, lower_return};
+use crate::model::thunk::{Receiver, ThunkSpec};
+use crate::model::ty::{CallbackInfo, JsCall, Lower, plain};
+use bridge_schema::Ty;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// The thunk of `spec` (after the exports of the closure it returns, if it does).
+pub fn thunk(spec: &ThunkSpec) -> TokenStream {
+    let mut wasm_params = Vec::new();
+    let mut preludes = Vec::new();
+    let mut args = Vec::new();
+    let class_name = match &spec.class {
+        Some(ty) => quote! { <#ty as ::bridge_runtime::BridgeClass>::NAME },
+        None => quote! { "" },
+    };
+    let member = &spec.member;
+    let site = |param: &str| {
+        quote! { &::bridge_runtime::abi::ArgSite { class: #class_name, member: #member, param: #param } }
+    };
+
+    // Preludes run in two groups: first the lifts of owned values (infallible), then the
+    // steps that can refuse (borrows, wire reads, chars), so an early `?` return drops
+    // everything the call already owns (a String argument is not leaked by a refused
+    // borrow). A thunk that owns nothing may trap on a refused *first* borrow instead
+    // (`borrow_first_arg`): its hot path then calls nothing, and V8 gives a call-free wasm
+    // function no stack check. A trap runs no destructors, hence "owns nothing".
+    let owns_nothing = !matches!(spec.receiver, Receiver::Handle)
+        && spec.params.iter().all(|(_, info)| {
+            info.callback.is_none()
+                && (scalar(&info.ty).is_some()
+                    || matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_)))
+        });
+    let mut owned = Vec::new();
+    let mut checks = Vec::new();
+    // Owned values the call only borrows (`&str`, `&[T]`, `&JsValue`, `this: &Handle<Self>`):
+    // moved into new bindings after the checks, so they drop before the borrow guards (a
+    // `Handle`'s `Drop` may free an object and run user code, which may panic or throw: the
+    // glue then ends this call's borrows, which must still be live). A refusal returns
+    // before the moves, when no user code has run and JS still holds every object.
+    let mut kept = Vec::new();
+    // Borrow guards are numbered in the order they are taken (receiver, then parameters),
+    // the order of the glue's list of what to end (`FnView::borrows`).
+    let mut guards: u32 = 0;
+    // A borrow guard is live from here on: a later refusal must return, not trap.
+    let mut borrowed_before = matches!(spec.receiver, Receiver::Ref | Receiver::Mut);
+    let rt = quote! { ::bridge_runtime::abi };
+
+    if let Some(class_ty) = &spec.class {
+        let addr = format_ident!("__self_addr");
+        let site = site("self");
+        match spec.receiver {
+            Receiver::None => {}
+            Receiver::Ref | Receiver::Mut => {
+                let exclusive = spec.receiver == Receiver::Mut;
+                let binding = format_ident!("__self");
+                wasm_params.push(quote! { #addr: u32 });
+                checks.push(borrow_prelude(
+                    &binding,
+                    class_ty,
+                    &addr,
+                    &site,
+                    exclusive,
+                    owns_nothing,
+                    guards,
+                ));
+                guards += 1;
+                args.push(if exclusive {
+                    quote! { &mut *#binding }
+                } else {
+                    quote! { &*#binding }
+                });
+            }
+            Receiver::Handle => {
+                wasm_params.push(quote! { #addr: u32 });
+                owned.push(quote! {
+                    let __self = unsafe { #rt::handle_arg::<#class_ty>(#addr) };
+                });
+                kept.push(format_ident!("__self"));
+                args.push(quote! { &__self });
+            }
+        }
+    }
+
+    // Generated names, never the user's: a parameter may be a raw identifier (`r#type`),
+    // and `x` beside `x_len` must not collide with a generated `x_len`.
+    for (index, (js_name, info)) in spec.params.iter().enumerate() {
+        let name = format_ident!("__bridge_arg{}", index);
+        if let Some(cb) = &info.callback {
+            let symbol = bridge_schema::callback_symbol(&spec.symbol, js_name);
+            let items = closures(&cb.call, &symbol, &name.to_string());
+            let (prelude, arg) = callback::lift_param(&name, cb, &symbol, &items);
+            wasm_params.push(quote! { #name: u32 });
+            owned.push(prelude);
+            args.push(arg);
+            continue;
+        }
+        let mut p = lift_param(&name, info, &site(js_name), guards);
+        let is_borrow = matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_));
+        if owns_nothing && is_borrow && !borrowed_before {
+            let exclusive = matches!(info.ty, Ty::ClassMut(_));
+            p.prelude = borrow_prelude(
+                &name,
+                &info.named,
+                &name,
+                &site(js_name),
+                exclusive,
+                true,
+                guards,
+            );
+        }
+        borrowed_before |= is_borrow;
+        if is_borrow || matches!(&info.ty, Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_)))
+        {
+            guards += 1;
+        }
+        if kept_by_thunk(info) {
+            kept.push(name.clone());
+        }
+        let can_refuse = scalar(&info.ty).is_some()
+            || info.ty.travels_on_wire()
+            || is_borrow
+            || matches!(&info.ty, Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_)) || scalar(inner).is_some());
+        wasm_params.extend(p.wasm_params);
+        if can_refuse {
+            checks.push(p.prelude);
+        } else {
+            owned.push(p.prelude);
+        }
+        args.push(p.arg);
+    }
+    preludes.extend(owned);
+    preludes.extend(checks);
+    preludes.extend(kept.iter().map(|name| quote! { let #name = #name; }));
+
+    let (ret_sig, lower) = lower_return(&spec.ret);
+    let symbol = &spec.symbol;
+    let ident = &spec.ident;
+    let callee = &spec.callee;
+    let call = quote! { #callee(#(#args),*) };
+    // `Err(e)` becomes the error thrown after the closure: every guard is dropped first,
+    // so an `Err` leaves nothing borrowed or half-done, and the hot `Ok` path holds no
+    // guard across a call (the error is built after the closure). A record or enum `e` is
+    // also encoded as the error's `data` (`ErrProbe` picks the way at compile time). An
+    // error type that borrows (from `&self`, say) cannot leave the closure: it is turned
+    // into the error inside, before the guards drop. After the closure, it is built by
+    // `throw_after_guards`, which tells the glue that no guard is live: a `Display` (or
+    // `Drop`) that panics or throws must not end the borrows again (they may be an outer
+    // call's by then).
+    // Spanned at the error type: an unfit one (not `Display`, not `JsValue`) gets
+    // `ExportError`'s message pointing at it.
+    let to_error = |err: &syn::Type| {
+        let span = syn::spanned::Spanned::span(err);
+        let into_error = quote::quote_spanned! {span=>
+            ::bridge_runtime::abi::ErrProbe::<#err>(e).into_error()
+        };
+        quote! {{
+            #[allow(unused_imports)]
+            use ::bridge_runtime::abi::ErrDisplayOnly as _;
+            #into_error
+        }}
+    };
+    let (value, after) = match &spec.ret.error {
+        Some(err) if borrows(err) => {
+            let to_error = to_error(err);
+            (
+                quote! {
+                    match #call {
+                        ::core::result::Result::Ok(v) => v,
+                        ::core::result::Result::Err(e) => {
+                            return ::core::result::Result::Err(#to_error);
+                        }
+                    }
+                },
+                quote! {},
+            )
+        }
+        Some(err) => {
+            let to_error = to_error(err);
+            (
+                call,
+                quote! {
+                    let __value = match __value {
+                        ::core::result::Result::Ok(v) => v,
+                        ::core::result::Result::Err(e) => {
+                            ::bridge_runtime::abi::throw_after_guards(move || #to_error)
+                        }
+                    };
+                },
+            )
+        }
+        None => (call, quote! {}),
+    };
+    let closure = match &spec.ret.callback {
+        Some(cb) => closure_exports(
+            symbol,
+            ident,
+            cb,
+            &format!("the closure returned by {symbol}"),
+        ),
+        None => quote! {},
+    };
+    quote! {
+        #closure
+        #[unsafe(export_name = #symbol)]
+        #[allow(non_snake_case, unused_mut, clippy::all)]
+        unsafe extern "C" fn #ident(#(#wasm_params),*) #ret_sig {
+            let __result = (|| {
+                #(#preludes)*
+                ::core::result::Result::Ok::<_, ::bridge_runtime::abi::BridgeError>(#value)
+            })();
+            let __value = ::bridge_runtime::abi::or_throw(__result);
+            #after
+            #lower
+        }
+    }
+}
+
+/// Whether a type may borrow: a lifetime other than `'static` or a reference without one.
+fn borrows(ty: &syn::Type) -> bool {
+    use proc_macro2::TokenTree;
+    fn scan(tokens: TokenStream) -> bool {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        tokens.iter().enumerate().any(|(i, t)| match t {
+            // `&` without a `'static` after it.
+            TokenTree::Punct(p) if p.as_char() == '&' => {
+                !matches!(tokens.get(i + 1), Some(TokenTree::Punct(q)) if q.as_char() == '\'')
+            }
+            // A lifetime other than `'static`.
+            TokenTree::Punct(p) if p.as_char() == '\'' => {
+                !matches!(tokens.get(i + 1), Some(TokenTree::Ident(id)) if id == "static")
+            }
+            TokenTree::Group(g) => scan(g.stream()),
+            _ => false,
+        })
+    }
+    scan(quote! { #ty })
+}
+
+/// The extra exports of an export `symbol` returning a Rust closure: `#closure-call`
+/// (the closure's address, then its parameters, lifted like an export's; its result
+/// lowered like an export's) and `#closure-drop`.
+/// `label` names the closure in error messages.
+pub fn closure_exports(
+    symbol: &str,
+    ident: &Ident,
+    info: &CallbackInfo,
+    label: &str,
+) -> TokenStream {
+    let dyn_ty = &info.dyn_ty;
+    let helper = format_ident!("{}_closure_invoke", ident);
+    let arg_names = callback::arg_names(info);
+    let arg_tys = info.params.iter().map(|(_, t)| t);
+    let ret = match &info.ret_ty {
+        Some(t) => quote! { -> #t },
+        None => quote! {},
+    };
+    let mut params = vec![("closure".to_string(), plain(Ty::U32))];
+    params.extend(
+        info.params
+            .iter()
+            .enumerate()
+            .map(|(i, (p, _))| (format!("a{i}"), p.clone())),
+    );
+    let call = thunk(&ThunkSpec {
+        symbol: bridge_schema::closure_call_export(symbol),
+        ident: format_ident!("{}_closure_call", ident),
+        callee: quote! { #helper },
+        class: None,
+        member: label.to_string(),
+        receiver: Receiver::None,
+        params,
+        ret: info.ret.clone(),
+    });
+    let drop_symbol = bridge_schema::closure_drop_export(symbol);
+    let drop_ident = format_ident!("{}_closure_drop", ident);
+    quote! {
+        #[allow(non_snake_case, clippy::all)]
+        fn #helper(__closure: u32, #(#arg_names: #arg_tys),*) #ret {
+            // SAFETY: the glue passes the address `into_abi` gave for this export's
+            // closure type, while it is live, and never while the closure runs.
+            let __f = unsafe { ::bridge_runtime::js::closure::get::<#dyn_ty>(__closure) };
+            __f(#(#arg_names),*)
+        }
+        #call
+        #[unsafe(export_name = #drop_symbol)]
+        #[allow(non_snake_case, clippy::all)]
+        unsafe extern "C" fn #drop_ident(addr: u32) {
+            // SAFETY: as above; the glue frees each closure once.
+            unsafe { ::bridge_runtime::js::closure::free::<#dyn_ty>(addr) }
+        }
+    }
+}
+
+/// The exports of the Rust closures the JS call `call` passes (argument `i`'s
+/// `<symbol>#a<i>#closure-call`, see `bridge_schema::callback_symbol`); `prefix` keeps the
+/// Rust names of those exports apart from other calls' in the same scope.
+pub fn closures(call: &JsCall, symbol: &str, prefix: &str) -> TokenStream {
+    let mut items = TokenStream::new();
+    for (index, lower) in call.args.iter().enumerate() {
+        if let Lower::Closure(cb) = lower {
+            let base = bridge_schema::callback_symbol(symbol, &format!("a{index}"));
+            let ident = format_ident!("{}_a{}", prefix, index);
+            let label = format!("the closure passed as argument {index} to {}", call.what);
+            items.extend(closure_exports(&base, &ident, cb, &label));
+        }
+    }
+    items
+}

@@ -1,0 +1,32 @@
+//! The `extern "C"` export thunk of one function, as data.
+
+use super::ty::TyInfo;
+use proc_macro2::{Ident, TokenStream};
+
+/// How the thunk reaches the object a method is called on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Receiver {
+    None,
+    /// `&self`
+    Ref,
+    /// `&mut self`
+    Mut,
+    /// `this: &Handle<Self>`
+    Handle,
+}
+
+pub struct ThunkSpec {
+    /// The wasm export name (see `bridge_schema::member_symbol`).
+    pub symbol: String,
+    /// The thunk's Rust name, unique in its `const _` block.
+    pub ident: Ident,
+    /// `Counter::inc` or `add`: the path to call.
+    pub callee: TokenStream,
+    /// The class (for receivers and error messages); `None` for free functions.
+    pub class: Option<syn::Type>,
+    pub member: String,
+    pub receiver: Receiver,
+    /// JS name and type of each parameter.
+    pub params: Vec<(String, TyInfo)>,
+    pub ret: TyInfo,
+}

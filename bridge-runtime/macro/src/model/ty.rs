@@ -1,0 +1,160 @@
+//! Rust types that cross the boundary, classified: the schema [`Ty`] plus what the
+//! generated code needs beyond it, JS function signatures, and how each value of a call
+//! into JS is lowered to wasm and lifted back.
+//!
+//! Any path that is not a known primitive, `Option`, `Vec` or `Handle` names a user type
+//! (class, record or enum: the macro cannot tell which, nor which crate declared it). Its
+//! [`Ty::Named`] carries a placeholder that the record fills in with the type's
+//! `BridgeType::TYPE_ID` at compile time (see `refs.rs`), and thunks convert it through
+//! the `IntoJs`/`FromJs` impls of its own `#[bridge]` expansion.
+
+use bridge_schema::Ty;
+use syn::Type;
+
+/// A classified type.
+#[derive(Clone)]
+pub struct TyInfo {
+    pub ty: Ty,
+    /// The user type carried (with `Self` resolved): the `T` of `T`, `Handle<T>`, `&T`.
+    pub named: Option<Type>,
+    /// The Rust type that converts to and from wasm (`T` or `Handle<T>`; for `Option` and
+    /// `Vec`, their element), for user-type-carrying types.
+    pub carrier: Option<Type>,
+    /// Spelled `Handle<T>` (a class reference, not a value moving into a new box).
+    pub handle: bool,
+    /// A `&[T]` parameter (crosses like `Vec<T>`, lent to the callee).
+    pub slice: bool,
+    /// For `Ty::Callback`: the signature and form of the JS function.
+    pub callback: Option<Box<CallbackInfo>>,
+    /// The error type `E` of a `Result<T, E>` return.
+    pub error: Option<Type>,
+}
+
+/// A type that carries nothing beyond its schema type.
+pub fn plain(ty: Ty) -> TyInfo {
+    TyInfo {
+        ty,
+        named: None,
+        carrier: None,
+        handle: false,
+        slice: false,
+        callback: None,
+        error: None,
+    }
+}
+
+/// How a function crosses: a JS function passed to an export, or a Rust closure handed
+/// to JS (returned by an export, or passed to a JS function).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// `&dyn Fn`
+    Ref,
+    /// `&mut dyn FnMut`
+    Mut,
+    /// `Box<dyn Fn>` / `Box<dyn FnMut>`
+    Boxed,
+}
+
+/// A function type's signature.
+#[derive(Clone)]
+pub struct CallbackInfo {
+    pub form: Form,
+    /// The trait object type (`dyn Fn(u32) -> bool`).
+    pub dyn_ty: Type,
+    pub params: Vec<(TyInfo, Type)>,
+    pub ret: TyInfo,
+    /// The result type as written (the `T` of `Result<T, JsError>`), `None` for `()`.
+    pub ret_ty: Option<Type>,
+    /// Declared `-> Result<T, JsError>`.
+    pub catch: bool,
+    /// Calling it as a JS function (checked for every function type, so an unfit
+    /// signature is an error at its parameter's type).
+    pub call: JsCall,
+}
+
+/// A call into JS (a `#[bridge] extern` import, or a JS function passed to an export):
+/// arguments are lowered to wasm values (the glue lifts them, the way it lifts an
+/// export's result), the raw import is called, and its result is lifted (the glue lowers
+/// it, the way it lowers an export's parameter).
+#[derive(Clone)]
+pub struct JsCall {
+    pub args: Vec<Lower>,
+    pub ret: Lift,
+    /// Declared `-> Result<T, JsError>`: a JS exception becomes `Err`.
+    pub catch: bool,
+    /// The function, for messages (`the JS import `log``).
+    pub what: String,
+}
+
+/// How one argument of a call into JS is lowered.
+#[derive(Clone)]
+pub enum Lower {
+    /// A number, `bool` or `char`: its wasm scalar.
+    Scalar(Ty),
+    /// `&str` or `String`: address and length.
+    Str,
+    /// A user type (its carrier type): a class handle through its identity hook (like a
+    /// returned class), a fieldless enum as its index, a record or enum with data on the
+    /// wire (`IntoJs::into_js_arg`).
+    Named(Type),
+    /// Encoded on the wire, as its offset there.
+    Wire,
+    /// An owned `JsValue`: its table index, given to JS.
+    JsValue,
+    /// A `&JsValue`: its table index, lent.
+    JsValueRef,
+    /// `Option` of a scalar: a flag, then the value.
+    OptScalar(Ty),
+    /// `Option<&str>`/`Option<String>`: address 0 for `None`.
+    OptStr,
+    /// `Option` of a user type (its carrier type): a flag, then the value.
+    OptNamed(Type),
+    /// A Rust closure, passed owned (`Box<dyn Fn>`): its `#closure-call`/`#closure-drop`
+    /// exports are named from the call and the argument's index.
+    Closure(Box<CallbackInfo>),
+}
+
+/// How the result of a call into JS is lifted.
+#[derive(Clone)]
+pub enum Lift {
+    Unit,
+    /// A number, `bool` or `char` (checked by the glue).
+    Scalar(Ty),
+    /// Through the return area.
+    String,
+    JsValue,
+    /// A user type (its carrier type), by its wasm value.
+    Named(Type),
+    /// A value JS wrote into the wire's in-buffer (the type as written), at the offset it
+    /// returned.
+    Wire(Type),
+    /// `Option` of a scalar: the flag in the return area.
+    OptScalar(Ty),
+    OptString,
+    /// `Option` of a user type (its carrier type).
+    OptNamed(Type),
+}
+
+/// A wasm value type of the ABI.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Wasm {
+    I32,
+    U32,
+    F32,
+    F64,
+    I64,
+    U64,
+}
+
+/// The wasm type a scalar travels as (`bool`, numbers, `char`); `None` for the others.
+pub fn wasm_scalar(ty: &Ty) -> Option<Wasm> {
+    Some(match ty {
+        Ty::Bool | Ty::U8 | Ty::U16 | Ty::U32 | Ty::Usize | Ty::Char => Wasm::U32,
+        Ty::I8 | Ty::I16 | Ty::I32 | Ty::Isize => Wasm::I32,
+        Ty::F32 => Wasm::F32,
+        Ty::F64 => Wasm::F64,
+        Ty::I64 => Wasm::I64,
+        Ty::U64 => Wasm::U64,
+        _ => return None,
+    })
+}

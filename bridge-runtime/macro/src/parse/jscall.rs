@@ -1,0 +1,172 @@
+//! The checks of a call into JS (a `#[bridge] extern` import, a JS function passed to an
+//! export): what each argument and the result can be, and how each crosses
+//! ([`Lower`]/[`Lift`]). Class handles are passed as `Handle<C>`, so they reach JS
+//! through the class's identity hook exactly like a returned class.
+
+use super::unsupported::unsupported;
+use crate::model::ty::{Form, JsCall, Lift, Lower, TyInfo, wasm_scalar};
+use bridge_schema::Ty;
+use syn::Type;
+
+fn is_scalar(ty: &Ty) -> bool {
+    wasm_scalar(ty).is_some()
+}
+
+/// Whether a value of `ty` crosses encoded on the wire (as its offset there): every
+/// vector, and options of anything but scalars, strings and user types. User types decide
+/// themselves (`IntoJs::into_js_arg`, `FromJs::from_abi`: records and enums with data are
+/// on the wire, classes and fieldless enums travel as their wasm value).
+fn on_wire(ty: &Ty) -> bool {
+    match ty {
+        Ty::Vec(_) => true,
+        Ty::Option(inner) => {
+            !(is_scalar(inner) || matches!(**inner, Ty::Str | Ty::String | Ty::Named(_)))
+        }
+        _ => false,
+    }
+}
+
+/// The carrier type of a user-type-carrying `info`.
+fn carrier(info: &TyInfo) -> Type {
+    info.carrier.clone().expect("user types have a carrier")
+}
+
+/// The call to the JS function `what` (for messages: `the JS import `log``) with
+/// `params` (classified, and as written) and result `ret` (written `ret_ty`; `None` for
+/// `()`), declared `-> Result<T, JsError>` if `catch`.
+pub fn check(
+    params: &[(&TyInfo, &Type)],
+    ret: &TyInfo,
+    ret_ty: Option<&Type>,
+    catch: bool,
+    what: &str,
+) -> syn::Result<JsCall> {
+    let mut args = Vec::new();
+    for (info, ty) in params {
+        let bad = |why: &str| Err(unsupported(ty, &format!("{what} cannot take it: {why}")));
+        args.push(match &info.ty {
+            t if is_scalar(t) => Lower::Scalar(t.clone()),
+            Ty::Str | Ty::String => Lower::Str,
+            Ty::Named(_) => Lower::Named(carrier(info)),
+            t if on_wire(t) => Lower::Wire,
+            Ty::JsValue => Lower::JsValue,
+            Ty::JsValueRef => Lower::JsValueRef,
+            Ty::Option(inner) => match &**inner {
+                t if is_scalar(t) => Lower::OptScalar(t.clone()),
+                Ty::Str | Ty::String => Lower::OptStr,
+                Ty::Named(_) => Lower::OptNamed(carrier(info)),
+                _ => unreachable!("other options travel on the wire"),
+            },
+            Ty::Callback(_) => {
+                let cb = info.callback.as_deref().expect("a callback type");
+                if cb.form != Form::Boxed {
+                    return bad(
+                        "JS may keep a function it is given, so a Rust closure is passed owned: \
+                         `Box<dyn Fn(A, ..) -> R>` or `Box<dyn FnMut(A, ..) -> R>`",
+                    );
+                }
+                check_closure(info, ty)?;
+                Lower::Closure(Box::new(cb.clone()))
+            }
+            Ty::ClassRef(_) | Ty::ClassMut(_) => {
+                return bad("pass a class as Handle<C> (JS may keep the object)");
+            }
+            _ => {
+                return bad(
+                    "JS functions take what exports return (numbers, bool, char, strings, \
+                     records, enums, Vec, Option, Handle<C>, JsValue), &str, &[number], \
+                     &JsValue and Box<dyn Fn> closures",
+                );
+            }
+        });
+    }
+    let ret_bad = |why: &str| match ret_ty {
+        Some(t) => Err(unsupported(t, &format!("{what} cannot return it: {why}"))),
+        None => unreachable!("() is always supported"),
+    };
+    let lift = match &ret.ty {
+        Ty::Unit => Lift::Unit,
+        t if is_scalar(t) => Lift::Scalar(t.clone()),
+        Ty::String => Lift::String,
+        Ty::JsValue => Lift::JsValue,
+        Ty::Named(_) => Lift::Named(carrier(ret)),
+        t if on_wire(t) && !ret.slice => {
+            Lift::Wire(ret_ty.expect("a wire type is spelled").clone())
+        }
+        Ty::Option(inner) => match &**inner {
+            t if is_scalar(t) => Lift::OptScalar(t.clone()),
+            Ty::String => Lift::OptString,
+            Ty::Named(_) => Lift::OptNamed(carrier(ret)),
+            _ => return ret_bad("return an owned value (Option<String>, not Option<&str>)"),
+        },
+        Ty::Callback(_) => {
+            return ret_bad(
+                "a JS function returned to Rust is a JsValue (call it with JsValue::call)",
+            );
+        }
+        _ => {
+            return ret_bad(
+                "JS functions return what exports take, owned (String, not &str; Handle<C>, \
+                 not &C; Vec<T>, not &[T])",
+            );
+        }
+    };
+    Ok(JsCall {
+        args,
+        ret: lift,
+        catch,
+        what: what.to_string(),
+    })
+}
+
+/// A callback type in return position is a Rust closure handed to JS: it must be boxed,
+/// and its parameters and result cross like an export's (no `Result<_, JsError>`).
+pub fn check_closure(info: &TyInfo, ty: &Type) -> syn::Result<()> {
+    let cb = info.callback.as_deref().expect("a callback type");
+    let why = if cb.form != Form::Boxed {
+        Some(
+            "a closure returned to JS is owned: return `Box<dyn Fn(A, ..) -> R>` or `Box<dyn FnMut(A, ..) -> R>`",
+        )
+    } else if cb.catch {
+        Some("a Rust closure called from JS does not return `Result<_, JsError>`: return the value")
+    } else if cb
+        .params
+        .iter()
+        .any(|(p, _)| p.callback.is_some() || matches!(p.ty, Ty::Unit))
+    {
+        Some("a Rust closure returned to JS cannot take a function or `()`")
+    } else if cb.ret.callback.is_some()
+        || matches!(
+            cb.ret.ty,
+            Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::JsValueRef
+        )
+    {
+        Some("a Rust closure returned to JS cannot return a reference or a function")
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(unsupported(ty, why)),
+        None => Ok(()),
+    }
+}
+
+/// `Result<T, JsError>`: the `T`, if `ty` is that.
+pub fn result_of_js_error(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    let seg = p.path.segments.last()?;
+    if seg.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
+    let mut args = a.args.iter();
+    let (Some(syn::GenericArgument::Type(ok)), Some(syn::GenericArgument::Type(err)), None) =
+        (args.next(), args.next(), args.next())
+    else {
+        return None;
+    };
+    matches!(err, Type::Path(e) if e.path.segments.last().is_some_and(|s| s.ident == "JsError"))
+        .then_some(ok)
+}

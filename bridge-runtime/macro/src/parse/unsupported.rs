@@ -1,0 +1,22 @@
+//! The message of a type that cannot cross: what it is, why, and what can.
+
+use syn::Type;
+
+const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, usize, \
+isize, char, String, &str, Option<T>, #[bridge] types (classes as C, Handle<C>, &C, &mut C), \
+Vec<T>, &[number] parameters, Result<T, E: Display> returns, JsValue, &JsValue and JS \
+functions (&dyn Fn(..) -> R, &mut dyn FnMut(..) -> R, Box<dyn Fn(..) -> R>)";
+
+/// `ty` cannot cross the boundary (`why`, if not empty).
+pub fn unsupported(ty: &Type, why: &str) -> syn::Error {
+    let shown = quote::ToTokens::to_token_stream(ty).to_string();
+    let why = if why.is_empty() {
+        String::new()
+    } else {
+        format!(": {why}")
+    };
+    syn::Error::new_spanned(
+        ty,
+        format!("type `{shown}` cannot cross the JS boundary{why}; {SUPPORTED}"),
+    )
+}
