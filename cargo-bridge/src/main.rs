@@ -13,6 +13,7 @@ mod package_settings;
 mod pipeline;
 mod postprocess;
 mod progress;
+mod runtime_copy;
 mod scaffold;
 mod snippets;
 mod table_exports;

@@ -1,4 +1,5 @@
-//! `cargo bridge build`, top to bottom: read the workspace → (a crate linking
+//! `cargo bridge build`, top to bottom: restore the crates' runtime copies → read the
+//! workspace → (a crate linking
 //! wasm-bindgen: its CLI of the same version) → cargo build → check every import has a
 //! provider → (wasm-bindgen's CLI over the module) → post-process the module
 //! (`postprocess.rs`: decode the export section → wasm transforms → render glue) →
@@ -13,6 +14,8 @@ use anyhow::{Context, Result};
 use std::path::PathBuf;
 
 pub fn build(args: &BuildArgs) -> Result<()> {
+    // Before cargo reads the manifests: the runtime copies they depend on by path.
+    crate::runtime_copy::restore_for(args.manifest_path.as_deref())?;
     // Reading the workspace validates every identity-mode setting: nothing is built
     // from a bad config.
     let ws = workspace::load(args.manifest_path.as_deref(), args.package.as_deref())?;

@@ -26,7 +26,7 @@ pub struct Naming<'a> {
 pub struct Output {
     pub wasm: Vec<u8>,
     pub glue: Glue,
-    /// "2 none, 1 rust": the classes per identity mode, for the status line.
+    /// "3 classes by identity mode: 2 none, 1 rust", for the status line.
     pub summary: String,
     /// JS module files to copy into the package.
     pub snippets: Vec<Snippet>,
@@ -148,12 +148,13 @@ pub fn run(
     })
 }
 
+/// "2 classes by identity mode: 1 none, 1 pointer": what the status line counts.
 fn mode_summary(plans: &[ClassPlan]) -> String {
     if plans.is_empty() {
         return "no classes".into();
     }
     let count = |m: IdentityMode| plans.iter().filter(|p| p.mode == m).count();
-    [
+    let modes = [
         IdentityMode::None,
         IdentityMode::Pointer,
         IdentityMode::Rust,
@@ -162,7 +163,9 @@ fn mode_summary(plans: &[ClassPlan]) -> String {
     .filter(|m| count(*m) > 0)
     .map(|m| format!("{} {m}", count(m)))
     .collect::<Vec<_>>()
-    .join(", ")
+    .join(", ");
+    let classes = if plans.len() == 1 { "class" } else { "classes" };
+    format!("{} {classes} by identity mode: {modes}", plans.len())
 }
 
 mod check;

@@ -1,20 +1,13 @@
 //! `cargo bridge new NAME`: a bridge crate that builds and whose test passes at once.
 //!
-//! `bridge-runtime` is not on crates.io, so the CLI carries the runtime crates' sources
-//! (embedded at its own build, see build.rs) and writes them once per version and
-//! content hash to `$CARGO_BRIDGE_HOME` (default `$CARGO_HOME/bridge`, i.e.
-//! `~/.cargo/bridge`): `runtime-<version>-<hash>/`. The new crate depends on that copy by
-//! path, so it resolves offline, outside this repository, and keeps working when the
-//! checkout the CLI was installed from is gone. A later cargo-bridge writes its own copy
-//! beside it; an existing copy is reused (and rewritten if it is incomplete).
+//! The crate gets its own copy of the runtime sources in `.bridge/` (git-ignored; see
+//! `runtime_copy.rs`) and depends on it by a relative path, so it builds the same on every
+//! machine that has cargo-bridge: `cargo bridge build` restores the copy when it is missing.
 
+use crate::runtime_copy;
 use anyhow::{Context, Result, bail};
 use minijinja::{Environment, context};
 use std::path::{Path, PathBuf};
-
-mod runtime {
-    include!(concat!(env!("OUT_DIR"), "/runtime_sources.rs"));
-}
 
 const TEMPLATES: &[(&str, &str, &str)] = &[
     // (template, file written, template source)
@@ -48,7 +41,6 @@ pub fn new(path: &Path, quiet: bool) -> Result<()> {
             path.display()
         );
     }
-    let runtime = write_runtime(&bridge_home()?)?;
     let mut env = Environment::new();
     env.set_keep_trailing_newline(true);
     for (template, _, source) in TEMPLATES {
@@ -57,8 +49,9 @@ pub fn new(path: &Path, quiet: bool) -> Result<()> {
     let ctx = context! {
         name => name,
         lib_name => name.replace('-', "_"),
-        // A TOML string literal, escaped.
-        runtime_path => toml::Value::String(runtime.join("bridge-runtime").display().to_string()).to_string(),
+        // A TOML string literal.
+        runtime_path => toml::Value::String(runtime_copy::CRATE_COPY_DEPENDENCY.into()).to_string(),
+        runtime_dir => runtime_copy::CRATE_COPY_DIR,
         version => env!("CARGO_PKG_VERSION"),
     };
     for (template, file, _) in TEMPLATES {
@@ -67,6 +60,7 @@ pub fn new(path: &Path, quiet: bool) -> Result<()> {
         std::fs::create_dir_all(dest.parent().expect("files are inside the crate"))?;
         std::fs::write(&dest, text).with_context(|| format!("writing {}", dest.display()))?;
     }
+    runtime_copy::ensure(&path.join(runtime_copy::CRATE_COPY_DIR))?;
     if !quiet {
         eprintln!(
             "     Created bridge crate `{name}` in {}\n\n  cd {} && cargo bridge build && node --test tests/",
@@ -96,7 +90,9 @@ fn crate_name(path: &Path) -> Result<String> {
     Ok(name.to_string())
 }
 
-/// `$CARGO_BRIDGE_HOME`, else `$CARGO_HOME/bridge`, else `~/.cargo/bridge`.
+/// Where cargo-bridge keeps what it installs (wasm-bindgen CLIs) and where earlier
+/// releases wrote the runtime: `$CARGO_BRIDGE_HOME`, else `$CARGO_HOME/bridge`, else
+/// `~/.cargo/bridge`.
 pub fn bridge_home() -> Result<PathBuf> {
     if let Some(dir) = std::env::var_os("CARGO_BRIDGE_HOME") {
         return Ok(PathBuf::from(dir));
@@ -107,48 +103,9 @@ pub fn bridge_home() -> Result<PathBuf> {
     match std::env::var_os("HOME") {
         Some(home) => Ok(PathBuf::from(home).join(".cargo/bridge")),
         None => bail!(
-            "neither CARGO_BRIDGE_HOME, CARGO_HOME nor HOME is set: set CARGO_BRIDGE_HOME to a directory for the runtime sources and tools"
+            "neither CARGO_BRIDGE_HOME, CARGO_HOME nor HOME is set: set CARGO_BRIDGE_HOME to a directory for the tools cargo-bridge installs"
         ),
     }
-}
-
-/// Write the embedded runtime sources to `<home>/runtime-<version>-<hash>/` unless a
-/// complete copy is there; returns that directory.
-fn write_runtime(home: &Path) -> Result<PathBuf> {
-    let dir = home.join(format!(
-        "runtime-{}-{}",
-        env!("CARGO_PKG_VERSION"),
-        runtime::HASH
-    ));
-    let marker = dir.join(".complete");
-    if marker.is_file() {
-        return Ok(dir);
-    }
-    // Write beside, then rename: a crash never leaves a half copy under the final name.
-    let staging = home.join(format!(".staging-{}-{}", runtime::HASH, std::process::id()));
-    let result = (|| -> Result<()> {
-        for (rel, text) in runtime::FILES {
-            let dest = staging.join(rel);
-            std::fs::create_dir_all(dest.parent().expect("files are inside the copy"))?;
-            std::fs::write(&dest, text)?;
-        }
-        std::fs::write(staging.join(".complete"), "")?;
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir)?;
-        }
-        std::fs::rename(&staging, &dir)?;
-        Ok(())
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(e).with_context(|| {
-            format!(
-                "writing the bridge-runtime sources to {}; set CARGO_BRIDGE_HOME to a writable directory",
-                dir.display()
-            )
-        });
-    }
-    Ok(dir)
 }
 
 #[cfg(test)]
@@ -161,31 +118,6 @@ mod tests {
         for bad in ["My-App", "1app", "app!"] {
             let err = crate_name(Path::new(bad)).unwrap_err().to_string();
             assert!(err.contains("lowercase letters"), "{err}");
-        }
-    }
-
-    #[test]
-    fn the_embedded_runtime_is_standalone() {
-        let names: Vec<&str> = runtime::FILES.iter().map(|(p, _)| *p).collect();
-        for needed in [
-            "bridge-runtime/Cargo.toml",
-            "bridge-runtime/src/lib.rs",
-            "bridge-runtime/macro/Cargo.toml",
-            "bridge-runtime/schema/Cargo.toml",
-        ] {
-            assert!(names.contains(&needed), "{needed} missing from {names:?}");
-        }
-        for (path, text) in runtime::FILES {
-            if path.ends_with("Cargo.toml") {
-                assert!(
-                    !text.contains("workspace = true"),
-                    "{path} still inherits:\n{text}"
-                );
-                assert!(
-                    !text.contains(".workspace"),
-                    "{path} still inherits:\n{text}"
-                );
-            }
         }
     }
 }

@@ -76,7 +76,8 @@ pub fn load(manifest_path: Option<&Path>, package: Option<&str>) -> Result<Works
     }
     let metadata = cmd
         .exec()
-        .context("reading the workspace with `cargo metadata`")?;
+        .context("reading the workspace with `cargo metadata`")
+        .map_err(crate::runtime_copy::explain_metadata_error)?;
     let manifest_path = metadata
         .workspace_root
         .join("Cargo.toml")

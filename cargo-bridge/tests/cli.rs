@@ -477,11 +477,11 @@ fn identity_mode_resolution_across_workspace_crate_and_class() {
     let run = project.build(&[]);
     run.ok().stderr_has(&[
         &format!(
-            "Packaged res-ws → {} (1 rust)",
+            "Packaged res-ws → {} (1 class by identity mode: 1 rust)",
             project.path("ws-only/pkg").display()
         ),
         &format!(
-            "Packaged res-crate → {} (1 none, 1 pointer)",
+            "Packaged res-crate → {} (2 classes by identity mode: 1 none, 1 pointer)",
             project.path("crate-set/pkg").display()
         ),
     ]);

@@ -122,10 +122,10 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     // Probed before the build: the commit is the one the build measures.
     let machine = machine::probe();
     eprintln!("bench: building fixtures/bench with `cargo bridge build --release`");
-    let path = install_cargo_bridge(sh)?;
+    let bridge = install_cargo_bridge(sh)?;
     build_fixture(
         sh,
-        &path,
+        &bridge,
         &root.join("fixtures/Cargo.toml"),
         Some("bench"),
         true,
@@ -188,7 +188,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
             &size::CLASS_COUNTS
         };
         let peer = pkgs.peer.is_some() && !args.quick;
-        match size::measure(sh, &root, &path, counts, peer) {
+        match size::measure(sh, &root, &bridge, counts, peer) {
             Ok(size) => Some(size),
             Err(e) => {
                 eprintln!("bench: FAILED size: {e:#}");

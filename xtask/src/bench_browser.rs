@@ -46,14 +46,14 @@ pub fn run(sh: &Shell, args: &BenchBrowserArgs) -> Result<()> {
     let js = js_tools::npm_packages(sh)?;
     let chromium = js_tools::chromium(sh)?;
     js_tools::wasm_opt(sh)?;
-    let path = install_cargo_bridge(sh)?;
+    let cargo_bridge = install_cargo_bridge(sh)?;
     let root = project_root();
     let out = root.join("target/bench-browser");
     let bridge = out.join("bridge");
     let bridge_arg = bridge.display().to_string();
     build_fixture_with(
         sh,
-        &path,
+        &cargo_bridge,
         &root.join("fixtures/Cargo.toml"),
         Some("bench"),
         &["--release", "--target", "web", "--out-dir", &bridge_arg],

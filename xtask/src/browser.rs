@@ -20,7 +20,7 @@ pub fn test_browser(sh: &Shell, filter: Option<&str>) -> Result<()> {
     let shim_tests = js.join("browser/assert.test.mjs");
     cmd!(sh, "node --test {shim_tests}").run()?;
 
-    let path = install_cargo_bridge(sh)?;
+    let bridge = install_cargo_bridge(sh)?;
     let root = project_root();
     let out = root.join("target/browser");
     let mut packages = Vec::new();
@@ -32,7 +32,7 @@ pub fn test_browser(sh: &Shell, filter: Option<&str>) -> Result<()> {
         let web_dir_arg = web_dir.display().to_string();
         build_fixture_with(
             sh,
-            &path,
+            &bridge,
             &root.join(f.manifest),
             Some(f.package),
             &["--release", "--target", "web", "--out-dir", &web_dir_arg],

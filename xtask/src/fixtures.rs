@@ -1,5 +1,5 @@
 //! Where things are (the project root, the fixture packages), and building fixture packages
-//! with the real `cargo bridge` binary.
+//! with the `cargo-bridge` binary this checkout builds.
 
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -54,12 +54,53 @@ pub fn project_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Build `cargo-bridge` and return a PATH that puts it first, so `cargo bridge` runs it.
-pub fn install_cargo_bridge(sh: &Shell) -> Result<String> {
-    cmd!(sh, "cargo build --quiet --package cargo-bridge").run()?;
-    let bin_dir = project_root().join("target/debug");
-    let path = std::env::var("PATH").unwrap_or_default();
-    Ok(format!("{}:{path}", bin_dir.display()))
+/// The `cargo-bridge` binary this checkout builds, run by its path: `cargo bridge` would
+/// run whichever `cargo-bridge` comes first on `PATH` (`~/.cargo/bin` has an installed one
+/// when `CARGO_TARGET_DIR` moves the build away from `target/`).
+pub struct CargoBridge {
+    pub exe: PathBuf,
+}
+
+impl CargoBridge {
+    /// `cargo-bridge bridge`, as `cargo bridge` runs it.
+    pub fn cmd<'a>(&self, sh: &'a Shell) -> xshell::Cmd<'a> {
+        let exe = &self.exe;
+        cmd!(sh, "{exe} bridge")
+    }
+}
+
+/// Build `cargo-bridge`; where cargo put it comes from cargo's own build messages, so
+/// `CARGO_TARGET_DIR` and `build.target-dir` are honoured.
+pub fn install_cargo_bridge(sh: &Shell) -> Result<CargoBridge> {
+    let _cd = sh.push_dir(project_root());
+    let exe = build_binary(sh, "cargo-bridge", "cargo-bridge").context("building cargo-bridge")?;
+    Ok(CargoBridge { exe })
+}
+
+/// `cargo build` the binary `bin` of `package` (in the shell's directory); its path.
+fn build_binary(sh: &Shell, package: &str, bin: &str) -> Result<PathBuf> {
+    let messages = cmd!(
+        sh,
+        "cargo build --quiet --package {package} --bin {bin} --message-format=json-render-diagnostics"
+    )
+    .read()?;
+    built_executable(&messages, bin)
+}
+
+/// The `executable` of the binary target `bin` in `cargo build --message-format=json` output.
+fn built_executable(messages: &str, bin: &str) -> Result<PathBuf> {
+    for line in messages.lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if message["reason"] == "compiler-artifact"
+            && message["target"]["name"] == bin
+            && let Some(exe) = message["executable"].as_str()
+        {
+            return Ok(PathBuf::from(exe));
+        }
+    }
+    anyhow::bail!("cargo built no `{bin}` executable (no compiler-artifact message names one)")
 }
 
 /// Where `cargo bridge` keeps the tools it installs (the wasm-bindgen CLI of
@@ -74,24 +115,24 @@ pub fn bridge_home() -> PathBuf {
 /// `cargo bridge build` one fixture of `fixtures/` (or of its own workspace `dir`).
 pub fn build_fixture(
     sh: &Shell,
-    path: &str,
+    bridge: &CargoBridge,
     manifest: &Path,
     package: Option<&str>,
     release: bool,
 ) -> Result<()> {
     let extra: &[&str] = if release { &["--release"] } else { &[] };
-    build_fixture_with(sh, path, manifest, package, extra)
+    build_fixture_with(sh, bridge, manifest, package, extra)
 }
 
 /// [`build_fixture`] with any `cargo bridge build` arguments (`--target`, `--out-dir`, ...).
 pub fn build_fixture_with(
     sh: &Shell,
-    path: &str,
+    bridge: &CargoBridge,
     manifest: &Path,
     package: Option<&str>,
     extra: &[&str],
 ) -> Result<()> {
-    let mut args = vec!["bridge".to_string(), "build".into(), "--quiet".into()];
+    let mut args = vec!["build".to_string(), "--quiet".into()];
     args.push("--manifest-path".into());
     args.push(manifest.display().to_string());
     if let Some(p) = package {
@@ -99,9 +140,84 @@ pub fn build_fixture_with(
         args.push(p.into());
     }
     args.extend(extra.iter().map(|a| a.to_string()));
-    cmd!(sh, "cargo {args...}")
-        .env("PATH", path)
+    bridge
+        .cmd(sh)
+        .args(args)
         .env("CARGO_BRIDGE_HOME", bridge_home())
         .run()
         .with_context(|| format!("cargo bridge build of {}", package.unwrap_or("fixtures")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory under the system's temporary one.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn the_binary_is_found_where_cargo_target_dir_puts_it() {
+        let dir = scratch("target-dir");
+        std::fs::create_dir_all(dir.join("hello/src")).unwrap();
+        std::fs::write(
+            dir.join("hello/Cargo.toml"),
+            "[package]\nname = \"hello\"\nversion = \"0.1.0\"\nedition = \"2024\"\n[workspace]\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("hello/src/main.rs"),
+            "fn main() { println!(\"hi\"); }",
+        )
+        .unwrap();
+        let sh = Shell::new().unwrap();
+        sh.change_dir(dir.join("hello"));
+        sh.set_var("CARGO_TARGET_DIR", dir.join("elsewhere"));
+        let exe = build_binary(&sh, "hello", "hello").unwrap();
+        assert!(
+            exe.starts_with(dir.join("elsewhere")),
+            "{} is not in CARGO_TARGET_DIR",
+            exe.display()
+        );
+        assert_eq!(cmd!(sh, "{exe}").read().unwrap(), "hi");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn fixtures_are_built_by_the_binary_not_by_a_cargo_bridge_on_path() {
+        let dir = scratch("by-path");
+        let script = |sub: &str, says: &str| {
+            let file = dir.join(sub).join("cargo-bridge");
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            let log = dir.join("ran");
+            std::fs::write(
+                &file,
+                format!("#!/bin/sh\necho \"{says} $*\" > '{}'\n", log.display()),
+            )
+            .unwrap();
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+            file
+        };
+        let built = script("built", "built");
+        script("installed", "installed");
+        let sh = Shell::new().unwrap();
+        let path = std::env::var("PATH").unwrap_or_default();
+        sh.set_var(
+            "PATH",
+            format!("{}:{path}", dir.join("installed").display()),
+        );
+        let bridge = CargoBridge { exe: built };
+        build_fixture_with(&sh, &bridge, Path::new("x/Cargo.toml"), Some("pkg"), &[]).unwrap();
+        let ran = std::fs::read_to_string(dir.join("ran")).unwrap();
+        assert_eq!(
+            ran.trim(),
+            "built bridge build --quiet --manifest-path x/Cargo.toml --package pkg"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

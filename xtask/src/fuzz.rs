@@ -39,9 +39,9 @@ pub fn run(sh: &Shell, args: &FuzzArgs) -> Result<()> {
         .run()?;
     }
     if args.only.is_none_or(|s| s == Side::Runtime) {
-        let path = install_cargo_bridge(sh)?;
+        let bridge = install_cargo_bridge(sh)?;
         let manifest = fixtures::project_root().join("fixtures/Cargo.toml");
-        build_fixture(sh, &path, &manifest, Some("identity"), false)?;
+        build_fixture(sh, &bridge, &manifest, Some("identity"), false)?;
         cmd!(sh, "node --expose-gc xtask/fuzz/runtime.mjs {seconds}").run()?;
     }
     Ok(())

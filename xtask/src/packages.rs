@@ -9,7 +9,7 @@
 //! 3. wasm-bindgen beside #[bridge]: the same for `fixtures/wasm-bindgen`'s bundler
 //!    package (`xtask/js/packages/vite-wasm-bindgen/`): both halves in one bundle.
 
-use crate::fixtures::{build_fixture_with, install_cargo_bridge, project_root};
+use crate::fixtures::{CargoBridge, build_fixture_with, install_cargo_bridge, project_root};
 use crate::js_tools;
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
@@ -22,7 +22,7 @@ const WBG_FIXTURE: &str = "wbg-interop";
 pub fn test_packages(sh: &Shell) -> Result<()> {
     let js = js_tools::npm_packages(sh)?;
     let chromium = js_tools::chromium(sh)?;
-    let path = install_cargo_bridge(sh)?;
+    let bridge = install_cargo_bridge(sh)?;
     let root = project_root();
     let work = root.join("target/pkg-check");
     if work.exists() {
@@ -33,7 +33,7 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
 
     // 1. npm pack → install → import by name, in Node and in tsc.
     let node_pkg = work.join("node-pkg");
-    build(sh, &path, &manifest, &node_pkg, &[])?;
+    build(sh, &bridge, &manifest, &node_pkg, &[])?;
     let tarball = pack(sh, &node_pkg, &work.join("node-tgz"))?;
     let app = work.join("node-app");
     consumer_project(sh, &app, FIXTURE, &tarball)?;
@@ -70,7 +70,7 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
     let bundler_pkg = work.join("bundler-pkg");
     build(
         sh,
-        &path,
+        &bridge,
         &manifest,
         &bundler_pkg,
         &["--release", "--target", "bundler"],
@@ -97,7 +97,7 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
     let wbg_out = wbg_pkg.display().to_string();
     build_fixture_with(
         sh,
-        &path,
+        &bridge,
         &root.join("fixtures/wasm-bindgen/Cargo.toml"),
         Some(WBG_FIXTURE),
         &["--out-dir", &wbg_out, "--release", "--target", "bundler"],
@@ -159,11 +159,17 @@ fn vite_bundle(
     Ok(cmd!(sh, "node {page} {dist} {chromium}").read()?)
 }
 
-fn build(sh: &Shell, path: &str, manifest: &Path, out: &Path, extra: &[&str]) -> Result<()> {
+fn build(
+    sh: &Shell,
+    bridge: &CargoBridge,
+    manifest: &Path,
+    out: &Path,
+    extra: &[&str],
+) -> Result<()> {
     let out_arg = out.display().to_string();
     let mut args = vec!["--out-dir", out_arg.as_str()];
     args.extend_from_slice(extra);
-    build_fixture_with(sh, path, manifest, Some(FIXTURE), &args)
+    build_fixture_with(sh, bridge, manifest, Some(FIXTURE), &args)
 }
 
 /// `npm pack` the package in `pkg` into `dest`; the tarball's path.

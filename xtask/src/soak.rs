@@ -15,10 +15,10 @@ pub struct SoakArgs {
 }
 
 pub fn run(sh: &Shell, args: &SoakArgs) -> Result<()> {
-    let path = install_cargo_bridge(sh)?;
+    let bridge = install_cargo_bridge(sh)?;
     let manifest = fixtures::project_root().join("fixtures/Cargo.toml");
     // Release glue and wasm: what ships.
-    build_fixture(sh, &path, &manifest, Some("identity"), true)?;
+    build_fixture(sh, &bridge, &manifest, Some("identity"), true)?;
     let ops = args.ops.to_string();
     cmd!(sh, "node --expose-gc xtask/soak/soak.mjs {ops}").run()?;
     Ok(())

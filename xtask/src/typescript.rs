@@ -16,13 +16,13 @@ const LIBS: &[(&str, &[&str])] = &[("es2020-dom", &["es2020", "dom"]), ("esnext"
 pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
     let js = js_tools::npm_packages(sh)?;
     let tsc = js.join("node_modules/.bin/tsc");
-    let path = install_cargo_bridge(sh)?;
+    let bridge = install_cargo_bridge(sh)?;
     let root = project_root();
     // Build every fixture: the names all packages export (the runtime API) are found
     // by comparing them, and are checked in kitchen-sink's usage.
     let mut exports = Vec::new();
     for f in FIXTURES {
-        build_fixture(sh, &path, &root.join(f.manifest), Some(f.package), false)?;
+        build_fixture(sh, &bridge, &root.join(f.manifest), Some(f.package), false)?;
         let dts = root
             .join(f.dir)
             .join("pkg")

@@ -7,6 +7,7 @@
 //! either side; the 1-class packages are measured once more after `wasm-opt -O`.
 
 use super::model::{Optimized, PackageSize, SizeReport};
+use crate::fixtures::CargoBridge;
 use anyhow::{Context, Result};
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -123,12 +124,12 @@ fn package(js: &Path, wasm: &Path) -> Result<PackageSize> {
     })
 }
 
-/// Build and measure. `path` puts the fresh `cargo bridge` first; `counts` are the class
+/// Build and measure with `cargo_bridge`, the fresh `cargo-bridge`; `counts` are the class
 /// counts to build; `peer`: also the wasm-bindgen 1-class package.
 pub fn measure(
     sh: &Shell,
     root: &Path,
-    path: &str,
+    cargo_bridge: &CargoBridge,
     counts: &[usize],
     peer: bool,
 ) -> Result<SizeReport> {
@@ -146,8 +147,19 @@ pub fn measure(
         let dir = base.join(&name);
         let manifest = write_crate(&dir, &name, &deps, &bridge_source(n))?;
         let out = dir.join("pkg");
-        cmd!(sh, "cargo bridge build --quiet --release --target web --manifest-path {manifest} --out-dir {out}")
-            .env("PATH", path)
+        cargo_bridge
+            .cmd(sh)
+            .args([
+                "build",
+                "--quiet",
+                "--release",
+                "--target",
+                "web",
+                "--manifest-path",
+            ])
+            .arg(&manifest)
+            .arg("--out-dir")
+            .arg(&out)
             .env("CARGO_TARGET_DIR", &target)
             .run()
             .with_context(|| format!("building the {n}-class size crate"))?;
