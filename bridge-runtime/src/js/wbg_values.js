@@ -14,3 +14,8 @@ export function __bridgeToWasmBindgen(idx) {
 export function __bridgeFromWasmBindgen(value) {
   return $table.add(value);
 }
+// A bridge class handle -> wasm_bindgen::JsValue: Rust lowered it (`abi`) as any class
+// return; the class's lift gives its wrapper (the one JS holds, in rust/pointer mode).
+export function __bridgeClassToWasmBindgen(typeId, abi) {
+  return $table.lift(typeId, abi);
+}

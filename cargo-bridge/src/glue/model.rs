@@ -71,6 +71,9 @@ pub struct ClassView {
     pub ts_plain: bool,
     pub mode: &'static str,
     pub crate_name: String,
+    /// The type id as a JS string literal (bridge-runtime's class-handle conversions name
+    /// the class by it).
+    pub type_id: String,
     /// Wasm exports of the class, as JS string literals.
     pub exports: ClassExportsView,
     pub doc: Vec<String>,
@@ -279,6 +282,7 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         ts_plain: ts::plain(&class.name),
         mode: plan.mode.as_str(),
         crate_name: class.crate_name.clone(),
+        type_id: js_string(&class.type_id),
         exports: ClassExportsView {
             drop_ref: js_string(&bridge_schema::drop_ref_export(&class.type_id)),
             retain: js_string(&bridge_schema::retain_export(&class.type_id)),
