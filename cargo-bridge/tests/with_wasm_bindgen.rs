@@ -88,14 +88,20 @@ fn a_named_cli_of_another_version_is_an_error_before_anything_is_built() {
 fn a_failed_cli_install_names_the_version_and_the_command() {
     let project = wasm_bindgen_project("wbg-offline");
     let home = project.path("bridge-home");
-    // `cargo install` fails as it does offline; everything else is the real cargo.
+    // What a killed install left behind: its staging directory.
+    let stale = home.join("wasm-bindgen-cli-0.2.130.partial-1");
+    std::fs::create_dir_all(stale.join("bin")).unwrap();
+    // `cargo install` fails as it does offline (noting its arguments); everything else is
+    // the real cargo.
     let fake = project.path("fake-cargo");
+    let args = project.path("install-args");
     let real = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     script(
         &fake,
         &format!(
-            "#!/bin/sh\nif [ \"$1\" = install ]; then\n  echo 'error: failed to query replaced \
-             source registry `crates-io` (simulated: offline)' >&2\n  exit 101\nfi\nexec '{real}' \"$@\"\n"
+            "#!/bin/sh\nif [ \"$1\" = install ]; then\n  echo \"$@\" > '{}'\n  echo 'error: failed to query replaced \
+             source registry `crates-io` (simulated: offline)' >&2\n  exit 101\nfi\nexec '{real}' \"$@\"\n",
+            args.display()
         ),
     );
     // No wasm-bindgen on this PATH: the cache is empty, so it must install.
@@ -123,6 +129,23 @@ fn a_failed_cli_install_names_the_version_and_the_command() {
     assert!(
         !home.join("wasm-bindgen-cli-0.2.130").exists(),
         "a failed install leaves no cache entry"
+    );
+    let args = read(&args);
+    assert!(
+        args.contains(&format!(
+            "--root {}",
+            home.join("wasm-bindgen-cli-0.2.130.partial-").display()
+        )),
+        "the staging directory is named after the whole version: {args}"
+    );
+    let left: Vec<String> = std::fs::read_dir(&home)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "no staging directory is left behind, neither the stale one nor its own: {left:?}"
     );
 }
 

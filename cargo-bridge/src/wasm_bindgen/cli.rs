@@ -58,6 +58,9 @@ pub fn find_or_install(version: &str, quiet: bool) -> Result<PathBuf> {
         .with_context(|| format!("locking {}", home.display()))?;
     // Another build may have installed it while this one waited.
     if cli_version(&program).as_deref() != Some(version) {
+        // Holding the lock, no other install of this version runs: a staging directory of
+        // it is what a killed or crashed install left behind.
+        remove_stale_partials(&dir);
         install(version, &dir, quiet)?;
     }
     match cli_version(&program) {
@@ -75,7 +78,7 @@ pub fn find_or_install(version: &str, quiet: bool) -> Result<PathBuf> {
 /// `cargo install wasm-bindgen-cli --version <version>` into a staging directory beside
 /// `dir`, renamed to `dir` when complete; progress from cargo's `Compiling` lines.
 fn install(version: &str, dir: &Path, quiet: bool) -> Result<()> {
-    let staging = dir.with_extension(format!("partial-{}", std::process::id()));
+    let staging = staging_dir(dir, std::process::id());
     let _ = std::fs::remove_dir_all(&staging);
     let step = Step::start(
         "Installing",
@@ -135,6 +138,35 @@ fn install(version: &str, dir: &Path, quiet: bool) -> Result<()> {
     Ok(())
 }
 
+/// `<dir>.partial-<pid>`: the whole directory name with a suffix (`Path::with_extension`
+/// would take the version's last component for an extension: `…-0.2.partial-<pid>`).
+fn staging_dir(dir: &Path, pid: u32) -> PathBuf {
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".partial-{pid}"));
+    dir.with_file_name(name)
+}
+
+/// Removes every staging directory of `dir` (`<dir>.partial-<any pid>`), best effort.
+fn remove_stale_partials(dir: &Path) {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return;
+    };
+    let prefix = format!("{}.partial-", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let stale = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+        if stale {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// The version `<program> --version` reports (`wasm-bindgen 0.2.130`), if it runs.
 pub fn cli_version(program: &Path) -> Option<String> {
     let output = Command::new(program).arg("--version").output().ok()?;
@@ -145,4 +177,45 @@ pub fn cli_version(program: &Path) -> Option<String> {
     let mut words = text.split_whitespace();
     (words.next()? == PROGRAM).then_some(())?;
     Some(words.next()?.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{remove_stale_partials, staging_dir};
+    use std::path::Path;
+
+    #[test]
+    fn the_staging_directory_keeps_the_whole_version_in_its_name() {
+        let dir = Path::new("/home/u/.cargo/bridge/wasm-bindgen-cli-0.2.130");
+        assert_eq!(
+            staging_dir(dir, 10088),
+            Path::new("/home/u/.cargo/bridge/wasm-bindgen-cli-0.2.130.partial-10088")
+        );
+    }
+
+    #[test]
+    fn stale_staging_directories_of_the_version_are_removed_and_nothing_else() {
+        let home = std::env::temp_dir().join(format!("bridge-cli-partials-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let dir = home.join("wasm-bindgen-cli-0.2.130");
+        let stale = [staging_dir(&dir, 10088), staging_dir(&dir, 7)];
+        let kept = [
+            home.join("wasm-bindgen-cli-0.2.131.partial-10088"),
+            home.join("wasm-bindgen-cli-0.2.130.partial-notes"),
+            home.join("wasm-bindgen-cli-0.2.1300.partial-5"),
+            dir.join("bin"),
+        ];
+        for d in stale.iter().chain(&kept) {
+            std::fs::create_dir_all(d.join("bin")).unwrap();
+            std::fs::write(d.join("bin/wasm-bindgen"), "half an install").unwrap();
+        }
+        remove_stale_partials(&dir);
+        for d in &stale {
+            assert!(!d.exists(), "{} is removed", d.display());
+        }
+        for d in &kept {
+            assert!(d.exists(), "{} is kept", d.display());
+        }
+        std::fs::remove_dir_all(&home).unwrap();
+    }
 }
