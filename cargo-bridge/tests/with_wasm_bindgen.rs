@@ -1,8 +1,9 @@
-//! wasm-bindgen in a bridge crate, the parts that need no wasm-bindgen CLI: imports no
-//! tool provides are build errors, the CLI must be the crate's wasm-bindgen version (a
-//! named CLI of another version, a failed install: errors naming the version and the
-//! command), and a crate without wasm-bindgen gets a package with no trace of it. The
-//! merged package itself is tested by `fixtures/wasm-bindgen` (cargo xtask test-node,
+//! wasm-bindgen in a bridge crate: imports no tool provides are build errors, the CLI must
+//! be the crate's wasm-bindgen version (a named CLI of another version, a failed install:
+//! errors naming the version and the command), a crate without wasm-bindgen gets a package
+//! with no trace of it, and (with the real CLI, the one `cargo xtask` caches in
+//! `target/bridge-home`) a JS name both halves export is a build error naming both items.
+//! The merged package itself is tested by `fixtures/wasm-bindgen` (cargo xtask test-node,
 //! test-browser, test-types, test-packages).
 //!
 //! Crate names are unique per test (see `support`).
@@ -59,6 +60,71 @@ fn wasm_bindgen_project(name: &str) -> Project {
         "use bridge_runtime::bridge;\n\n#[bridge]\npub fn one() -> u32 {\n    1\n}\n",
     );
     project
+}
+
+/// Where the real wasm-bindgen CLI is cached: `$CARGO_BRIDGE_HOME`, else the one `cargo
+/// xtask` uses (`target/bridge-home`), so the CLI is installed once per checkout (under its
+/// lock, by whichever build needs it first).
+fn shared_bridge_home() -> String {
+    std::env::var("CARGO_BRIDGE_HOME").unwrap_or_else(|_| {
+        support::repo_root()
+            .join("target/bridge-home")
+            .display()
+            .to_string()
+    })
+}
+
+/// `cargo bridge build` of a crate with `lib_rs`, which links wasm-bindgen, through the
+/// real CLI: it fails with an error whose text has `needles`, and writes no package.
+fn collision_fails(name: &str, lib_rs: &str, needles: &[&str]) {
+    let project = Project::workspace(&["wb"], "");
+    project.bridge_crate(
+        "wb",
+        name,
+        "\"cdylib\"",
+        "wasm-bindgen = \"=0.2.130\"",
+        lib_rs,
+    );
+    run_in_env(
+        &project.root(),
+        &["build"],
+        &[("CARGO_BRIDGE_HOME", &shared_bridge_home())],
+    )
+    .fails()
+    .stderr_has(needles);
+    assert!(!project.path("wb/pkg").exists(), "no package is written");
+}
+
+#[test]
+fn a_function_both_halves_export_under_one_js_name_is_a_build_error_naming_both() {
+    collision_fails(
+        "wbg-collide-fn",
+        "use bridge_runtime::bridge;\nuse wasm_bindgen::prelude::*;\n\n\
+         #[bridge]\npub fn greet() -> u32 {\n    1\n}\n\n\
+         #[wasm_bindgen(js_name = \"greet\")]\npub fn wbg_greet() -> u32 {\n    2\n}\n",
+        &[
+            "two items are exported to JS as `greet`",
+            "function `greet` of crate `wbg-collide-fn`",
+            "wasm-bindgen's `greet` (a #[wasm_bindgen] item, in its wbg_collide_fn_bg.js)",
+            "#[bridge(js_name = \"...\")] or #[wasm_bindgen(js_name = \"...\")]",
+        ],
+    );
+}
+
+#[test]
+fn a_class_both_halves_export_under_one_js_name_is_a_build_error_naming_both() {
+    collision_fails(
+        "wbg-collide-class",
+        "use bridge_runtime::bridge;\nuse wasm_bindgen::prelude::*;\n\n\
+         #[bridge(js_name = \"Point\")]\npub struct BridgePoint {\n    x: f64,\n}\n\n\
+         #[bridge]\nimpl BridgePoint {\n    #[bridge(getter)]\n    pub fn x(&self) -> f64 {\n        self.x\n    }\n}\n\n\
+         #[wasm_bindgen]\npub struct Point {\n    pub y: f64,\n}\n",
+        &[
+            "two items are exported to JS as `Point`",
+            "class `BridgePoint` of crate `wbg-collide-class`",
+            "wasm-bindgen's `Point` (a #[wasm_bindgen] item",
+        ],
+    );
 }
 
 fn script(path: &Path, text: &str) {
