@@ -47,6 +47,8 @@ pub enum Target {
     Web,
     /// Bundlers (Vite, webpack 5): ESM that imports its .wasm as an asset, ready on import
     Bundler,
+    /// Node.js CommonJS, for `require()` on Node before 20.19: instantiated on load
+    NodejsCjs,
 }
 
 impl Target {
@@ -56,6 +58,7 @@ impl Target {
             Target::Nodejs => "nodejs",
             Target::Web => "web",
             Target::Bundler => "bundler",
+            Target::NodejsCjs => "nodejs-cjs",
         }
     }
 }

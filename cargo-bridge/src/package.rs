@@ -59,7 +59,7 @@ fn package_json(krate: &BridgeCrate, target: Target, imported_files: &[String]) 
     let name = &krate.lib_name;
     let mut effects: Vec<String> = match target {
         Target::Web => Vec::new(),
-        Target::Nodejs | Target::Bundler => vec![format!("./{name}.js")],
+        Target::Nodejs | Target::Bundler | Target::NodejsCjs => vec![format!("./{name}.js")],
     };
     effects.extend(imported_files.iter().map(|f| format!("./{f}")));
     let side_effects = if effects.is_empty() {
@@ -80,8 +80,12 @@ fn package_json(krate: &BridgeCrate, target: Target, imported_files: &[String]) 
             manifest[key] = json!(value);
         }
     }
+    let module_type = match target {
+        Target::NodejsCjs => "commonjs",
+        Target::Nodejs | Target::Web | Target::Bundler => "module",
+    };
     let rest = json!({
-        "type": "module",
+        "type": module_type,
         "main": format!("{name}.js"),
         "types": format!("{name}.d.ts"),
         "exports": {

@@ -5,12 +5,12 @@
 //! (`postprocess.rs`: decode the export section → wasm transforms → render glue) →
 //! wasm-opt (`--release`) → write the package.
 
-use crate::cli::BuildArgs;
+use crate::cli::{BuildArgs, Target};
 use crate::postprocess::{self, Naming};
 use crate::progress::Step;
 use crate::workspace::{self, BridgeCrate, Workspace};
 use crate::{cargo_build, modes, package, snippets};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 
 pub fn build(args: &BuildArgs) -> Result<()> {
@@ -21,6 +21,13 @@ pub fn build(args: &BuildArgs) -> Result<()> {
     let ws = workspace::load(args.manifest_path.as_deref(), args.package.as_deref())?;
     cargo_build::ensure_wasm_target(args.quiet)?;
     for krate in &ws.crates {
+        if args.target == Target::NodejsCjs && krate.wasm_bindgen.is_some() {
+            bail!(
+                "`{}` links wasm-bindgen, whose glue is ES modules only, so it cannot be built \
+                 with `--target nodejs-cjs`: use `--target nodejs` (Node 20.19+ can `require()` it)",
+                krate.name
+            );
+        }
         // The matching CLI first: a missing one fails before minutes of compiling.
         let cli = match &krate.wasm_bindgen {
             Some(version) => Some(
@@ -96,6 +103,18 @@ fn package_crate(
         |class| modes::resolve(class, ws),
         |imports| snippets::resolve(imports, &ws.package_dirs),
     )?;
+    if args.target == Target::NodejsCjs
+        && let Some(snippet) = output.snippets.first()
+    {
+        bail!(
+            "`{}` imports the JS module {} (#[bridge(module = \"{}\")]), which CommonJS \
+             glue cannot load synchronously, so it cannot be built with \
+             `--target nodejs-cjs`: use `--target nodejs` (Node 20.19+ can `require()` it)",
+            snippet.crate_name,
+            snippet.source.display(),
+            snippet.path
+        );
+    }
     if args.release {
         let scratch = ws.target_dir.join("bridge");
         output.wasm = crate::wasm_opt::run(

@@ -445,6 +445,71 @@ console.log(new web.Zebra(3).stripes + new node.Zebra(4).stripes);
     assert_eq!(stdout, "7");
 }
 
+/// `--target nodejs-cjs`: CommonJS glue (`require()` on Node before 20.19) in a
+/// `"type": "commonjs"` package, whose exports Node's ESM import finds by name too; a crate
+/// importing a JS module (ESM, which CommonJS cannot load synchronously) is refused by name.
+#[test]
+fn nodejs_cjs_target() {
+    let project = Project::workspace(&["tgt", "mod"], "");
+    project.bridge_crate("tgt", "target-crate", "\"cdylib\"", "", LIB_WITH_CLASSES);
+    project
+        .file(
+            "mod/js/host.mjs",
+            "export function hostAdd(a, b) { return a + b; }\n",
+        )
+        .bridge_crate(
+            "mod",
+            "with-module",
+            "\"cdylib\"",
+            "",
+            "use bridge_runtime::bridge;\n#[bridge(module = \"js/host.mjs\")]\nextern \"C\" {\n    \
+             #[bridge(js_name = \"hostAdd\")]\n    fn host_add(a: u32, b: u32) -> u32;\n}\n\
+             #[bridge]\npub fn add(a: u32, b: u32) -> u32 { host_add(a, b) }\n",
+        );
+    let cjs = project.path("cjs");
+    project
+        .build(&[
+            "-p",
+            "target-crate",
+            "--target",
+            "nodejs-cjs",
+            "--out-dir",
+            cjs.to_str().unwrap(),
+        ])
+        .ok();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(&cjs.join("package.json"))).unwrap();
+    assert_eq!(manifest["type"], "commonjs");
+    let js = read(&cjs.join("target_crate.js"));
+    assert!(
+        js.starts_with("// target-crate: JS glue") && js.contains("\n\"use strict\";\n"),
+        "{js}"
+    );
+    assert!(
+        !js.contains("import.meta") && !js.contains("\nexport "),
+        "{js}"
+    );
+    let source = format!(
+        r#"import {{ createRequire }} from "node:module";
+import {{ Zebra as Imported }} from {glue:?};
+const {{ Zebra, withPool }} = createRequire(import.meta.url)({glue:?});
+if (Zebra !== Imported) throw new Error("import and require give two modules");
+console.log(withPool(() => new Zebra(3).stripes));
+"#,
+        glue = cjs.join("target_crate.js").display().to_string(),
+    );
+    assert_eq!(run_node_module(&project.path("run-cjs.mjs"), &source), "3");
+
+    project
+        .build(&["-p", "with-module", "--target", "nodejs-cjs"])
+        .fails()
+        .stderr_has(&[
+            "`with-module` imports the JS module",
+            "js/host.mjs",
+            "--target nodejs",
+        ]);
+}
+
 // ---- 7. identity-mode resolution: class attribute > crate > workspace ----
 
 #[test]

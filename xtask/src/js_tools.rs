@@ -1,5 +1,6 @@
 //! The outside tools the JS-ecosystem checks drive, installed on first use:
-//! the npm packages pinned in `xtask/js/package.json` (playwright-core, typescript, vite)
+//! the npm packages pinned in `xtask/js/package.json` (playwright-core, typescript, vite),
+//! the runtimes pinned in `xtask/js/runtimes/package.json` (deno, bun, Node 18)
 //! and Debian's `chromium` and `binaryen` (wasm-opt) when the process may install them.
 
 use crate::fixtures::project_root;
@@ -17,16 +18,33 @@ pub fn js_dir() -> PathBuf {
 /// Returns `xtask/js/`.
 pub fn npm_packages(sh: &Shell) -> Result<PathBuf> {
     let dir = js_dir();
-    if !is_current(&dir.join("node_modules/.package-lock.json"), &dir) {
-        eprintln!("installing the pinned npm packages of xtask/js (first use)");
-        let _cd = sh.push_dir(&dir);
+    install_pinned(sh, &dir)?;
+    Ok(dir)
+}
+
+/// The JS runtimes pinned in `xtask/js/runtimes/package.json` (Deno, Bun, Node 18; their
+/// npm packages carry the binaries), installed on first use. Returns their `.bin` folder.
+pub fn runtimes(sh: &Shell) -> Result<PathBuf> {
+    let dir = js_dir().join("runtimes");
+    install_pinned(sh, &dir)?;
+    Ok(dir.join("node_modules/.bin"))
+}
+
+/// `npm ci` in `dir` unless its node_modules matches the lockfile already.
+fn install_pinned(sh: &Shell, dir: &Path) -> Result<()> {
+    if !is_current(&dir.join("node_modules/.package-lock.json"), dir) {
+        let shown = dir.strip_prefix(project_root()).unwrap_or(dir).display();
+        eprintln!("installing the pinned npm packages of {shown} (first use)");
+        let _cd = sh.push_dir(dir);
         cmd!(sh, "npm ci --no-audit --no-fund --loglevel=error")
             .run()
-            .context(
-                "`npm ci` in xtask/js failed; it needs Node.js 20+ with npm and the npm registry",
-            )?;
+            .with_context(|| {
+                format!(
+                    "`npm ci` in {shown} failed; it needs Node.js 20+ with npm and the npm registry"
+                )
+            })?;
     }
-    Ok(dir)
+    Ok(())
 }
 
 /// npm writes `node_modules/.package-lock.json` on install; it is current when newer

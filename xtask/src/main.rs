@@ -8,6 +8,8 @@ mod fixtures;
 mod fuzz;
 mod js_tools;
 mod packages;
+mod runtimes;
+mod scratch;
 mod soak;
 mod tasks;
 mod typescript;
@@ -24,7 +26,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, test-packages, then test-node
+    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, test-packages, test-runtimes, then test-node
     Test,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
@@ -40,6 +42,8 @@ enum Task {
     },
     /// npm pack + install + import by name (Node, tsc), and a Vite app bundling a --target bundler package, run in Chromium
     TestPackages,
+    /// Packages in Deno, Bun, Node's require() and Node 18 (--target nodejs-cjs): fixtures' suites and installed packages
+    TestRuntimes,
     /// Type-check every fixture's .d.ts and tests/usage.mts with tsc --strict (two libs)
     TestTypes {
         /// Only fixtures whose name contains this
@@ -69,6 +73,7 @@ fn main() -> Result<()> {
         Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
         Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
         Task::TestPackages => packages::test_packages(&sh),
+        Task::TestRuntimes => runtimes::test_runtimes(&sh),
         Task::TestTypes { filter } => typescript::test_types(&sh, filter.as_deref()),
         Task::BenchBrowser(args) => bench_browser::run(&sh, &args),
         Task::Example => tasks::example(&sh),

@@ -11,9 +11,10 @@
 
 use crate::fixtures::{CargoBridge, build_fixture_with, install_cargo_bridge, project_root};
 use crate::js_tools;
+use crate::scratch::{consumer_project, expect, pack};
 use anyhow::{Context, Result, bail};
-use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use serde_json::json;
+use std::path::Path;
 use xshell::{Shell, cmd};
 
 const FIXTURE: &str = "kitchen-sink";
@@ -170,54 +171,4 @@ fn build(
     let mut args = vec!["--out-dir", out_arg.as_str()];
     args.extend_from_slice(extra);
     build_fixture_with(sh, bridge, manifest, Some(FIXTURE), &args)
-}
-
-/// `npm pack` the package in `pkg` into `dest`; the tarball's path.
-fn pack(sh: &Shell, pkg: &Path, dest: &Path) -> Result<PathBuf> {
-    std::fs::create_dir_all(dest)?;
-    let _cd = sh.push_dir(pkg);
-    let name = cmd!(
-        sh,
-        "npm pack --silent --pack-destination {dest} --loglevel=error"
-    )
-    .read()
-    .context("npm pack")?;
-    let tarball = dest.join(name.trim());
-    if !tarball.is_file() {
-        bail!("npm pack did not write {}", tarball.display());
-    }
-    Ok(tarball)
-}
-
-/// A scratch project depending on the tarball, installed as a user would.
-fn consumer_project(sh: &Shell, dir: &Path, name: &str, tarball: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let manifest = json!({
-        "name": "bridge-consumer",
-        "private": true,
-        "type": "module",
-        "dependencies": { name: format!("file:{}", tarball.display()) },
-    });
-    std::fs::write(
-        dir.join("package.json"),
-        serde_json::to_string_pretty(&manifest)?,
-    )?;
-    let _cd = sh.push_dir(dir);
-    cmd!(
-        sh,
-        "npm install --no-audit --no-fund --no-package-lock --loglevel=error"
-    )
-    .run()
-    .context("npm install of the packed tarball")?;
-    Ok(())
-}
-
-fn expect(out: &str, want: Value, what: &str) -> Result<()> {
-    let line = out.lines().last().unwrap_or_default();
-    let got: Value = serde_json::from_str(line)
-        .with_context(|| format!("{what} printed no JSON result: {out}"))?;
-    if got != want {
-        bail!("{what}: expected {want}, got {got}");
-    }
-    Ok(())
 }

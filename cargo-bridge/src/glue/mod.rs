@@ -46,6 +46,14 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/load_bundler.js.j2"),
     ),
     (
+        "load_nodejs-cjs.js.j2",
+        include_str!("../../../templates/load_nodejs-cjs.js.j2"),
+    ),
+    (
+        "exports_cjs.js.j2",
+        include_str!("../../../templates/exports_cjs.js.j2"),
+    ),
+    (
         "load_web.js.j2",
         include_str!("../../../templates/load_web.js.j2"),
     ),
