@@ -4,21 +4,13 @@
 
 use super::numbers;
 use super::type_names::TypeNames;
+use bridge_schema::lowering::Scalar;
 use bridge_schema::{Callback, Ty};
 
-/// Names the `.d.ts` refers to itself (globals and TypeScript's own type names): a user
-/// class spelled like one is declared under its glue name and exported as an alias.
+/// Names the `.d.ts` refers to itself (globals and TypeScript's own type names; and the
+/// typed arrays, from the lowering table): a user class spelled like one is declared
+/// under its glue name and exported as an alias.
 const TS_TAKEN: &[&str] = &[
-    "Int8Array",
-    "Uint8Array",
-    "Int16Array",
-    "Uint16Array",
-    "Int32Array",
-    "Uint32Array",
-    "Float32Array",
-    "Float64Array",
-    "BigInt64Array",
-    "BigUint64Array",
     "Record",
     "Promise",
     "Request",
@@ -44,7 +36,8 @@ const TS_TAKEN: &[&str] = &[
 /// Whether the `.d.ts` can declare `name` as itself (`export class Name`), rather than as
 /// `Name$class` exported under its name.
 pub fn plain(name: &str) -> bool {
-    bridge_schema::js::is_bindable(name) && !TS_TAKEN.contains(&name)
+    let typed_array = Scalar::ALL.iter().any(|s| s.typed_array() == Some(name));
+    bridge_schema::js::is_bindable(name) && !TS_TAKEN.contains(&name) && !typed_array
 }
 
 /// How the `.d.ts` refers to the class `name`.
@@ -96,11 +89,10 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
             format!("({}) => {}", params.join(", "), param(&cb.ret, names))
         }
         Ty::Unit => "void".into(),
-        Ty::Bool => "boolean".into(),
-        Ty::String | Ty::Str | Ty::Char => "string".into(),
+        Ty::String | Ty::Str => "string".into(),
         Ty::JsValue | Ty::JsValueRef => "any".into(),
-        Ty::I64 | Ty::U64 => "bigint".into(),
-        Ty::I8
+        Ty::Bool
+        | Ty::I8
         | Ty::I16
         | Ty::I32
         | Ty::U8
@@ -108,9 +100,17 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
         | Ty::U32
         | Ty::F32
         | Ty::F64
+        | Ty::I64
+        | Ty::U64
         | Ty::Usize
-        | Ty::Isize => "number".into(),
+        | Ty::Isize
+        | Ty::Char => scalar(ty),
     }
+}
+
+/// A scalar's TypeScript type, from the lowering table.
+fn scalar(ty: &Ty) -> String {
+    Scalar::of(ty).expect("a scalar type").ts().into()
 }
 
 /// The type of a parameter: number vectors accept any array of numbers.
@@ -192,13 +192,12 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
             }
         },
         Ty::Option(inner) => format!("{} | null", wire(inner, names)),
-        Ty::Bool => "boolean".into(),
-        Ty::I64 | Ty::U64 => "bigint".into(),
-        Ty::String | Ty::Str | Ty::Char => "string".into(),
+        Ty::String | Ty::Str => "string".into(),
         Ty::JsValue => "any".into(),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
         Ty::Named(id) => class_ref(&names.js_name(id)),
-        Ty::I8
+        Ty::Bool
+        | Ty::I8
         | Ty::I16
         | Ty::I32
         | Ty::U8
@@ -206,8 +205,11 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
         | Ty::U32
         | Ty::F32
         | Ty::F64
+        | Ty::I64
+        | Ty::U64
         | Ty::Usize
-        | Ty::Isize => "number".into(),
+        | Ty::Isize
+        | Ty::Char => scalar(ty),
         // Never on the wire (the post-process check and the macro keep them out); spelled
         // as before this printer had an arm per type.
         Ty::Unit
@@ -237,6 +239,15 @@ mod tests {
         assert_eq!(ts(&vec(Ty::String), &names), "string[]");
         assert_eq!(ts(&vec(vec(Ty::Usize)), &names), "number[][]");
         assert_eq!(ts(&vec(Ty::JsValue), &names), "any[]");
+    }
+
+    #[test]
+    fn typed_array_and_typescript_names_are_not_declared_as_themselves() {
+        for taken in ["BigUint64Array", "Int8Array", "Float32Array", "Record", "new"] {
+            assert!(!plain(taken), "{taken}");
+        }
+        assert_eq!(class_ref("Uint16Array"), "Uint16Array$class");
+        assert!(plain("Node") && plain("Uint16Arrays"));
     }
 
     #[test]
