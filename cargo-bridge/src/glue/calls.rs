@@ -5,6 +5,7 @@
 use super::ts;
 use super::type_names::TypeNames;
 use super::types::{self, TyView};
+use bridge_schema::lowering::Site;
 use bridge_schema::{Function, FunctionKind, Receiver, Ty};
 use serde::Serialize;
 
@@ -110,7 +111,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         (None, _) => f.js_name.clone(),
     };
     let closure = closure_view(f, &label, names);
-    let mut ret = types::view(&f.ret, names);
+    let mut ret = types::at(types::view(&f.ret, names), &f.ret, Site::ExportResult);
     if let Ty::Callback(cb) = &f.ret {
         ret.ts = ts::closure(cb, names);
     }
@@ -128,7 +129,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
             .enumerate()
             .map(|(i, (name, p))| ParamView {
                 name,
-                ty: types::view(&p.ty, names),
+                ty: types::at(types::view(&p.ty, names), &p.ty, Site::ExportParam),
                 ts: ts::param(&p.ty, names),
                 // A setter's one parameter cannot be optional in TypeScript (TS1051).
                 optional: i >= required && f.kind != FunctionKind::Setter,

@@ -8,6 +8,7 @@ use super::types::{self, TyView};
 use super::wire;
 use crate::exports::{Exports, ImportExport};
 use crate::snippets::Snippet;
+use bridge_schema::lowering::Site;
 use bridge_schema::{ImportSource, Ty};
 use serde::Serialize;
 
@@ -78,13 +79,17 @@ pub struct JsParamView {
 /// How a type crosses in a call into JS (`templates/js/marshal.js.j2`): as an export's
 /// result (arguments) or parameter (the result), except that every vector, and every
 /// compound value, is on the wire (kind `wire`, with its codec).
-fn js_ty(ty: &Ty, names: &TypeNames) -> TyView {
+/// `site` is `JsArg` or `JsResult`: the wasm values come from the lowering table's.
+pub(super) fn js_ty(ty: &Ty, names: &TypeNames, site: Site) -> TyView {
     let mut view = types::view(ty, names);
     if view.kind.is_vec() {
-        view.kind = types::Kind::Wire;
-        view.codec = Some(wire::codec_name(ty, names));
+        view = types::with_kind(TyView {
+            kind: types::Kind::Wire,
+            codec: Some(wire::codec_name(ty, names)),
+            ..view
+        });
     }
-    view
+    types::at(view, ty, site)
 }
 
 /// The arguments of a call into JS whose wasm import is `symbol`; a Rust closure among them
@@ -98,7 +103,7 @@ fn params(symbol: &str, what: &str, tys: &[(String, &Ty)], names: &TypeNames) ->
         .enumerate()
         .map(|(index, ((_, ty), name))| JsParamView {
             name,
-            ty: js_ty(ty, names),
+            ty: js_ty(ty, names, Site::JsArg),
             closure: match ty {
                 Ty::Callback(cb) => Some(calls::closure_of(
                     &bridge_schema::callback_symbol(symbol, &format!("a{index}")),
@@ -190,7 +195,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                         .collect::<Vec<_>>(),
                     &names,
                 ),
-                ret: js_ty(&import.ret, &names),
+                ret: js_ty(&import.ret, &names, Site::JsResult),
                 catch: import.catch,
             }
         })
@@ -237,7 +242,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                 owner: Vec::new(),
                 path: String::new(),
                 module_var: None,
-                ret: js_ty(&cb.ret, &names),
+                ret: js_ty(&cb.ret, &names, Site::JsResult),
                 catch: cb.catch,
             });
         }

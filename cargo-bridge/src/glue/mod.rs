@@ -138,10 +138,6 @@ fn environment() -> Result<Environment<'static>> {
     env.add_filter("optional_property", |name: &str| text::property(name, "?."));
     env.add_function("fail", fail);
     env.add_global("kinds", minijinja::Value::from_serialize(types::Kind::ALL));
-    env.add_global(
-        "wire_scalars",
-        minijinja::Value::from_serialize(wire::LeafKind::NAMED_SCALARS),
-    );
     for (name, source) in TEMPLATES {
         env.add_template(name, source)
             .with_context(|| format!("template {name} does not parse"))?;
@@ -193,21 +189,151 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
 mod tests {
     use super::comment_text;
     use super::environment;
-    use super::types::Kind;
+    use super::type_names::TypeNames;
+    use super::types::{self, Kind};
+    use super::{js, wire};
+    use crate::exports::{ClassExport, DataExport, Exports};
+    use bridge_schema::lowering::Site;
+    use bridge_schema::{Callback, EnumDef, Field, RecordDef, Ty, Variant};
     use serde_json::json;
 
-    /// Renders `call` (a macro call of `template`, imported as `m`) for a parameter or
-    /// type `p` of marshalling kind `kind`.
+    /// Exports with a class `Item`, a record `Rec` and a fieldless enum `Color`.
+    fn sample_exports() -> Exports {
+        Exports {
+            classes: vec![ClassExport {
+                crate_name: "a".into(),
+                type_id: "a::Item".into(),
+                name: "Item".into(),
+                rust_name: "Item".into(),
+                identity_mode: None,
+                doc: String::new(),
+                members: Vec::new(),
+            }],
+            records: vec![DataExport {
+                crate_name: "a".into(),
+                def: RecordDef {
+                    type_id: "a::Rec".into(),
+                    name: "Rec".into(),
+                    rust_name: "Rec".into(),
+                    fields: vec![Field {
+                        name: "n".into(),
+                        ty: Ty::U8,
+                    }],
+                    doc: String::new(),
+                },
+            }],
+            enums: vec![DataExport {
+                crate_name: "a".into(),
+                def: EnumDef {
+                    type_id: "a::Color".into(),
+                    name: "Color".into(),
+                    rust_name: "Color".into(),
+                    variants: vec![Variant {
+                        name: "Red".into(),
+                        fields: Vec::new(),
+                    }],
+                    doc: String::new(),
+                },
+            }],
+            ..Exports::default()
+        }
+    }
+
+    /// A type of marshalling kind `kind` (adding a kind breaks this match: give it one).
+    fn sample(kind: Kind) -> Ty {
+        let opt = |k| Ty::Option(Box::new(sample(k)));
+        let vec = |t| Ty::Vec(Box::new(t));
+        match kind {
+            Kind::Unit => Ty::Unit,
+            Kind::Bool => Ty::Bool,
+            Kind::Number => Ty::F64,
+            Kind::U32 => Ty::U32,
+            Kind::Bigint => Ty::I64,
+            Kind::U64 => Ty::U64,
+            Kind::Usize => Ty::Usize,
+            Kind::Isize => Ty::Isize,
+            Kind::Char => Ty::Char,
+            Kind::String => Ty::String,
+            Kind::Enum => Ty::Named("a::Color".into()),
+            Kind::Class => Ty::Named("a::Item".into()),
+            Kind::JsValue => Ty::JsValue,
+            Kind::JsValueRef => Ty::JsValueRef,
+            Kind::Callback => Ty::Callback(Callback {
+                params: vec![Ty::U32],
+                ret: Box::new(Ty::Unit),
+                catch: false,
+                names: Vec::new(),
+            }),
+            Kind::OptBool => opt(Kind::Bool),
+            Kind::OptNumber => opt(Kind::Number),
+            Kind::OptU32 => opt(Kind::U32),
+            Kind::OptBigint => opt(Kind::Bigint),
+            Kind::OptU64 => opt(Kind::U64),
+            Kind::OptUsize => opt(Kind::Usize),
+            Kind::OptIsize => opt(Kind::Isize),
+            Kind::OptChar => opt(Kind::Char),
+            Kind::OptString => opt(Kind::String),
+            Kind::OptEnum => opt(Kind::Enum),
+            Kind::OptClass => opt(Kind::Class),
+            Kind::NumVec => vec(Ty::F64),
+            Kind::ClassVec => vec(sample(Kind::Class)),
+            Kind::Wire => vec(Ty::String),
+            Kind::Data => Ty::Named("a::Rec".into()),
+            Kind::OptData => opt(Kind::Data),
+            Kind::DataVec => vec(sample(Kind::Data)),
+        }
+    }
+
+    /// The views of a type of the kind tagged `kind` as a parameter and as a result (of an
+    /// export, or of a call into JS for `js/` templates); an unknown tag replaces the
+    /// kind of an `Option<u32>`'s views.
+    fn views(template: &str, kind: &str) -> (serde_json::Value, serde_json::Value) {
+        let exports = sample_exports();
+        let names = TypeNames(&exports);
+        let known = Kind::ALL
+            .into_iter()
+            .find(|k| serde_json::to_value(k).unwrap() == kind);
+        let ty = sample(known.unwrap_or(Kind::OptU32));
+        let (param, result) = if template.starts_with("js/") {
+            (
+                js::js_ty(&ty, &names, Site::JsArg),
+                js::js_ty(&ty, &names, Site::JsResult),
+            )
+        } else {
+            let view = types::view(&ty, &names);
+            (
+                types::at(view.clone(), &ty, Site::ExportParam),
+                types::at(view, &ty, Site::ExportResult),
+            )
+        };
+        let json = |view| {
+            let mut json = serde_json::to_value(view).unwrap();
+            json["kind"] = kind.into();
+            json
+        };
+        (json(param), json(result))
+    }
+
+    /// Renders `call` (a macro call of `template`, imported as `m`) for a parameter `p`
+    /// (named `x`) or type `ty` of marshalling kind `kind` (of wire leaf kind `kind` for
+    /// `wire.js.j2`).
     fn render_macro(template: &str, call: &str, kind: &str) -> Result<String, String> {
         let env = environment().unwrap();
-        let ty = json!({
-            "kind": kind, "class": "Item", "array": "Float64Array", "codec": "Rec",
-            "enum": "Color", "ts": "unknown", "throws": false,
-        });
+        let (param, ty) = if template == "wire.js.j2" {
+            let exports = sample_exports();
+            let leaf = match kind {
+                "i16" => serde_json::to_value(wire::leaf(&Ty::I16, &TypeNames(&exports))),
+                _ => Ok(json!({ "kind": kind })),
+            };
+            let leaf = leaf.unwrap();
+            (leaf.clone(), leaf)
+        } else {
+            views(template, kind)
+        };
         let source = format!("{{% import \"{template}\" as m %}}{{{{ {call} }}}}");
         let abi = super::wasm_abi::WasmAbi::new();
         let context = json!({
-            "p": { "name": "x", "ty": ty }, "ty": ty, "wasm_abi": abi, "js": { "enabled": false },
+            "p": { "name": "x", "ty": param }, "ty": ty, "wasm_abi": abi, "js": { "enabled": false },
         });
         env.render_str(&source, context).map_err(|e| {
             let mut text = format!("{e:#}");
@@ -307,6 +433,40 @@ mod tests {
         for (i, a) in Kind::ALL.iter().enumerate() {
             assert!(!Kind::ALL[..i].contains(a), "{a:?} is listed twice");
         }
+    }
+
+    /// No template lists kind names (`kind in ["opt_u32", ...]`) or slices them
+    /// (`k[4:]`): what a template asks of a kind is the view's (exhaustive `Kind` methods,
+    /// the lowering table), so a kind added later cannot be missing from a list.
+    #[test]
+    fn no_template_lists_or_slices_kind_names() {
+        // `[` digits `:` digits `]` with a digit: a slice by a literal index.
+        let sliced = |line: &str| {
+            line.match_indices('[').any(|(at, _)| {
+                let rest = &line[at + 1..];
+                let Some(end) = rest.find(']') else {
+                    return false;
+                };
+                let inner = &rest[..end];
+                inner.contains(':')
+                    && inner.chars().any(|c| c.is_ascii_digit())
+                    && inner.chars().all(|c| c.is_ascii_digit() || c == ':')
+            })
+        };
+        let mut found = Vec::new();
+        for (name, source) in super::TEMPLATES {
+            for (i, line) in source.lines().enumerate() {
+                if line.contains(" in [") || sliced(line) {
+                    found.push(format!("{name}:{}: {}", i + 1, line.trim()));
+                }
+            }
+        }
+        assert!(
+            found.is_empty(),
+            "kind lists or slices:\n{}",
+            found.join("\n")
+        );
+        assert!(sliced(r#"{{ k[4:] }}"#) && sliced("kind[:4]") && !sliced("params[:f.required]"));
     }
 
     #[test]

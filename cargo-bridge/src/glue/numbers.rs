@@ -8,7 +8,7 @@ use bridge_schema::lowering::{JsType, Scalar};
 use serde::Serialize;
 
 /// A Rust number type as the debug glue checks it: integers must be in `min..=max`.
-#[derive(Serialize, Debug, Clone)]
+#[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct NumberView {
     /// `u32`, `f64`, ...
     pub rust: &'static str,

@@ -243,7 +243,13 @@ mod tests {
 
     #[test]
     fn typed_array_and_typescript_names_are_not_declared_as_themselves() {
-        for taken in ["BigUint64Array", "Int8Array", "Float32Array", "Record", "new"] {
+        for taken in [
+            "BigUint64Array",
+            "Int8Array",
+            "Float32Array",
+            "Record",
+            "new",
+        ] {
             assert!(!plain(taken), "{taken}");
         }
         assert_eq!(class_ref("Uint16Array"), "Uint16Array$class");

@@ -7,6 +7,7 @@ use super::ts;
 use super::type_names::TypeNames;
 use super::wire;
 use bridge_schema::Ty;
+use bridge_schema::lowering::{self, Role, Scalar, Site, Wasm};
 use serde::Serialize;
 
 /// How a boundary type is marshalled: the tag the templates switch on (`templates/abi.js.j2`
@@ -218,6 +219,239 @@ impl Kind {
     }
 }
 
+impl Kind {
+    /// The kind an `Option`'s value has (`OptU32` → `U32`); other kinds are their own.
+    pub fn base(self) -> Kind {
+        match self {
+            Kind::OptBool => Kind::Bool,
+            Kind::OptNumber => Kind::Number,
+            Kind::OptU32 => Kind::U32,
+            Kind::OptBigint => Kind::Bigint,
+            Kind::OptU64 => Kind::U64,
+            Kind::OptUsize => Kind::Usize,
+            Kind::OptIsize => Kind::Isize,
+            Kind::OptChar => Kind::Char,
+            Kind::OptString => Kind::String,
+            Kind::OptEnum => Kind::Enum,
+            Kind::OptClass => Kind::Class,
+            Kind::OptData => Kind::Data,
+            Kind::Unit
+            | Kind::Bool
+            | Kind::Number
+            | Kind::U32
+            | Kind::Bigint
+            | Kind::U64
+            | Kind::Usize
+            | Kind::Isize
+            | Kind::Char
+            | Kind::String
+            | Kind::Enum
+            | Kind::Class
+            | Kind::JsValue
+            | Kind::JsValueRef
+            | Kind::Callback
+            | Kind::NumVec
+            | Kind::ClassVec
+            | Kind::Wire
+            | Kind::Data
+            | Kind::DataVec => self,
+        }
+    }
+
+    /// An `Option` (of [`Kind::base`]).
+    pub fn is_option(self) -> bool {
+        self.base() != self
+    }
+
+    /// A JS number the glue converts with ToNumber (`+x`) and wasm takes as it is (the
+    /// checked scalars `usize`/`isize` convert in `data.js.j2` instead); in an `Option` too.
+    pub fn to_number(self) -> bool {
+        match self.base() {
+            Kind::Number | Kind::U32 => true,
+            Kind::Unit
+            | Kind::Bool
+            | Kind::Bigint
+            | Kind::U64
+            | Kind::Usize
+            | Kind::Isize
+            | Kind::Char
+            | Kind::String
+            | Kind::Enum
+            | Kind::Class
+            | Kind::JsValue
+            | Kind::JsValueRef
+            | Kind::Callback
+            | Kind::OptBool
+            | Kind::OptNumber
+            | Kind::OptU32
+            | Kind::OptBigint
+            | Kind::OptU64
+            | Kind::OptUsize
+            | Kind::OptIsize
+            | Kind::OptChar
+            | Kind::OptString
+            | Kind::OptEnum
+            | Kind::OptClass
+            | Kind::NumVec
+            | Kind::ClassVec
+            | Kind::Wire
+            | Kind::Data
+            | Kind::OptData
+            | Kind::DataVec => false,
+        }
+    }
+
+    /// A BigInt (`i64`, `u64`); in an `Option` too.
+    pub fn bigint(self) -> bool {
+        match self.base() {
+            Kind::Bigint | Kind::U64 => true,
+            Kind::Unit
+            | Kind::Bool
+            | Kind::Number
+            | Kind::U32
+            | Kind::Usize
+            | Kind::Isize
+            | Kind::Char
+            | Kind::String
+            | Kind::Enum
+            | Kind::Class
+            | Kind::JsValue
+            | Kind::JsValueRef
+            | Kind::Callback
+            | Kind::OptBool
+            | Kind::OptNumber
+            | Kind::OptU32
+            | Kind::OptBigint
+            | Kind::OptU64
+            | Kind::OptUsize
+            | Kind::OptIsize
+            | Kind::OptChar
+            | Kind::OptString
+            | Kind::OptEnum
+            | Kind::OptClass
+            | Kind::NumVec
+            | Kind::ClassVec
+            | Kind::Wire
+            | Kind::Data
+            | Kind::OptData
+            | Kind::DataVec => false,
+        }
+    }
+
+    /// A checked scalar: `data.js.j2`'s `$data$<base>` converts and checks it (`usize`,
+    /// `isize`, `char`); in an `Option` too.
+    pub fn checked(self) -> bool {
+        match self.base() {
+            Kind::Usize | Kind::Isize | Kind::Char => true,
+            Kind::Unit
+            | Kind::Bool
+            | Kind::Number
+            | Kind::U32
+            | Kind::Bigint
+            | Kind::U64
+            | Kind::String
+            | Kind::Enum
+            | Kind::Class
+            | Kind::JsValue
+            | Kind::JsValueRef
+            | Kind::Callback
+            | Kind::OptBool
+            | Kind::OptNumber
+            | Kind::OptU32
+            | Kind::OptBigint
+            | Kind::OptU64
+            | Kind::OptUsize
+            | Kind::OptIsize
+            | Kind::OptChar
+            | Kind::OptString
+            | Kind::OptEnum
+            | Kind::OptClass
+            | Kind::NumVec
+            | Kind::ClassVec
+            | Kind::Wire
+            | Kind::Data
+            | Kind::OptData
+            | Kind::DataVec => false,
+        }
+    }
+
+    /// What an export call passes (`abi.js.j2`'s `arg`) for the wasm value of role `role`
+    /// of a parameter of this kind; `None` for a role the kind has no value of.
+    pub fn pass(self, role: Role) -> Option<Pass> {
+        // The one value of the kind (an `Option`'s after its flag).
+        let value = match self {
+            Kind::Bool | Kind::OptBool => Some(Pass::Bool),
+            Kind::Number
+            | Kind::U32
+            | Kind::Bigint
+            | Kind::U64
+            | Kind::Usize
+            | Kind::Isize
+            | Kind::Char
+            | Kind::Enum => Some(Pass::Name),
+            Kind::OptNumber
+            | Kind::OptU32
+            | Kind::OptUsize
+            | Kind::OptIsize
+            | Kind::OptChar
+            | Kind::OptEnum => Some(Pass::OrZero),
+            Kind::OptBigint | Kind::OptU64 => Some(Pass::OrZeroBig),
+            Kind::Class | Kind::OptClass => Some(Pass::Addr),
+            Kind::JsValue | Kind::JsValueRef | Kind::Callback => Some(Pass::Heap),
+            Kind::Wire | Kind::Data | Kind::OptData => Some(Pass::At),
+            Kind::Unit
+            | Kind::String
+            | Kind::OptString
+            | Kind::NumVec
+            | Kind::ClassVec
+            | Kind::DataVec => None,
+        };
+        // Records in a vector are on the wire as a whole: its offset is the buffer's
+        // address, and there is no length.
+        let wire = self.on_wire();
+        Some(match role {
+            Role::Value => value?,
+            Role::IsSome => Pass::IsSome,
+            Role::Ptr if wire => Pass::At,
+            Role::Ptr => Pass::Ptr,
+            Role::Len if wire => Pass::Zero,
+            Role::Len => Pass::Len,
+            Role::Cap => Pass::Cap,
+            Role::WireOffset => Pass::At,
+        })
+    }
+}
+
+/// What an export call passes for one wasm value of its parameter `x` (the tag of
+/// `abi.js.j2`'s `arg`): `x`, `x ? 1 : 0`, `x == null ? 0 : 1`, `x ?? 0`, `x ?? 0n`,
+/// `x$ptr`, `x$len`, `x$cap`, `x$addr`, `$addHeap(x)`, `x$at`, `0`.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Pass {
+    Name,
+    Bool,
+    IsSome,
+    OrZero,
+    OrZeroBig,
+    Ptr,
+    Len,
+    Cap,
+    Addr,
+    Heap,
+    At,
+    Zero,
+}
+
+/// One wasm value a boundary type crosses as at its site (from the lowering table,
+/// `bridge_schema::lowering::parts`), in the order the wasm function takes them.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct PartView {
+    pub role: Role,
+    pub wasm: Wasm,
+    /// What the glue passes for it, for a parameter of an export.
+    pub pass: Option<Pass>,
+}
+
 #[derive(Serialize, Debug, Clone)]
 pub struct TyView {
     /// Marshalling kind.
@@ -247,6 +481,25 @@ pub struct TyView {
     /// The Rust number type of a scalar number kind (also inside `Option`) or of a number
     /// vector's elements, for the debug glue's argument checks (`templates/debug/args.js.j2`).
     pub number: Option<NumberView>,
+    /// The wasm values it crosses as where it is viewed (an export's parameter or result,
+    /// a call into JS's argument or result): the lowering table's parts. Empty until
+    /// [`at`] places it; a result in the return area has none.
+    pub wasm: Vec<PartView>,
+    /// An export's parameter that gets a buffer in wasm memory (`x$ptr`, `x$len`), and
+    /// one that brings its capacity (`x$cap`).
+    pub buffer: bool,
+    pub cap: bool,
+    /// The kind's answers (exhaustive `Kind` methods), for the templates: no template
+    /// lists kinds or slices their names.
+    pub base: Kind,
+    pub option: bool,
+    pub on_wire: bool,
+    pub to_number: bool,
+    pub bigint: bool,
+    pub checked: bool,
+    /// JS reads the wasm value as signed and must reread it as unsigned (`u32`, `usize`,
+    /// `u64`, also inside `Option`): from the lowering table.
+    pub unsigned: bool,
 }
 
 /// The kind of a number type: `u32` and the BigInt types convert their own way.
@@ -264,11 +517,58 @@ fn number_view(ty: &Ty) -> Option<NumberView> {
     numbers::of(ty).map(|n| n.view)
 }
 
-/// How `ty` crosses between JS and an export.
+/// How `ty` crosses between JS and an export, without its wasm values ([`at`] adds
+/// them).
 pub fn view(ty: &Ty, names: &TypeNames) -> TyView {
-    TyView {
+    with_kind(TyView {
         ts: ts::of(ty, names),
         ..parts(ty, names)
+    })
+}
+
+/// `view` with the answers about its kind (again, after its kind changed).
+pub fn with_kind(view: TyView) -> TyView {
+    let kind = view.kind;
+    TyView {
+        base: kind.base(),
+        option: kind.is_option(),
+        on_wire: kind.on_wire(),
+        to_number: kind.to_number(),
+        bigint: kind.bigint(),
+        checked: kind.checked(),
+        ..view
+    }
+}
+
+/// `view` (as its site takes it: a call into JS views some types otherwise) with the wasm
+/// values it crosses as at `site`, from the lowering table.
+pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
+    let parts = lowering::parts(ty, site).unwrap_or_default();
+    let export_param = site == Site::ExportParam;
+    view.wasm = parts
+        .into_iter()
+        .map(|p| PartView {
+            role: p.role,
+            wasm: p.wasm,
+            pass: if export_param {
+                view.kind.pass(p.role)
+            } else {
+                None
+            },
+        })
+        .collect();
+    let passes = |pass| view.wasm.iter().any(|p| p.pass == Some(pass));
+    view.buffer = passes(Pass::Ptr);
+    view.cap = passes(Pass::Cap);
+    view.unsigned = scalar_of(ty).is_some_and(Scalar::unsigned_wasm);
+    view
+}
+
+/// The scalar `ty` carries as its value: itself, an `Option`'s, a `Result`'s.
+fn scalar_of(ty: &Ty) -> Option<Scalar> {
+    match ty {
+        Ty::Option(inner) | Ty::Result(inner, _) => scalar_of(inner),
+        other => Scalar::of(other),
     }
 }
 
@@ -287,6 +587,17 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         error_codec: None,
         error_ts: None,
         number: None,
+        wasm: Vec::new(),
+        buffer: false,
+        cap: false,
+        // Set by `with_kind` and `at`.
+        base: kind,
+        option: false,
+        on_wire: false,
+        to_number: false,
+        bigint: false,
+        checked: false,
+        unsigned: false,
     };
     let coded = |kind: Kind| TyView {
         codec: Some(wire::codec_name(ty, names)),
@@ -410,6 +721,32 @@ mod tests {
             ts::param(&Ty::Vec(Box::new(Ty::F64)), &names),
             "Float64Array | number[]"
         );
+    }
+
+    #[test]
+    fn parameters_carry_their_wasm_values_from_the_lowering_table() {
+        let exports = crate::glue::test_support::exports();
+        let names = TypeNames(&exports);
+        let param = |ty: Ty| at(view(&ty, &names), &ty, Site::ExportParam);
+        let passes = |v: &TyView| v.wasm.iter().map(|p| p.pass).collect::<Vec<_>>();
+        let v = param(Ty::Option(Box::new(Ty::I64)));
+        assert_eq!(passes(&v), [Some(Pass::IsSome), Some(Pass::OrZeroBig)]);
+        assert_eq!(v.wasm[1].wasm, Wasm::I64);
+        assert!(v.option && v.bigint && !v.buffer && v.base == Kind::Bigint);
+        let v = param(Ty::Str);
+        assert_eq!(
+            passes(&v),
+            [Some(Pass::Ptr), Some(Pass::Len), Some(Pass::Cap)]
+        );
+        assert!(v.buffer && v.cap);
+        let v = param(Ty::Option(Box::new(Ty::Named("a::Node".into()))));
+        assert_eq!(passes(&v), [Some(Pass::IsSome), Some(Pass::Addr)]);
+        let v = param(Ty::Option(Box::new(Ty::Usize)));
+        assert!(v.checked && v.option && v.unsigned && v.base == Kind::Usize);
+        let result = |ty: Ty| at(view(&ty, &names), &ty, Site::ExportResult);
+        assert!(result(Ty::String).wasm.is_empty(), "in the return area");
+        let v = result(Ty::Result(Box::new(Ty::U32), String::new()));
+        assert_eq!((v.wasm.len(), v.wasm[0].pass, v.unsigned), (1, None, true));
     }
 
     #[test]

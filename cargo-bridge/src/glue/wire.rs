@@ -2,7 +2,7 @@
 //! crosses encoded in the wire buffer (see `bridge_runtime::wire` and
 //! `templates/wire.js.j2`), named after the type's shape (`Vec_Option_String`).
 
-use super::numbers::typed_array;
+use super::numbers::{self, NumberView, typed_array};
 use super::ts;
 use super::type_names::TypeNames;
 use crate::exports::TypeDef;
@@ -106,22 +106,50 @@ pub enum LeafKind {
 }
 
 impl LeafKind {
-    /// The scalars `wire.js.j2` reads and writes by name (its `wire_scalars`).
-    pub const NAMED_SCALARS: [LeafKind; 13] = [
-        LeafKind::I8,
-        LeafKind::U8,
-        LeafKind::I16,
-        LeafKind::U16,
-        LeafKind::I32,
-        LeafKind::U32,
-        LeafKind::F32,
-        LeafKind::F64,
-        LeafKind::I64,
-        LeafKind::U64,
-        LeafKind::Char,
-        LeafKind::String,
-        LeafKind::Value,
-    ];
+    /// The suffix of `wire.js.j2`'s reader of a scalar, string or `JsValue` (`I8` →
+    /// `$wire$readI8`; `usize`/`isize` are read as the `u32`/`i32` they are on the wire).
+    pub fn reader(self) -> Option<&'static str> {
+        Some(match self {
+            LeafKind::Bool => "Bool",
+            LeafKind::I8 => "I8",
+            LeafKind::U8 => "U8",
+            LeafKind::I16 => "I16",
+            LeafKind::U16 => "U16",
+            LeafKind::I32 | LeafKind::Isize => "I32",
+            LeafKind::U32 | LeafKind::Usize => "U32",
+            LeafKind::F32 => "F32",
+            LeafKind::F64 => "F64",
+            LeafKind::I64 => "I64",
+            LeafKind::U64 => "U64",
+            LeafKind::Char => "Char",
+            LeafKind::String => "String",
+            LeafKind::Value => "Value",
+            LeafKind::Class | LeafKind::Codec => return None,
+        })
+    }
+
+    /// The suffix of its writer (`usize`/`isize` have their own: they check the range).
+    pub fn writer(self) -> Option<&'static str> {
+        Some(match self {
+            LeafKind::Usize => "Usize",
+            LeafKind::Isize => "Isize",
+            LeafKind::Bool
+            | LeafKind::I8
+            | LeafKind::U8
+            | LeafKind::I16
+            | LeafKind::U16
+            | LeafKind::I32
+            | LeafKind::U32
+            | LeafKind::F32
+            | LeafKind::F64
+            | LeafKind::I64
+            | LeafKind::U64
+            | LeafKind::Char
+            | LeafKind::String
+            | LeafKind::Value => return self.reader(),
+            LeafKind::Class | LeafKind::Codec => return None,
+        })
+    }
 }
 
 /// A value inside a codec: a scalar read inline, a class address, or another codec.
@@ -130,6 +158,11 @@ pub struct LeafView {
     pub kind: LeafKind,
     pub class: Option<String>,
     pub codec: Option<String>,
+    /// [`LeafKind::reader`] and [`LeafKind::writer`].
+    pub read: Option<&'static str>,
+    pub write: Option<&'static str>,
+    /// A number type's range (the debug glue checks a number vector's elements).
+    pub number: Option<NumberView>,
 }
 
 /// Whether `ty` gets a codec of its own (rather than being read inline).
@@ -160,22 +193,23 @@ pub fn codec_name(ty: &Ty, names: &TypeNames) -> String {
     }
 }
 
-fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
-    let scalar = |kind| LeafView {
+pub(super) fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
+    let scalar = |kind: LeafKind| LeafView {
         kind,
         class: None,
         codec: None,
+        read: kind.reader(),
+        write: kind.writer(),
+        number: numbers::of(ty).map(|n| n.view),
     };
     match ty {
         t if is_compound(t, names) => LeafView {
-            kind: LeafKind::Codec,
-            class: None,
             codec: Some(codec_name(t, names)),
+            ..scalar(LeafKind::Codec)
         },
         Ty::Named(id) => LeafView {
-            kind: LeafKind::Class,
             class: Some(names.js_name(id)),
-            codec: None,
+            ..scalar(LeafKind::Class)
         },
         Ty::Bool => scalar(LeafKind::Bool),
         Ty::I8 => scalar(LeafKind::I8),
