@@ -1,6 +1,7 @@
 //! The outside tools the JS-ecosystem checks drive, installed on first use:
 //! the npm packages pinned in `xtask/js/package.json` (playwright-core, typescript, vite),
-//! the runtimes pinned in `xtask/js/runtimes/package.json` (deno, bun, Node 18)
+//! the runtimes pinned in `xtask/js/runtimes/package.json` (deno, bun, Node 18), the
+//! bundlers pinned in `xtask/js/bundlers/package.json` (webpack, esbuild, rollup)
 //! and Debian's `chromium` and `binaryen` (wasm-opt) when the process may install them.
 
 use crate::fixtures::project_root;
@@ -28,6 +29,14 @@ pub fn runtimes(sh: &Shell) -> Result<PathBuf> {
     let dir = js_dir().join("runtimes");
     install_pinned(sh, &dir)?;
     Ok(dir.join("node_modules/.bin"))
+}
+
+/// The bundlers pinned in `xtask/js/bundlers/package.json` (webpack, esbuild, Rollup and
+/// its plugins), installed on first use. Returns `xtask/js/bundlers/`.
+pub fn bundlers(sh: &Shell) -> Result<PathBuf> {
+    let dir = js_dir().join("bundlers");
+    install_pinned(sh, &dir)?;
+    Ok(dir)
 }
 
 /// `npm ci` in `dir` unless its node_modules matches the lockfile already.

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_browser;
 mod browser;
+mod bundlers;
 mod circles;
 mod fixtures;
 mod fuzz;
@@ -26,7 +27,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, test-packages, test-runtimes, then test-node
+    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, test-packages, test-bundlers, test-runtimes, then test-node
     Test,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
@@ -42,6 +43,8 @@ enum Task {
     },
     /// npm pack + install + import by name (Node, tsc), and a Vite app bundling a --target bundler package, run in Chromium
     TestPackages,
+    /// webpack 5 (twice: default, asyncWebAssembly), esbuild and Rollup bundles of a --target bundler package, run in Chromium
+    TestBundlers,
     /// Packages in Deno, Bun, Node's require() and Node 18 (--target nodejs-cjs): fixtures' suites and installed packages
     TestRuntimes,
     /// Type-check every fixture's .d.ts and tests/usage.mts with tsc --strict (two libs)
@@ -73,6 +76,7 @@ fn main() -> Result<()> {
         Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
         Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
         Task::TestPackages => packages::test_packages(&sh),
+        Task::TestBundlers => bundlers::test_bundlers(&sh),
         Task::TestRuntimes => runtimes::test_runtimes(&sh),
         Task::TestTypes { filter } => typescript::test_types(&sh, filter.as_deref()),
         Task::BenchBrowser(args) => bench_browser::run(&sh, &args),
