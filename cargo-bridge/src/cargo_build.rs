@@ -1,6 +1,7 @@
 //! Running `cargo build --target wasm32-unknown-unknown` (installing the target with rustup
 //! when it is missing) and finding the `.wasm` each crate produced.
 
+use crate::cli::Profile;
 use crate::import_check::CrateArtifact;
 use crate::progress::Step;
 use crate::workspace::{BridgeCrate, Workspace};
@@ -58,7 +59,16 @@ pub struct Built {
 }
 
 /// Build `krate` for wasm32 and return the path of its `.wasm`.
-pub fn build(ws: &Workspace, krate: &BridgeCrate, release: bool, quiet: bool) -> Result<Built> {
+/// `profile`: cargo's `--release` for an optimized one; `cargo_args`: the feature flags
+/// and the arguments given after `--`.
+pub fn build(
+    ws: &Workspace,
+    krate: &BridgeCrate,
+    profile: Profile,
+    cargo_args: &[String],
+    quiet: bool,
+) -> Result<Built> {
+    let release = profile.optimized();
     let step = Step::start(
         "Compiling",
         &format!("{} ({WASM_TARGET})", krate.name),
@@ -79,6 +89,7 @@ pub fn build(ws: &Workspace, krate: &BridgeCrate, release: bool, quiet: bool) ->
     if quiet {
         cmd.arg("--quiet");
     }
+    cmd.args(cargo_args);
     let mut child = cmd.spawn().context("running `cargo build`")?;
     let stdout = child.stdout.take().expect("piped stdout");
     let mut wasm = None;

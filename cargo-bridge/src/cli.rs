@@ -63,9 +63,41 @@ impl Target {
     }
 }
 
+/// The build profile, as wasm-pack names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// Unoptimized, debug glue (argument checks, leak reports), names kept.
+    Dev,
+    /// Optimized and release glue, with the module's names kept for profilers.
+    Profiling,
+    /// Optimized, release glue, no names.
+    Release,
+}
+
+impl Profile {
+    /// cargo `--release` and wasm-opt.
+    pub fn optimized(self) -> bool {
+        self != Profile::Dev
+    }
+    /// The glue's debug checks and reports.
+    pub fn debug_glue(self) -> bool {
+        self == Profile::Dev
+    }
+    /// The module keeps its name section (stack traces, profilers).
+    pub fn keeps_names(self) -> bool {
+        self != Profile::Release
+    }
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct BuildArgs {
-    /// Build artifacts in release mode, with optimizations
+    /// Unoptimized build with debug glue (the default)
+    #[arg(long, conflicts_with_all = ["release", "profiling"])]
+    pub dev: bool,
+    /// Optimized build with release glue; the module keeps its function names (for profilers)
+    #[arg(long, conflicts_with = "release")]
+    pub profiling: bool,
+    /// Optimized build with release glue
     #[arg(long, short = 'r')]
     pub release: bool,
     /// Bridge crate to build (default: the crate of the manifest, or every bridge crate of the workspace)
@@ -77,10 +109,46 @@ pub struct BuildArgs {
     /// Directory for the generated package [default: <crate dir>/pkg]
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
+    /// Name of the generated files: NAME.js, NAME.d.ts, NAME_bg.wasm [default: the lib name]
+    #[arg(long, value_name = "NAME")]
+    pub out_name: Option<String>,
+    /// npm scope of the package: package.json names it @SCOPE/<name>
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
     /// JS environment of the generated glue
     #[arg(long, value_enum, default_value = "nodejs")]
     pub target: Target,
+    /// Write no TypeScript declarations (.d.ts)
+    #[arg(long)]
+    pub no_typescript: bool,
+    /// Write the glue and the module only, no package.json
+    #[arg(long)]
+    pub no_pack: bool,
+    /// Cargo features to activate (comma- or space-separated; may be repeated)
+    #[arg(long, short = 'F', value_name = "FEATURES")]
+    pub features: Vec<String>,
+    /// Activate all available features
+    #[arg(long)]
+    pub all_features: bool,
+    /// Do not activate the `default` feature
+    #[arg(long)]
+    pub no_default_features: bool,
     /// Do not print progress
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Arguments for `cargo build` (after `--`, e.g. `-- --features foo --locked`)
+    #[arg(last = true, value_name = "CARGO_ARGS")]
+    pub cargo_args: Vec<String>,
+}
+
+impl BuildArgs {
+    pub fn profile(&self) -> Profile {
+        if self.release {
+            Profile::Release
+        } else if self.profiling {
+            Profile::Profiling
+        } else {
+            Profile::Dev
+        }
+    }
 }

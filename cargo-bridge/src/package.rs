@@ -1,37 +1,53 @@
 //! Writing the wasm-pack-style package: `<name>.js`, `<name>.d.ts`, `<name>_bg.wasm`,
-//! `package.json`. Files are written whole, and only after every step succeeded.
+//! `package.json` (the last two unless `--no-typescript`, `--no-pack`). Files are written
+//! whole, and only after every step succeeded.
 
 use crate::cli::Target;
 use crate::glue::Glue;
 use crate::workspace::BridgeCrate;
 use anyhow::{Context, Result};
 use serde_json::json;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Where the package goes and what it is called.
+pub struct Files {
+    pub out_dir: PathBuf,
+    /// `<stem>.js`, …: the lib name or `--out-name`.
+    pub stem: String,
+    /// package.json's name: `npm-name` or the crate name, under `--scope`.
+    pub npm_name: String,
+    /// The `.d.ts` (not with `--no-typescript`).
+    pub typescript: bool,
+    /// package.json (not with `--no-pack`).
+    pub package_json: bool,
+}
 
 pub fn write(
-    out_dir: &Path,
+    package: &Files,
     krate: &BridgeCrate,
     target: Target,
     glue: &Glue,
     wasm: &[u8],
     wasm_bindgen_files: &[(String, Vec<u8>)],
 ) -> Result<()> {
+    let out_dir = &package.out_dir;
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("creating the output directory {}", out_dir.display()))?;
-    let name = &krate.lib_name;
-    let files = [
-        (format!("{name}.js"), glue.js.as_bytes()),
-        (format!("{name}.d.ts"), glue.dts.as_bytes()),
-        (format!("{name}_bg.wasm"), wasm),
+    let name = &package.stem;
+    let mut files = vec![
+        (format!("{name}.js"), glue.js.as_bytes().to_vec()),
+        (format!("{name}_bg.wasm"), wasm.to_vec()),
     ];
-    let mut imported: Vec<String> = glue.imported_files.clone();
-    imported.extend(wasm_bindgen_files.iter().map(|(path, _)| path.clone()));
-    let manifest = package_json(krate, target, &imported);
-    for (file, bytes) in files
-        .iter()
-        .map(|(f, b)| (f.as_str(), *b))
-        .chain([("package.json", manifest.as_bytes())])
-    {
+    if package.typescript {
+        files.push((format!("{name}.d.ts"), glue.dts.as_bytes().to_vec()));
+    }
+    if package.package_json {
+        let mut imported: Vec<String> = glue.imported_files.clone();
+        imported.extend(wasm_bindgen_files.iter().map(|(path, _)| path.clone()));
+        let manifest = package_json(package, krate, target, &imported);
+        files.push(("package.json".into(), manifest.into_bytes()));
+    }
+    for (file, bytes) in &files {
         let path = out_dir.join(file);
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     }
@@ -55,8 +71,13 @@ pub fn write_files(out_dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
 /// nodejs and bundler glue instantiate the module when imported, the web glue only in
 /// `init()`, so bundlers may drop an unused web glue but must keep the others; imported
 /// JS snippets may have effects of their own.
-fn package_json(krate: &BridgeCrate, target: Target, imported_files: &[String]) -> String {
-    let name = &krate.lib_name;
+fn package_json(
+    package: &Files,
+    krate: &BridgeCrate,
+    target: Target,
+    imported_files: &[String],
+) -> String {
+    let name = &package.stem;
     let mut effects: Vec<String> = match target {
         Target::Web => Vec::new(),
         Target::Nodejs | Target::Bundler | Target::NodejsCjs => vec![format!("./{name}.js")],
@@ -68,7 +89,7 @@ fn package_json(krate: &BridgeCrate, target: Target, imported_files: &[String]) 
         json!(effects)
     };
     let mut manifest = json!({
-        "name": krate.settings.npm_name,
+        "name": package.npm_name,
         "version": krate.version,
     });
     for (key, value) in [
@@ -84,7 +105,7 @@ fn package_json(krate: &BridgeCrate, target: Target, imported_files: &[String]) 
         Target::NodejsCjs => "commonjs",
         Target::Nodejs | Target::Web | Target::Bundler => "module",
     };
-    let rest = json!({
+    let mut rest = json!({
         "type": module_type,
         "main": format!("{name}.js"),
         "types": format!("{name}.d.ts"),
@@ -97,6 +118,11 @@ fn package_json(krate: &BridgeCrate, target: Target, imported_files: &[String]) 
         "files": [format!("{name}.js"), format!("{name}.d.ts"), format!("{name}_bg.wasm")],
         "sideEffects": side_effects,
     });
+    if !package.typescript {
+        rest.as_object_mut().expect("an object").remove("types");
+        rest["exports"]["."] = json!({ "default": format!("./{name}.js") });
+        rest["files"] = json!([format!("{name}.js"), format!("{name}_bg.wasm")]);
+    }
     for (key, value) in rest.as_object().expect("an object") {
         manifest[key] = value.clone();
     }

@@ -86,7 +86,7 @@ pub fn read(metadata: &Value, manifest: &Path, crate_name: &str) -> Result<Packa
 }
 
 /// npm's rules for a package name (the ones `npm publish` enforces).
-fn check_npm_name(name: &str) -> Result<(), String> {
+pub fn check_npm_name(name: &str) -> Result<(), String> {
     if name.is_empty() || name.len() > 214 {
         return Err("it must have 1 to 214 characters".into());
     }
@@ -103,7 +103,7 @@ fn check_npm_name(name: &str) -> Result<(), String> {
     check_part(bare)
 }
 
-fn check_part(part: &str) -> Result<(), String> {
+pub fn check_part(part: &str) -> Result<(), String> {
     if part.is_empty() {
         return Err("the scope and the name must not be empty".into());
     }

@@ -3,9 +3,11 @@
 //! wasm-bindgen: its CLI of the same version) → cargo build → check every import has a
 //! provider → (wasm-bindgen's CLI over the module) → post-process the module
 //! (`postprocess.rs`: decode the export section → wasm transforms → render glue) →
-//! wasm-opt (`--release`) → write the package.
+//! wasm-opt (`--release`, `--profiling`) → write the package.
 
-use crate::cli::{BuildArgs, Target};
+use crate::build_flags;
+use crate::cli::{BuildArgs, Profile, Target};
+use crate::package_settings::WasmOpt;
 use crate::postprocess::{self, Naming};
 use crate::progress::Step;
 use crate::workspace::{self, BridgeCrate, Workspace};
@@ -16,11 +18,38 @@ use std::path::PathBuf;
 pub fn build(args: &BuildArgs) -> Result<()> {
     // Before cargo reads the manifests: the runtime copies they depend on by path.
     crate::runtime_copy::restore_for(args.manifest_path.as_deref())?;
-    // Reading the workspace validates every identity-mode setting: nothing is built
-    // from a bad config.
-    let ws = workspace::load(args.manifest_path.as_deref(), args.package.as_deref())?;
+    // The flags, then every identity-mode and package setting: nothing is built from a
+    // bad config.
+    let cargo_args = build_flags::cargo_args(args)?;
+    if let Some(name) = &args.out_name {
+        build_flags::check_out_name(name)?;
+    }
+    let scope = args
+        .scope
+        .as_deref()
+        .map(build_flags::check_scope)
+        .transpose()?;
+    let ws = workspace::load(
+        args.manifest_path.as_deref(),
+        args.package.as_deref(),
+        &build_flags::feature_args(&cargo_args),
+    )?;
+    if let (Some(name), [_, _, ..]) = (&args.out_name, ws.crates.as_slice()) {
+        let names: Vec<&str> = ws.crates.iter().map(|c| c.name.as_str()).collect();
+        anyhow::bail!(
+            "--out-name {name} names the files of one package, but this builds {} crates ({}); \
+             choose one with -p",
+            names.len(),
+            names.join(", ")
+        );
+    }
+    let npm_names = ws
+        .crates
+        .iter()
+        .map(|krate| build_flags::npm_name(krate, scope))
+        .collect::<Result<Vec<_>>>()?;
     cargo_build::ensure_wasm_target(args.quiet)?;
-    for krate in &ws.crates {
+    for (krate, npm_name) in ws.crates.iter().zip(&npm_names) {
         if args.target == Target::NodejsCjs && krate.wasm_bindgen.is_some() {
             bail!(
                 "`{}` links wasm-bindgen, whose glue is ES modules only, so it cannot be built \
@@ -36,9 +65,18 @@ pub fn build(args: &BuildArgs) -> Result<()> {
             ),
             None => None,
         };
-        let built = cargo_build::build(&ws, krate, args.release, args.quiet)?;
-        let out_dir = out_dir(args, &ws, krate);
-        package_crate(&ws, krate, &built, cli.as_deref(), &out_dir, args)
+        let built = cargo_build::build(&ws, krate, args.profile(), &cargo_args, args.quiet)?;
+        let files = package::Files {
+            out_dir: out_dir(args, &ws, krate),
+            stem: args
+                .out_name
+                .clone()
+                .unwrap_or_else(|| krate.lib_name.clone()),
+            npm_name: npm_name.clone(),
+            typescript: !args.no_typescript,
+            package_json: !args.no_pack,
+        };
+        package_crate(&ws, krate, &built, cli.as_deref(), &files, args)
             .with_context(|| format!("packaging `{}`", krate.name))?;
     }
     Ok(())
@@ -57,9 +95,12 @@ fn package_crate(
     krate: &BridgeCrate,
     built: &cargo_build::Built,
     wasm_bindgen_cli: Option<&std::path::Path>,
-    out_dir: &std::path::Path,
+    files: &package::Files,
     args: &BuildArgs,
 ) -> Result<()> {
+    let profile = args.profile();
+    let out_dir = files.out_dir.as_path();
+    let stem = files.stem.as_str();
     let wasm_path = &built.wasm;
     let wasm_name = wasm_path.display().to_string();
     let mut bytes = std::fs::read(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
@@ -78,9 +119,9 @@ fn package_crate(
             let processed = crate::wasm_bindgen::run::run(
                 cli,
                 wasm_path,
-                &krate.lib_name,
+                stem,
                 &scratch,
-                !args.release,
+                profile.keeps_names(),
                 args.quiet,
             )?;
             bytes = processed.wasm.clone();
@@ -91,9 +132,10 @@ fn package_crate(
     let step = Step::start("Processing", &wasm_path.display().to_string(), args.quiet);
     let naming = Naming {
         crate_name: &krate.name,
-        lib_name: &krate.lib_name,
+        lib_name: stem,
         target: args.target.name(),
-        debug: !args.release,
+        debug: profile.debug_glue(),
+        keep_names: profile.keeps_names(),
     };
     let mut output = postprocess::run(
         &bytes,
@@ -115,18 +157,17 @@ fn package_crate(
             snippet.path
         );
     }
-    if args.release {
+    if profile.optimized() {
         let scratch = ws.target_dir.join("bridge");
-        output.wasm = crate::wasm_opt::run(
-            output.wasm,
-            &krate.settings.wasm_opt,
-            &scratch,
-            &krate.lib_name,
-            args.quiet,
-        )?;
+        let mut settings = krate.settings.wasm_opt.clone();
+        // Profiling: wasm-opt keeps the name section too.
+        if let (Profile::Profiling, WasmOpt::Flags(flags)) = (profile, &mut settings) {
+            flags.push("-g".into());
+        }
+        output.wasm = crate::wasm_opt::run(output.wasm, &settings, &scratch, stem, args.quiet)?;
     }
     package::write(
-        out_dir,
+        files,
         krate,
         args.target,
         &output.glue,

@@ -20,6 +20,8 @@ pub struct Naming<'a> {
     pub target: &'static str,
     /// Debug glue (a build without `--release`): leak detector and argument checks.
     pub debug: bool,
+    /// Keep the module's name section (debug builds, `--profiling`).
+    pub keep_names: bool,
 }
 
 /// The processed package contents.
@@ -47,11 +49,12 @@ pub fn run(
     resolve_snippets: impl FnOnce(&[ImportExport]) -> Result<Vec<Snippet>>,
 ) -> Result<Output> {
     // A release module is written without its name and producers sections (wasm-opt
-    // drops them too); a debug build keeps the names for profilers and stack traces.
+    // drops them too); debug and profiling builds keep the names for profilers and stack
+    // traces.
     let mut config = walrus::ModuleConfig::new();
     config
-        .generate_name_section(naming.debug)
-        .generate_producers_section(naming.debug);
+        .generate_name_section(naming.keep_names)
+        .generate_producers_section(naming.keep_names);
     let mut module = walrus::Module::from_buffer_with_config(bytes, &config)
         .with_context(|| format!("{wasm_name} is not a valid WebAssembly module"))?;
 

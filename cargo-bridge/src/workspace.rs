@@ -42,14 +42,22 @@ pub struct BridgeCrate {
     pub wasm_bindgen: Option<String>,
 }
 
-pub fn load(manifest_path: Option<&Path>, package: Option<&str>) -> Result<Workspace> {
+/// `features`: the build's feature flags (`--features a`, `--no-default-features`, …), so
+/// the resolve graph is the build's.
+pub fn load(
+    manifest_path: Option<&Path>,
+    package: Option<&str>,
+    features: &[String],
+) -> Result<Workspace> {
     let mut cmd = MetadataCommand::new();
     // The resolve graph as the wasm32 build sees it: a crate's `wasm-bindgen` often comes
     // through a `[target.'cfg(target_arch = "wasm32")'.dependencies]` table (uuid's `js`).
-    cmd.other_options(vec![
+    let mut options = vec![
         "--filter-platform".to_string(),
         crate::cargo_build::WASM_TARGET.to_string(),
-    ]);
+    ];
+    options.extend(features.iter().cloned());
+    cmd.other_options(options);
     if let Some(path) = manifest_path {
         if path.is_dir() {
             let inside = path.join("Cargo.toml");

@@ -66,6 +66,7 @@ fn process(case: &Case) -> Outcome {
         target: "nodejs",
         // Both glues meet the mutated modules.
         debug: case.mutations.len() % 2 == 1,
+        keep_names: case.mutations.len() % 2 == 1,
     };
     let classes = std::cell::Cell::new(0usize);
     catch_unwind(AssertUnwindSafe(|| {
