@@ -14,6 +14,7 @@ mod scratch;
 mod soak;
 mod tasks;
 mod typescript;
+mod workers;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -27,7 +28,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, test-packages, test-bundlers, test-runtimes, then test-node
+    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, test-packages, test-bundlers, test-workers, test-runtimes, then test-node
     Test,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
@@ -45,6 +46,8 @@ enum Task {
     TestPackages,
     /// webpack 5 (twice: default, asyncWebAssembly), esbuild and Rollup bundles of a --target bundler package, run in Chromium
     TestBundlers,
+    /// The package per worker: two module Web Workers (Chromium, web target) and two worker_threads, own identity tables
+    TestWorkers,
     /// Packages in Deno, Bun, Node's require() and Node 18 (--target nodejs-cjs): fixtures' suites and installed packages
     TestRuntimes,
     /// Type-check every fixture's .d.ts and tests/usage.mts with tsc --strict (two libs)
@@ -77,6 +80,7 @@ fn main() -> Result<()> {
         Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
         Task::TestPackages => packages::test_packages(&sh),
         Task::TestBundlers => bundlers::test_bundlers(&sh),
+        Task::TestWorkers => workers::test_workers(&sh),
         Task::TestRuntimes => runtimes::test_runtimes(&sh),
         Task::TestTypes { filter } => typescript::test_types(&sh, filter.as_deref()),
         Task::BenchBrowser(args) => bench_browser::run(&sh, &args),

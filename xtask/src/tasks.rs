@@ -1,12 +1,12 @@
 //! The test and example tasks.
 
 use crate::fixtures::{self, FIXTURES, build_fixture, install_cargo_bridge};
-use crate::{browser, bundlers, js_tools, packages, runtimes, typescript};
+use crate::{browser, bundlers, js_tools, packages, runtimes, typescript, workers};
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
 /// Everything CI runs: format, lints, Rust tests, a benchmark smoke run, types, the
-/// browser, package, bundler and runtime checks, the bundled example, node suites.
+/// browser, package, bundler, worker and runtime checks, the bundled example, node suites.
 pub fn test_all(sh: &Shell) -> Result<()> {
     cmd!(sh, "cargo fmt --all -- --check").run()?;
     cmd!(
@@ -28,6 +28,7 @@ pub fn test_all(sh: &Shell) -> Result<()> {
     browser::test_browser(sh, None)?;
     packages::test_packages(sh)?;
     bundlers::test_bundlers(sh)?;
+    workers::test_workers(sh)?;
     runtimes::test_runtimes(sh)?;
     // The README's other command: the bundled example must keep running in every commit.
     example(sh)?;
