@@ -21,7 +21,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
-import { SCENARIOS } from "./scenarios.mjs";
+import { ALONGSIDE_SCENARIOS, SCENARIOS } from "./scenarios.mjs";
 import { POOL_SCENARIOS, measurePool } from "./pools.mjs";
 import * as sampler from "./sampler.mjs";
 import { settlerFor } from "./settle.mjs";
@@ -60,8 +60,8 @@ if (args.scenario in POOL_SCENARIOS) {
 }
 
 async function measureIdentity() {
-  const scenario = SCENARIOS[args.scenario];
-  if (!scenario) throw new Error(`unknown scenario ${args.scenario}: ${[...Object.keys(SCENARIOS), ...Object.keys(POOL_SCENARIOS)].join(", ")}`);
+  const scenario = SCENARIOS[args.scenario] ?? ALONGSIDE_SCENARIOS[args.scenario];
+  if (!scenario) throw new Error(`unknown scenario ${args.scenario}: ${[...Object.keys(SCENARIOS), ...Object.keys(ALONGSIDE_SCENARIOS), ...Object.keys(POOL_SCENARIOS)].join(", ")}`);
   const iterations = args.iterations ?? scenario.iterations;
 
   /** The scenario's view of a package: a class, its pool, release, floor, probes. */

@@ -362,3 +362,20 @@ export const SCENARIOS = {
     teardown: (api, st) => api.releaseClosure(st.f),
   },
 };
+
+// Scenarios only the alongside package runs (the bench fixture joined with wasm-bindgen
+// code, issue 20; `ALONGSIDE_SCENARIOS` in xtask/src/bench/scenarios.rs), in `rust` mode.
+export const ALONGSIDE_SCENARIOS = {
+  // One JsValue conversion each way per iteration, n round trips in one call: per
+  // conversion, half an iteration; compared with a jsValueRoundtrip crossing.
+  jsValueConversion: {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: () => ({ value: { any: "object" } }),
+    run(api, st, n) {
+      st.value = api.probes.convertRoundTrips(st.value, n);
+    },
+    floor: chainFloor,
+    teardown() {},
+  },
+};

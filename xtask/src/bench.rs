@@ -1,13 +1,16 @@
 //! `cargo xtask bench`: the identity benchmark suite (see `docs/benchmarks.md`).
 //!
 //! Builds `fixtures/bench` with the real `cargo bridge` in release mode (and, with
-//! `--peer wasm-bindgen`, the same scenarios with wasm-bindgen), plans one job per
+//! `--peer wasm-bindgen`, the same scenarios with wasm-bindgen; and the alongside package,
+//! the bench fixture joined with wasm-bindgen code, whose `rust` rows run beside the
+//! bridge-only ones), plans one job per
 //! (scenario, row, measure) of every section (identity scenarios, then the release pools),
 //! runs each in a fresh Node process, and hands the typed records to the report.
 //!
 //! Imports run one way: this orchestrator → `report` → `scenarios` → `model`, and
 //! `runner` → `model`; `model` imports nothing of the bench.
 
+mod alongside;
 mod machine;
 mod model;
 pub(crate) mod peer;
@@ -18,9 +21,9 @@ mod size;
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use anyhow::{Context, Result, bail};
-use model::{Kind, Measured, Mode, PoolRecord, Record, Run, SamplingNote};
+use model::{Alongside, Kind, Measured, Mode, PoolRecord, Record, Run, SamplingNote, Scenario};
 use runner::{Job, Runner, Sampling, Select, Snapshot};
-use scenarios::{POOL_SCENARIOS, SCENARIOS};
+use scenarios::{ALONGSIDE_SCENARIOS, POOL_SCENARIOS, SCENARIOS};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xshell::Shell;
@@ -82,7 +85,8 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         .iter()
         .map(|s| s.name)
         .chain(POOL_SCENARIOS.iter().map(|s| s.name))
-        .chain([SIZE])
+        .chain(ALONGSIDE_SCENARIOS.iter().map(|s| s.name))
+        .chain([SIZE, ALONGSIDE])
         .collect();
     if !names
         .iter()
@@ -173,12 +177,48 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         },
         quick: args.quick,
     };
+    // The alongside package: the identity scenarios' rust rows again, on the bench fixture
+    // joined with wasm-bindgen code (issue 20).
+    let mut alongside = None;
+    let mut alongside_pkg = None;
+    if modes.contains(&Mode::Rust) && alongside_selected(args.filter.as_deref()) {
+        match alongside::build(sh, &root, &bridge) {
+            Ok(pkg) => alongside_pkg = Some(pkg),
+            Err(e) => {
+                eprintln!("bench: FAILED alongside package: {e:#}");
+                alongside = Some(Alongside {
+                    error: Some(format!("{e:#}")),
+                    ..Alongside::default()
+                });
+            }
+        }
+    }
     let pkgs = Packages {
         bridge: bridge_pkg,
         peer: peer_pkg,
+        alongside: alongside_pkg,
     };
     let jobs = plan(args, &modes, &pkgs);
-    let (records, pools) = collect(runner.run_all(jobs));
+    let (alongside_results, results): (Vec<_>, Vec<_>) = runner
+        .run_all(jobs)
+        .into_iter()
+        .partition(|(job, _)| pkgs.alongside.as_ref() == Some(&job.pkg));
+    let (records, pools) = collect(results);
+    if pkgs.alongside.is_some() {
+        let (records, _) = collect(alongside_results);
+        let (size, error) = match alongside::size(sh, &root, &pkgs.bridge) {
+            Ok(size) => (Some(size), None),
+            Err(e) => {
+                eprintln!("bench: FAILED alongside size: {e:#}");
+                (None, Some(format!("{e:#}")))
+            }
+        };
+        alongside = Some(Alongside {
+            records,
+            size,
+            error,
+        });
+    }
     let mut size_error = None;
     let size = if matches_filter(SIZE, args.filter.as_deref()) {
         // A smoke run builds the 1-class crate only, without the peer.
@@ -205,10 +245,12 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         && args.mode.is_empty()
         && args.iterations.is_none()
         && !args.time_only;
+    let alongside_failed = alongside.as_ref().and_then(|a| a.error.clone());
     let run = Run {
         records,
         pools,
         size,
+        alongside,
         quick: args.quick,
         canonical,
         command: command_line(),
@@ -259,16 +301,34 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     if let Some(e) = size_error {
         bail!("the size table failed: {e}");
     }
+    if let Some(e) = alongside_failed {
+        bail!("the alongside section failed: {e}");
+    }
     Ok(())
 }
 
 /// The `--filter` name of the size table.
 const SIZE: &str = "size";
+/// The `--filter` name of the alongside section (all of it; a scenario's name selects its
+/// alongside row too).
+const ALONGSIDE: &str = "alongside";
+/// The crossing a `JsValue` conversion is compared with (run on the alongside package too).
+const CONVERSION_BASE: &str = "jsValueRoundtrip";
+
+fn alongside_selected(filter: Option<&str>) -> bool {
+    matches_filter(ALONGSIDE, filter)
+        || SCENARIOS
+            .iter()
+            .chain(ALONGSIDE_SCENARIOS)
+            .any(|s| matches_filter(s.name, filter))
+}
 
 /// The packages the runners load.
 struct Packages {
     bridge: PathBuf,
     peer: Option<PathBuf>,
+    /// The alongside package, when its section runs.
+    alongside: Option<PathBuf>,
 }
 
 impl Packages {
@@ -311,7 +371,43 @@ fn plan(args: &BenchArgs, modes: &[Mode], pkgs: &Packages) -> Vec<Job> {
                     unit: "iterations",
                     pkg: pkgs.for_mode(mode).to_path_buf(),
                 });
+                // Right after its bridge-only twin, so both see the machine alike.
+                if let (Mode::Rust, Kind::Time, Some(pkg)) = (mode, kind, &pkgs.alongside) {
+                    jobs.push(Job {
+                        scenario: s.name,
+                        select: Select::Mode(mode),
+                        kind,
+                        iterations,
+                        unit: "iterations",
+                        pkg: pkg.clone(),
+                    });
+                }
             }
+        }
+    }
+    if let Some(pkg) = &pkgs.alongside {
+        // Its own scenarios, and the crossing the conversion is compared with (when the
+        // loop above did not plan it).
+        let own: Vec<&Scenario> = ALONGSIDE_SCENARIOS
+            .iter()
+            .filter(|s| matches_filter(ALONGSIDE, filter) || matches_filter(s.name, filter))
+            .collect();
+        let base = SCENARIOS.iter().find(|s| s.name == CONVERSION_BASE);
+        let twinned = matches_filter(CONVERSION_BASE, filter) && modes.contains(&Mode::Rust);
+        let extra = base.filter(|_| !own.is_empty() && !twinned);
+        for s in own.into_iter().chain(extra) {
+            jobs.push(Job {
+                scenario: s.name,
+                select: Select::Mode(Mode::Rust),
+                kind: Kind::Time,
+                iterations: match (args.quick, args.iterations) {
+                    (true, _) => s.quick_iterations,
+                    (false, Some(n)) => n.max(1),
+                    (false, None) => s.iterations,
+                },
+                unit: "iterations",
+                pkg: pkg.clone(),
+            });
         }
     }
     for s in POOL_SCENARIOS
@@ -347,8 +443,9 @@ fn collect(results: Vec<(Job, Result<Measured>)>) -> (Vec<Record>, Vec<PoolRecor
             Select::Mode(mode) => {
                 let scenario = SCENARIOS
                     .iter()
+                    .chain(ALONGSIDE_SCENARIOS)
                     .find(|s| s.name == job.scenario)
-                    .expect("planned from SCENARIOS");
+                    .expect("planned from SCENARIOS or ALONGSIDE_SCENARIOS");
                 let at = match records
                     .iter()
                     .position(|r| r.scenario.name == job.scenario && r.mode == mode)
@@ -438,6 +535,7 @@ mod tests {
         Packages {
             bridge: "bridge.js".into(),
             peer: Some("peer.js".into()),
+            alongside: None,
         }
     }
 

@@ -221,6 +221,11 @@ impl Run {
                 t.summary.median_ms = t.summary.min_ms;
             }
         }
+        for r in run.alongside.iter_mut().flat_map(|a| &mut a.records) {
+            if let Some(t) = &mut r.time {
+                t.summary.median_ms = t.summary.min_ms;
+            }
+        }
         for r in &mut run.pools {
             if let Some(t) = &mut r.time {
                 t.summary.median_ms = t.summary.min_ms;
@@ -297,6 +302,33 @@ pub struct Optimized {
     pub packages: Vec<(&'static str, PackageSize, PackageSize)>,
 }
 
+/// The alongside section (issue 20): the bridge scenarios on a package that also holds
+/// wasm-bindgen code, beside `Run::records` of the bridge-only one from the same run.
+#[derive(Clone, Default)]
+pub struct Alongside {
+    /// `rust`-mode records of the alongside package: the identity scenarios' twins and
+    /// `jsValueConversion`.
+    pub records: Vec<Record>,
+    pub size: Option<AlongsideSize>,
+    /// Why the package or its size could not be had (the section reports it).
+    pub error: Option<String>,
+}
+
+/// gzip'd bytes (every `.js` and `.wasm` file, each on its own).
+#[derive(Clone, Debug)]
+pub struct AlongsideSize {
+    /// The joined package `cargo bridge build --release` writes.
+    pub joined_gz: u64,
+    /// wasm-bindgen's own output for the same module (it cannot load: nothing provides
+    /// the bridge's imports).
+    pub wasm_bindgen_gz: u64,
+    /// `wasm-opt -O` ran on that output.
+    pub wasm_bindgen_opt: bool,
+    /// The bridge-only bench package's glue (`bench.js`), the bytes cargo bridge adds for
+    /// the same bridge items today.
+    pub bridge_glue_gz: u64,
+}
+
 /// What one invocation measured, with how it was asked for.
 #[derive(Clone)]
 pub struct Run {
@@ -304,6 +336,8 @@ pub struct Run {
     pub pools: Vec<PoolRecord>,
     /// The size table (when the `size` section ran).
     pub size: Option<SizeReport>,
+    /// The alongside section (when it ran).
+    pub alongside: Option<Alongside>,
     pub quick: bool,
     /// A full run: it may rewrite `docs/benchmarks.md`.
     pub canonical: bool,

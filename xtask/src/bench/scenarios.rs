@@ -210,6 +210,20 @@ pub const POOL_SCENARIOS: &[PoolScenario] = &[
     },
 ];
 
+/// Scenarios only the alongside package runs (issue 20; `ALONGSIDE_SCENARIOS` in
+/// `scenarios.mjs`), in `rust` mode; it runs the identity scenarios above too.
+pub const ALONGSIDE_SCENARIOS: &[Scenario] = &[Scenario {
+    name: "jsValueConversion",
+    iterations: 1_000_000,
+    quick_iterations: 2_000,
+    crossings: 1,
+    objects_per_iteration: 1,
+    alloc_floor: false,
+    js_only: false,
+    what: "one `JsValue` conversion each way per iteration (bridge → `wasm_bindgen::JsValue` → \
+           bridge, `n` round trips inside one `convertRoundTrips(v, n)` call)",
+}];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,10 +253,10 @@ mod tests {
     /// What `scenarios.mjs` exports, read by Node: name → (iterations, crossings, has an
     /// `allocFloor`, has a `jsOnly`). Some entries come from factories, so the text alone
     /// would not do.
-    fn js_scenarios() -> std::collections::BTreeMap<String, (u64, u64, bool, bool)> {
+    fn js_scenarios(export: &str) -> std::collections::BTreeMap<String, (u64, u64, bool, bool)> {
         let url = fixtures::project_root().join("xtask/bench/scenarios.mjs");
         let script = format!(
-            "const {{ SCENARIOS }} = await import({:?}); \
+            "const {{ {export}: SCENARIOS }} = await import({:?}); \
              console.log(JSON.stringify(Object.entries(SCENARIOS).map(([name, s]) => \
              [name, [s.iterations, s.crossings, typeof s.allocFloor === 'function', \
              typeof s.jsOnly === 'function']])));",
@@ -264,8 +278,17 @@ mod tests {
 
     #[test]
     fn scenarios_match_the_js_runner() {
-        let mut js = js_scenarios();
-        for s in SCENARIOS {
+        catalogue_matches("SCENARIOS", SCENARIOS);
+    }
+
+    #[test]
+    fn alongside_scenarios_match_the_js_runner() {
+        catalogue_matches("ALONGSIDE_SCENARIOS", ALONGSIDE_SCENARIOS);
+    }
+
+    fn catalogue_matches(export: &str, catalogue: &[Scenario]) {
+        let mut js = js_scenarios(export);
+        for s in catalogue {
             let got = js
                 .remove(s.name)
                 .unwrap_or_else(|| panic!("{} is not in scenarios.mjs", s.name));
@@ -313,6 +336,7 @@ mod tests {
             .iter()
             .map(|s| s.name)
             .chain(POOL_SCENARIOS.iter().map(|s| s.name))
+            .chain(ALONGSIDE_SCENARIOS.iter().map(|s| s.name))
             .collect();
         let n = names.len();
         names.sort();

@@ -2,7 +2,7 @@
 //! and the issues' targets with pass/miss. Reads the model; nothing here measures.
 //!
 //! A tree, imports pointing down only: this file collects the sections (`identity/`,
-//! `workload.rs`, `data.rs`, `size.rs`, `pools.rs`), each owning its tables and targets;
+//! `workload.rs`, `data.rs`, `size.rs`, `alongside.rs`, `pools.rs`), each owning its tables and targets;
 //! they build on the leaves (`format.rs`: figures and tables, `target.rs`: targets,
 //! `lookup.rs`: finding records), which import no section.
 
@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 use target::Target;
 
+mod alongside;
 mod data;
 mod format;
 mod identity;
@@ -40,6 +41,7 @@ pub fn targets(run: &Run) -> Vec<Target> {
     out.extend(identity::targets::memory(run));
     out.extend(identity::targets::sustained(run));
     out.extend(identity::targets::peer_parity(run));
+    out.extend(alongside::targets(run));
     out
 }
 
@@ -85,6 +87,9 @@ pub fn text(run: &Run, machine: &Machine) -> String {
     };
     if let Some(size) = &run.size {
         out += &size::text(size);
+    }
+    if let Some(t) = alongside::text(run) {
+        out += &t;
     }
     if let Some(note) = &run.peer_note {
         let _ = writeln!(out, "\n{note}");
@@ -146,6 +151,7 @@ pub fn json(run: &Run, machine: &Machine) -> Value {
                 })).collect::<Vec<_>>(),
             })),
         })),
+        "alongside": alongside::json(run),
         "targets": targets(run).into_iter().zip(targets(&run.best_runs())).map(|(t, b)| json!({
             "group": t.group, "target": t.what, "want": t.want, "got": t.got, "pass": t.pass,
             "bestRunsGot": b.got, "bestRunsPass": b.pass,
@@ -195,6 +201,9 @@ fn generated(run: &Run, machine: &Machine) -> String {
     }
     if let Some(size) = &run.size {
         out += &size::doc(size);
+    }
+    if let Some(t) = alongside::doc(run) {
+        out += &t;
     }
     out += "\n## Targets\n\nFrom issues 4 and 12 (ratios on this machine, release build). Pass/miss \
             by the medians; `best runs` is the same target from each row's fastest kept run.\n\n";

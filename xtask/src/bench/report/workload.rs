@@ -224,6 +224,7 @@ mod tests {
             ],
             pools: vec![],
             size: None,
+            alongside: None,
             quick: false,
             canonical: false,
             command: String::new(),
