@@ -453,10 +453,37 @@ mod tests {
                     && inner.chars().all(|c| c.is_ascii_digit() || c == ':')
             })
         };
+        // The marshalling kinds' and wire leaves' tags, and the scalars' names.
+        let tags: Vec<String> = Kind::ALL
+            .iter()
+            .map(|k| serde_json::to_value(k).unwrap())
+            .chain(
+                [
+                    wire::LeafKind::Value,
+                    wire::LeafKind::Class,
+                    wire::LeafKind::Codec,
+                ]
+                .iter()
+                .map(|k| serde_json::to_value(k).unwrap()),
+            )
+            .map(|v| v.as_str().unwrap().to_string())
+            .chain(bridge_schema::lowering::Scalar::ALL.map(|s| s.rust().to_string()))
+            .collect();
+        // `in [...]` whose list holds a kind's tag as a string literal.
+        let lists_kinds = |line: &str| {
+            line.match_indices(" in [").any(|(at, _)| {
+                let list = &line[at + 5..];
+                let list = &list[..list.find(']').unwrap_or(list.len())];
+                list.split('"')
+                    .skip(1)
+                    .step_by(2)
+                    .any(|item| tags.iter().any(|t| t == item))
+            })
+        };
         let mut found = Vec::new();
         for (name, source) in super::TEMPLATES {
             for (i, line) in source.lines().enumerate() {
-                if line.contains(" in [") || sliced(line) {
+                if lists_kinds(line) || sliced(line) {
                     found.push(format!("{name}:{}: {}", i + 1, line.trim()));
                 }
             }
@@ -467,6 +494,9 @@ mod tests {
             found.join("\n")
         );
         assert!(sliced(r#"{{ k[4:] }}"#) && sliced("kind[:4]") && !sliced("params[:f.required]"));
+        assert!(lists_kinds(r#"{% elif k in ["number", "u32"] %}"#));
+        assert!(lists_kinds(r#"{%- if leaf.kind in ["f32", "f64"] -%}"#));
+        assert!(!lists_kinds(r#"{% for name in ["withPool", "keep"] %}"#));
     }
 
     #[test]
