@@ -22,6 +22,10 @@ mod types;
 pub mod wire;
 
 pub use bridge_macro::bridge;
+/// `#[bridge::test]` (a module beside the `bridge` attribute: one `use` brings both).
+pub mod bridge {
+    pub use bridge_macro::test;
+}
 
 /// Bytes of the Rust heap the runtime keeps allocated for reuse (the wire buffers, the
 /// fast pool's entries, the last error and panic messages): they grow to a high-water

@@ -60,12 +60,15 @@ pub struct Built {
 
 /// Build `krate` for wasm32 and return the path of its `.wasm`.
 /// `profile`: cargo's `--release` for an optimized one; `cargo_args`: the feature flags
-/// and the arguments given after `--`.
+/// and the arguments given after `--`; `tests`: `cargo rustc … -- --cfg bridge_test`, so
+/// the crate's `#[bridge::test]` functions are exported (only the crate itself is
+/// compiled with the flag, its dependencies are shared with the package build).
 pub fn build(
     ws: &Workspace,
     krate: &BridgeCrate,
     profile: Profile,
     cargo_args: &[String],
+    tests: bool,
     quiet: bool,
 ) -> Result<Built> {
     let release = profile.optimized();
@@ -76,7 +79,8 @@ pub fn build(
     );
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
-    cmd.args(["build", "--lib", "--target", WASM_TARGET])
+    cmd.arg(if tests { "rustc" } else { "build" })
+        .args(["--lib", "--target", WASM_TARGET])
         .arg("--manifest-path")
         .arg(&ws.manifest_path)
         .args(["--package", &krate.name])
@@ -90,6 +94,9 @@ pub fn build(
         cmd.arg("--quiet");
     }
     cmd.args(cargo_args);
+    if tests {
+        cmd.args(["--", "--cfg", "bridge_test"]);
+    }
     let mut child = cmd.spawn().context("running `cargo build`")?;
     let stdout = child.stdout.take().expect("piped stdout");
     let mut wasm = None;

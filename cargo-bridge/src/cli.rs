@@ -25,8 +25,70 @@ pub struct BridgeCli {
 pub enum Command {
     /// Compile bridge crates to wasm32 and write a JS package for each (pkg/)
     Build(BuildArgs),
-    /// Create a bridge crate in a new directory: a documented class, its test, metadata
+    /// Create a bridge crate in a new directory: a documented class, its tests, metadata
     New(NewArgs),
+    /// Run the crate's #[bridge::test] functions inside wasm with the real glue (Node, or Chromium)
+    Test(TestArgs),
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct TestArgs {
+    /// Run only the tests whose path (`module::name`) contains FILTER
+    pub filter: Option<String>,
+    /// Run the tests in headless Chromium (`--target web`) instead of Node
+    /// [Chromium: $CHROMIUM, else chromium, chromium-browser or google-chrome on PATH]
+    #[arg(long)]
+    pub chromium: bool,
+    /// Bridge crate to test (default: the crate of the manifest, or every bridge crate of the workspace)
+    #[arg(long, short = 'p', value_name = "SPEC")]
+    pub package: Option<String>,
+    /// Path to Cargo.toml
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// Cargo features to activate (comma- or space-separated; may be repeated)
+    #[arg(long, short = 'F', value_name = "FEATURES")]
+    pub features: Vec<String>,
+    /// Activate all available features
+    #[arg(long)]
+    pub all_features: bool,
+    /// Do not activate the `default` feature
+    #[arg(long)]
+    pub no_default_features: bool,
+    /// Do not print build progress
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Arguments for cargo (after `--`)
+    #[arg(last = true, value_name = "CARGO_ARGS")]
+    pub cargo_args: Vec<String>,
+}
+
+impl TestArgs {
+    /// The build of the tested packages: debug glue, no package.json, the JS target of
+    /// the host; `out_dir`: none, so each goes to the target directory (see pipeline.rs).
+    pub fn build_args(&self) -> BuildArgs {
+        BuildArgs {
+            dev: true,
+            profiling: false,
+            release: false,
+            package: self.package.clone(),
+            manifest_path: self.manifest_path.clone(),
+            out_dir: None,
+            out_name: None,
+            scope: None,
+            target: if self.chromium {
+                Target::Web
+            } else {
+                Target::Nodejs
+            },
+            no_typescript: true,
+            no_pack: true,
+            features: self.features.clone(),
+            all_features: self.all_features,
+            no_default_features: self.no_default_features,
+            quiet: self.quiet,
+            cargo_args: self.cargo_args.clone(),
+        }
+    }
 }
 
 #[derive(Args, Debug, Clone)]

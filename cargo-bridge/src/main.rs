@@ -18,6 +18,7 @@ mod runtime_copy;
 mod scaffold;
 mod snippets;
 mod table_exports;
+mod test_runner;
 mod transforms;
 mod wasm_bindgen;
 mod wasm_opt;
@@ -30,11 +31,12 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let Cargo::Bridge(cli) = Cargo::parse();
     let result = match cli.command {
-        Command::Build(args) => pipeline::build(&args),
-        Command::New(args) => scaffold::new(&args.path, args.quiet),
+        Command::Build(args) => pipeline::build(&args).map(|()| ExitCode::SUCCESS),
+        Command::New(args) => scaffold::new(&args.path, args.quiet).map(|()| ExitCode::SUCCESS),
+        Command::Test(args) => test_runner::run(&args),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

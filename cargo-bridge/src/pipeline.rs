@@ -15,7 +15,29 @@ use crate::{cargo_build, modes, package, snippets};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 
+/// What a build is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `cargo bridge build`: packages in `<crate>/pkg` (or `--out-dir`).
+    Package,
+    /// `cargo bridge test`: the crate compiled with `--cfg bridge_test` (its
+    /// `#[bridge::test]` exports), packaged into `<target>/bridge/test/<crate>`.
+    Test,
+}
+
+/// One package written.
+pub struct Packaged {
+    pub crate_name: String,
+    pub out_dir: PathBuf,
+    /// The glue's file name stem (`<stem>.js`).
+    pub stem: String,
+}
+
 pub fn build(args: &BuildArgs) -> Result<()> {
+    build_packages(args, Mode::Package).map(|_| ())
+}
+
+pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
     // Before cargo reads the manifests: the runtime copies they depend on by path.
     crate::runtime_copy::restore_for(args.manifest_path.as_deref())?;
     // The flags, then every identity-mode and package setting: nothing is built from a
@@ -49,6 +71,7 @@ pub fn build(args: &BuildArgs) -> Result<()> {
         .map(|krate| build_flags::npm_name(krate, scope))
         .collect::<Result<Vec<_>>>()?;
     cargo_build::ensure_wasm_target(args.quiet)?;
+    let mut packaged = Vec::new();
     for (krate, npm_name) in ws.crates.iter().zip(&npm_names) {
         if args.target == Target::NodejsCjs && krate.wasm_bindgen.is_some() {
             bail!(
@@ -65,9 +88,19 @@ pub fn build(args: &BuildArgs) -> Result<()> {
             ),
             None => None,
         };
-        let built = cargo_build::build(&ws, krate, args.profile(), &cargo_args, args.quiet)?;
+        let built = cargo_build::build(
+            &ws,
+            krate,
+            args.profile(),
+            &cargo_args,
+            mode == Mode::Test,
+            args.quiet,
+        )?;
         let files = package::Files {
-            out_dir: out_dir(args, &ws, krate),
+            out_dir: match mode {
+                Mode::Package => out_dir(args, &ws, krate),
+                Mode::Test => ws.target_dir.join("bridge/test").join(&krate.name),
+            },
             stem: args
                 .out_name
                 .clone()
@@ -78,8 +111,13 @@ pub fn build(args: &BuildArgs) -> Result<()> {
         };
         package_crate(&ws, krate, &built, cli.as_deref(), &files, args)
             .with_context(|| format!("packaging `{}`", krate.name))?;
+        packaged.push(Packaged {
+            crate_name: krate.name.clone(),
+            out_dir: files.out_dir,
+            stem: files.stem,
+        });
     }
-    Ok(())
+    Ok(packaged)
 }
 
 fn out_dir(args: &BuildArgs, ws: &Workspace, krate: &BridgeCrate) -> PathBuf {

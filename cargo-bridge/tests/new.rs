@@ -66,6 +66,16 @@ fn new_crate_builds_and_its_test_passes() {
         )]);
     assert!(dir.join("pkg/my_notes_bg.wasm").is_file());
     node_test_passes(&dir);
+    // Its #[bridge::test] runs inside wasm.
+    let test = run_in_env(&dir, &["test"], &env);
+    test.ok();
+    assert!(
+        test.stdout
+            .contains("test my_notes::tests::a_starred_note_counts_its_stars ... ok")
+            && test.stdout.contains("test result: ok. 1 passed; 0 failed"),
+        "{}",
+        test.stdout
+    );
 
     // An existing directory and a bad name are errors.
     run_in_env(&scratch.root(), &["new", "my-notes"], &env)

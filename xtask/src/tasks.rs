@@ -19,7 +19,11 @@ pub fn test_all(sh: &Shell) -> Result<()> {
     cmd!(sh, "rustup target add wasm32-unknown-unknown")
         .quiet()
         .run()?;
-    cmd!(sh, "cargo test --workspace --quiet").run()?;
+    // `cargo bridge test --chromium` is tested in cargo-bridge/tests/bridge_test.rs.
+    let chromium = js_tools::chromium(sh)?;
+    cmd!(sh, "cargo test --workspace --quiet")
+        .env("CHROMIUM", &chromium)
+        .run()?;
     // Release builds (the benchmark's, the browser's) run wasm-opt: install it first.
     js_tools::wasm_opt(sh)?;
     // Smoke only: speed is never asserted by a timed test.

@@ -10,6 +10,7 @@
 mod generate;
 mod model;
 mod parse;
+mod test_attr;
 
 use proc_macro::TokenStream;
 
@@ -20,4 +21,12 @@ pub fn bridge(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => e.to_compile_error(),
     }
     .into()
+}
+
+/// `#[bridge::test]`: a test `cargo bridge test` runs inside wasm (see `test_attr.rs`).
+#[proc_macro_attribute]
+pub fn test(attr: TokenStream, item: TokenStream) -> TokenStream {
+    test_attr::expand(attr.into(), item.into())
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
 }

@@ -1,0 +1,184 @@
+//! `cargo bridge test`: `#[bridge::test]` functions run inside wasm with the real glue, in
+//! Node and in headless Chromium; libtest's output and exit code, a filter, a panicking
+//! test failing with its message while the others still run.
+//!
+//! Crate names are unique per test (see `support`).
+
+mod support;
+
+use support::{Project, run_in_env};
+
+const LIB: &str = r#"
+use bridge_runtime::{bridge, JsValue};
+
+#[bridge]
+extern "C" {
+    #[bridge(js_namespace = "Math")]
+    fn max(a: f64, b: f64) -> f64;
+    #[bridge(js_namespace = "JSON")]
+    fn stringify(value: &JsValue) -> String;
+}
+
+#[bridge]
+pub struct Tally {
+    n: u32,
+}
+
+#[bridge]
+impl Tally {
+    #[bridge(constructor)]
+    pub fn new() -> Tally {
+        Tally { n: 0 }
+    }
+    pub fn add(&mut self, by: u32) -> u32 {
+        self.n += by;
+        self.n
+    }
+}
+
+/// Calls `f` with each of 1..=n and sums what it returns (a callback from Rust's side).
+pub fn sum_with(n: u32, f: &dyn Fn(u32) -> u32) -> u32 {
+    (1..=n).map(f).sum()
+}
+
+mod checks {
+    use super::*;
+
+    #[bridge::test]
+    fn imports_reach_js() {
+        assert_eq!(max(2.0, 5.0), 5.0);
+        assert_eq!(stringify(&JsValue::from("hi")), "\"hi\"");
+    }
+
+    #[bridge::test]
+    fn classes_and_closures_work() {
+        let mut tally = Tally::new();
+        assert_eq!(tally.add(2), 2);
+        let double = |x: u32| x * 2;
+        assert_eq!(sum_with(3, &double), 12);
+    }
+
+    #[bridge::test]
+    fn panics_on_purpose() {
+        let v: Vec<u32> = Vec::new();
+        assert_eq!(v.len(), 1, "the vector is empty on purpose");
+    }
+
+    #[bridge::test]
+    fn runs_after_the_panic() {
+        assert_eq!(max(-1.0, -2.0), -1.0);
+    }
+}
+"#;
+
+fn project(dir: &str, name: &str) -> Project {
+    let project = Project::workspace(&[dir], "");
+    project.bridge_crate(dir, name, "\"cdylib\"", "", LIB);
+    project
+}
+
+#[test]
+fn tests_run_in_wasm_with_libtest_output_in_node_and_chromium() {
+    let project = project("bt", "bt-crate");
+    let expected_lines = [
+        "running 4 tests",
+        "test bt_crate::checks::classes_and_closures_work ... ok",
+        "test bt_crate::checks::imports_reach_js ... ok",
+        "test bt_crate::checks::panics_on_purpose ... FAILED",
+        "test bt_crate::checks::runs_after_the_panic ... ok",
+        "---- bt_crate::checks::panics_on_purpose ----",
+        "the vector is empty on purpose",
+        "failures:\n    bt_crate::checks::panics_on_purpose",
+        "test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+    ];
+    let node = project.run(&["test"]);
+    assert_eq!(node.code, Some(101), "{}\n{}", node.stdout, node.stderr);
+    for line in expected_lines {
+        assert!(
+            node.stdout.contains(line),
+            "{line:?} missing:\n{}",
+            node.stdout
+        );
+    }
+    // The tests ran in source order's sorted order, one line each.
+    assert_eq!(node.stdout.matches(" ... ").count(), 4, "{}", node.stdout);
+
+    // A filter: only the matching tests run, the rest are counted as filtered out.
+    let filtered = project.run(&["test", "imports"]);
+    assert_eq!(
+        filtered.code,
+        Some(0),
+        "{}\n{}",
+        filtered.stdout,
+        filtered.stderr
+    );
+    assert!(
+        filtered.stdout.contains("running 1 test\n")
+            && filtered.stdout.contains(
+                "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 3 filtered out"
+            ),
+        "{}",
+        filtered.stdout
+    );
+
+    // The same tests in headless Chromium (a --target web build).
+    let chromium = project.run(&["test", "--chromium"]);
+    assert_eq!(
+        chromium.code,
+        Some(101),
+        "{}\n{}",
+        chromium.stdout,
+        chromium.stderr
+    );
+    assert!(
+        chromium.stderr.contains("(headless Chromium)"),
+        "{}",
+        chromium.stderr
+    );
+    for line in expected_lines {
+        assert!(
+            chromium.stdout.contains(line),
+            "{line:?} missing:\n{}",
+            chromium.stdout
+        );
+    }
+
+    // The package build has no test exports.
+    project.build(&[]).ok();
+    let js = support::read(&project.path("bt/pkg/bt_crate.js"));
+    assert!(!js.contains("bridgeTest_"), "{js}");
+}
+
+#[test]
+fn async_and_other_unsupported_tests_are_compile_errors() {
+    let project = Project::workspace(&["bta"], "");
+    project.bridge_crate(
+        "bta",
+        "bt-async-crate",
+        "\"cdylib\"",
+        "",
+        "use bridge_runtime::bridge;\n\
+         #[bridge::test]\nasync fn later() {}\n\
+         #[bridge::test]\nfn with_arg(x: u32) { let _ = x; }\n\
+         #[bridge::test]\nfn returns() -> u32 { 1 }\n",
+    );
+    let run = project.run(&["test"]);
+    run.fails().stderr_has(&[
+        "async #[bridge::test] functions are not supported yet",
+        "a #[bridge::test] function takes no parameters",
+        "a #[bridge::test] function returns nothing",
+    ]);
+}
+
+#[test]
+fn chromium_that_is_not_there_is_named() {
+    let project = project("btc", "bt-nochrome-crate");
+    let run = run_in_env(
+        &project.root(),
+        &["test", "--chromium"],
+        &[("CHROMIUM", "/nonexistent/chromium")],
+    );
+    run.fails()
+        .stderr_has(&["CHROMIUM is set to /nonexistent/chromium, which is not a file"])
+        .compiled_nothing();
+}
