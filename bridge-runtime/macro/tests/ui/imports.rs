@@ -1,0 +1,61 @@
+// #[bridge] extern blocks of JS imports.
+use bridge_runtime::bridge;
+
+#[bridge]
+pub struct Widget {
+    value: u32,
+}
+
+#[bridge]
+extern "C" {
+    #[bridge(js_namespace = "Math", js_name = "max", js_name = "min")]
+    fn two_names(a: f64, b: f64) -> f64;
+
+    #[bridge(module = "js/host.mjs")]
+    fn module_on_fn(a: u32) -> u32;
+
+    #[bridge(namespace = "Math")]
+    fn unknown_arg(a: f64) -> f64;
+
+    #[bridge]
+    fn bare_attribute(a: f64) -> f64;
+
+    fn generic<T>(a: T);
+
+    #[bridge(js_namespace = "Math")]
+    fn destructured((a, b): (f64, f64)) -> f64;
+
+    #[bridge(js_namespace = "console..x")]
+    fn empty_part(s: &str);
+
+    #[bridge(js_name = "")]
+    fn empty_name(s: &str);
+
+    fn takes_class(w: &Widget);
+
+    fn takes_closure(f: &dyn Fn(u32) -> u32);
+
+    fn returns_str() -> &'static str;
+}
+
+#[bridge]
+extern "C" {
+    static LIMIT: u32;
+}
+
+#[bridge]
+extern "C" {
+    fn with_self(self);
+}
+
+#[bridge(module = "/abs/host.mjs")]
+extern "C" {
+    fn absolute();
+}
+
+#[bridge(module = "js/missing.mjs")]
+extern "C" {
+    fn missing();
+}
+
+fn main() {}
