@@ -1,41 +1,27 @@
-//! The Rust spelling of wasm values and scalars (which wasm type a scalar is, is the
-//! model's: `model::ty::wasm_scalar`).
+//! The Rust spelling of the scalars' wasm values, from `bridge_schema::lowering`.
 
-use crate::model::ty::{Wasm, wasm_scalar};
 use bridge_schema::Ty;
-use proc_macro2::TokenStream;
+use bridge_schema::lowering::Scalar;
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-/// The Rust type of a wasm value.
-pub fn wasm(w: Wasm) -> TokenStream {
-    match w {
-        Wasm::I32 => quote!(i32),
-        Wasm::U32 => quote!(u32),
-        Wasm::F32 => quote!(f32),
-        Wasm::F64 => quote!(f64),
-        Wasm::I64 => quote!(i64),
-        Wasm::U64 => quote!(u64),
-    }
+/// A Rust type named by the lowering table (`u32`).
+fn named(name: &str) -> TokenStream {
+    let ident = Ident::new(name, Span::call_site());
+    quote!(#ident)
+}
+
+/// The Rust type a scalar's wasm value is declared as (`Scalar::abi`).
+pub fn wasm(s: Scalar) -> TokenStream {
+    named(s.abi().rust())
+}
+
+/// The Rust type of a scalar.
+pub fn rust(s: Scalar) -> TokenStream {
+    named(s.rust())
 }
 
 /// The wasm type a scalar travels as, and its Rust type.
 pub fn scalar(ty: &Ty) -> Option<(TokenStream, TokenStream)> {
-    let rust = match ty {
-        Ty::Bool => quote!(bool),
-        Ty::I8 => quote!(i8),
-        Ty::I16 => quote!(i16),
-        Ty::I32 => quote!(i32),
-        Ty::U8 => quote!(u8),
-        Ty::U16 => quote!(u16),
-        Ty::U32 => quote!(u32),
-        Ty::F32 => quote!(f32),
-        Ty::F64 => quote!(f64),
-        Ty::I64 => quote!(i64),
-        Ty::U64 => quote!(u64),
-        Ty::Usize => quote!(usize),
-        Ty::Isize => quote!(isize),
-        Ty::Char => quote!(char),
-        _ => return None,
-    };
-    Some((wasm(wasm_scalar(ty)?), rust))
+    Scalar::of(ty).map(|s| (wasm(s), rust(s)))
 }

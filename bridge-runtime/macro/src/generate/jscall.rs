@@ -7,8 +7,8 @@
 //! active pool.
 
 use super::abi;
-use crate::model::ty::{JsCall, Lift, Lower, wasm_scalar};
-use bridge_schema::Ty;
+use crate::model::ty::{JsCall, Lift, Lower};
+use bridge_schema::lowering::Scalar;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -26,30 +26,16 @@ pub struct Call {
     pub catch: bool,
 }
 
-/// The wasm type of a scalar.
-fn scalar_abi(ty: &Ty) -> TokenStream {
-    abi::wasm(wasm_scalar(ty).expect("a scalar"))
-}
-
 /// The Rust value of a scalar the glue returned as `raw` (checked by the glue).
-fn scalar_lift(ty: &Ty, raw: TokenStream) -> TokenStream {
-    let rust = match ty {
-        Ty::Bool => return quote! { #raw != 0 },
-        Ty::Char => return quote! { ::bridge_runtime::abi::checked_char(#raw) },
-        Ty::I8 => quote!(i8),
-        Ty::I16 => quote!(i16),
-        Ty::I32 => quote!(i32),
-        Ty::U8 => quote!(u8),
-        Ty::U16 => quote!(u16),
-        Ty::U32 => quote!(u32),
-        Ty::F32 => quote!(f32),
-        Ty::F64 => quote!(f64),
-        Ty::I64 => quote!(i64),
-        Ty::Usize => quote!(usize),
-        Ty::Isize => quote!(isize),
-        _ => quote!(u64),
-    };
-    quote! { #raw as #rust }
+fn scalar_lift(s: Scalar, raw: TokenStream) -> TokenStream {
+    match s {
+        Scalar::Bool => quote! { #raw != 0 },
+        Scalar::Char => quote! { ::bridge_runtime::abi::checked_char(#raw) },
+        _ => {
+            let rust = abi::rust(s);
+            quote! { #raw as #rust }
+        }
+    }
 }
 
 /// The call `spec` with its Rust arguments named `names`.
@@ -70,7 +56,7 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
         let some = format_ident!("{}_is_some", name);
         match lower {
             Lower::Scalar(t) => {
-                let abi = scalar_abi(t);
+                let abi = abi::wasm(*t);
                 call.raw_params.push(quote! { #name: #abi });
                 call.raw_args.push(quote! { #name as #abi });
             }
@@ -104,7 +90,7 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
                 call.raw_args.push(quote! { #name.abi() });
             }
             Lower::OptScalar(t) => {
-                let abi = scalar_abi(t);
+                let abi = abi::wasm(*t);
                 call.raw_params.push(quote! { #some: u32 });
                 call.raw_params.push(quote! { #name: #abi });
                 call.lowering.push(quote! {
@@ -162,8 +148,8 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
     let (raw_ret, lift) = match &spec.ret {
         Lift::Unit => (quote! {}, quote! { let () = __raw; }),
         Lift::Scalar(t) => {
-            let abi = scalar_abi(t);
-            (quote! { -> #abi }, scalar_lift(t, quote!(__raw)))
+            let abi = abi::wasm(*t);
+            (quote! { -> #abi }, scalar_lift(*t, quote!(__raw)))
         }
         Lift::String => (
             quote! {},
@@ -186,8 +172,8 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
             quote! { unsafe { ::bridge_runtime::wire::take_at::<#t>(__raw) } },
         ),
         Lift::OptScalar(t) => {
-            let abi = scalar_abi(t);
-            let conv = scalar_lift(t, quote!(__raw));
+            let abi = abi::wasm(*t);
+            let conv = scalar_lift(*t, quote!(__raw));
             (
                 quote! { -> #abi },
                 quote! { #rt::ret_is_some().then(|| #conv) },

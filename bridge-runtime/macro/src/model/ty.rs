@@ -6,9 +6,11 @@
 //! (class, record or enum: the macro cannot tell which, nor which crate declared it). Its
 //! [`Ty::Named`] carries a placeholder that the record fills in with the type's
 //! `BridgeType::TYPE_ID` at compile time (see `refs.rs`), and thunks convert it through
-//! the `IntoJs`/`FromJs` impls of its own `#[bridge]` expansion.
+//! the `IntoJs`/`FromJs` impls of its own `#[bridge]` expansion. How each scalar is
+//! lowered is `bridge_schema::lowering`'s.
 
 use bridge_schema::Ty;
+use bridge_schema::lowering::Scalar;
 use syn::Type;
 
 /// A classified type.
@@ -89,8 +91,8 @@ pub struct JsCall {
 /// How one argument of a call into JS is lowered.
 #[derive(Clone)]
 pub enum Lower {
-    /// A number, `bool` or `char`: its wasm scalar.
-    Scalar(Ty),
+    /// A number, `bool` or `char`: its wasm value (`Scalar::abi`).
+    Scalar(Scalar),
     /// `&str` or `String`: address and length.
     Str,
     /// A user type (its carrier type): a class handle through its identity hook (like a
@@ -104,7 +106,7 @@ pub enum Lower {
     /// A `&JsValue`: its table index, lent.
     JsValueRef,
     /// `Option` of a scalar: a flag, then the value.
-    OptScalar(Ty),
+    OptScalar(Scalar),
     /// `Option<&str>`/`Option<String>`: address 0 for `None`.
     OptStr,
     /// `Option` of a user type (its carrier type): a flag, then the value.
@@ -119,7 +121,7 @@ pub enum Lower {
 pub enum Lift {
     Unit,
     /// A number, `bool` or `char` (checked by the glue).
-    Scalar(Ty),
+    Scalar(Scalar),
     /// Through the return area.
     String,
     JsValue,
@@ -129,32 +131,8 @@ pub enum Lift {
     /// returned.
     Wire(Type),
     /// `Option` of a scalar: the flag in the return area.
-    OptScalar(Ty),
+    OptScalar(Scalar),
     OptString,
     /// `Option` of a user type (its carrier type).
     OptNamed(Type),
-}
-
-/// A wasm value type of the ABI.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Wasm {
-    I32,
-    U32,
-    F32,
-    F64,
-    I64,
-    U64,
-}
-
-/// The wasm type a scalar travels as (`bool`, numbers, `char`); `None` for the others.
-pub fn wasm_scalar(ty: &Ty) -> Option<Wasm> {
-    Some(match ty {
-        Ty::Bool | Ty::U8 | Ty::U16 | Ty::U32 | Ty::Usize | Ty::Char => Wasm::U32,
-        Ty::I8 | Ty::I16 | Ty::I32 | Ty::Isize => Wasm::I32,
-        Ty::F32 => Wasm::F32,
-        Ty::F64 => Wasm::F64,
-        Ty::I64 => Wasm::I64,
-        Ty::U64 => Wasm::U64,
-        _ => return None,
-    })
 }

@@ -1,30 +1,13 @@
 //! The checks of a call into JS (a `#[bridge] extern` import, a JS function passed to an
 //! export): what each argument and the result can be, and how each crosses
-//! ([`Lower`]/[`Lift`]). Class handles are passed as `Handle<C>`, so they reach JS
+//! ([`Lower`]/[`Lift`], after `bridge_schema::lowering`: its scalars, what is on the wire). Class handles are passed as `Handle<C>`, so they reach JS
 //! through the class's identity hook exactly like a returned class.
 
 use super::unsupported::unsupported;
-use crate::model::ty::{Form, JsCall, Lift, Lower, TyInfo, wasm_scalar};
+use crate::model::ty::{Form, JsCall, Lift, Lower, TyInfo};
 use bridge_schema::Ty;
+use bridge_schema::lowering::{Scalar, Site, on_wire};
 use syn::Type;
-
-fn is_scalar(ty: &Ty) -> bool {
-    wasm_scalar(ty).is_some()
-}
-
-/// Whether a value of `ty` crosses encoded on the wire (as its offset there): every
-/// vector, and options of anything but scalars, strings and user types. User types decide
-/// themselves (`IntoJs::into_js_arg`, `FromJs::from_abi`: records and enums with data are
-/// on the wire, classes and fieldless enums travel as their wasm value).
-fn on_wire(ty: &Ty) -> bool {
-    match ty {
-        Ty::Vec(_) => true,
-        Ty::Option(inner) => {
-            !(is_scalar(inner) || matches!(**inner, Ty::Str | Ty::String | Ty::Named(_)))
-        }
-        _ => false,
-    }
-}
 
 /// The carrier type of a user-type-carrying `info`.
 fn carrier(info: &TyInfo) -> Type {
@@ -45,14 +28,14 @@ pub fn check(
     for (info, ty) in params {
         let bad = |why: &str| Err(unsupported(ty, &format!("{what} cannot take it: {why}")));
         args.push(match &info.ty {
-            t if is_scalar(t) => Lower::Scalar(t.clone()),
+            t if let Some(s) = Scalar::of(t) => Lower::Scalar(s),
             Ty::Str | Ty::String => Lower::Str,
             Ty::Named(_) => Lower::Named(carrier(info)),
-            t if on_wire(t) => Lower::Wire,
+            t if on_wire(t, Site::JsArg) => Lower::Wire,
             Ty::JsValue => Lower::JsValue,
             Ty::JsValueRef => Lower::JsValueRef,
             Ty::Option(inner) => match &**inner {
-                t if is_scalar(t) => Lower::OptScalar(t.clone()),
+                t if let Some(s) = Scalar::of(t) => Lower::OptScalar(s),
                 Ty::Str | Ty::String => Lower::OptStr,
                 Ty::Named(_) => Lower::OptNamed(carrier(info)),
                 _ => unreachable!("other options travel on the wire"),
@@ -86,15 +69,15 @@ pub fn check(
     };
     let lift = match &ret.ty {
         Ty::Unit => Lift::Unit,
-        t if is_scalar(t) => Lift::Scalar(t.clone()),
+        t if let Some(s) = Scalar::of(t) => Lift::Scalar(s),
         Ty::String => Lift::String,
         Ty::JsValue => Lift::JsValue,
         Ty::Named(_) => Lift::Named(carrier(ret)),
-        t if on_wire(t) && !ret.slice => {
+        t if on_wire(t, Site::JsResult) && !ret.slice => {
             Lift::Wire(ret_ty.expect("a wire type is spelled").clone())
         }
         Ty::Option(inner) => match &**inner {
-            t if is_scalar(t) => Lift::OptScalar(t.clone()),
+            t if let Some(s) = Scalar::of(t) => Lift::OptScalar(s),
             Ty::String => Lift::OptString,
             Ty::Named(_) => Lift::OptNamed(carrier(ret)),
             _ => return ret_bad("return an owned value (Option<String>, not Option<&str>)"),
