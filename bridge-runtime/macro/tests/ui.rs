@@ -68,9 +68,13 @@ fn every_message_has_a_case() {
     assert!(seen > 50, "found only {seen} messages: is the scan broken?");
     let unused: Vec<_> = NOT_CHECKED
         .iter()
-        .filter(|(m, _)| !sources.iter().any(|p| {
-            messages(&std::fs::read_to_string(p).unwrap()).iter().any(|x| x == m)
-        }))
+        .filter(|(m, _)| {
+            !sources.iter().any(|p| {
+                messages(&std::fs::read_to_string(p).unwrap())
+                    .iter()
+                    .any(|x| x == m)
+            })
+        })
         .collect();
     assert!(
         missing.is_empty() && unused.is_empty(),
@@ -112,8 +116,7 @@ fn messages(source: &str) -> Vec<String> {
                 _ => return syn::visit::visit_item(self, item),
             };
             let test_only = attrs.iter().any(|a| {
-                a.path().is_ident("cfg")
-                    && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+                a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
             });
             if !test_only {
                 syn::visit::visit_item(self, item);
