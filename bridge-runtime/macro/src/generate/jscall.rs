@@ -8,7 +8,7 @@
 
 use super::abi;
 use crate::model::ty::{JsCall, Lift, Lower};
-use bridge_schema::lowering::Scalar;
+use bridge_schema::lowering::{Scalar, Site};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -51,25 +51,28 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
     };
     let wire = quote!(__bridge_wire);
     let mut uses_wire = false;
-    for (name, lower) in names.iter().zip(&spec.args) {
+    for (name, arg) in names.iter().zip(&spec.args) {
         let len = format_ident!("{}_len", name);
         let some = format_ident!("{}_is_some", name);
-        match lower {
+        let into_js = match &arg.lower {
+            Lower::Named(carrier) | Lower::OptNamed(carrier) => {
+                quote! { <#carrier as ::bridge_runtime::IntoJs>::Abi }
+            }
+            _ => quote! {},
+        };
+        call.raw_params
+            .extend(abi::params(name, &arg.ty, Site::JsArg, &into_js));
+        match &arg.lower {
             Lower::Scalar(t) => {
                 let abi = abi::wasm(*t);
-                call.raw_params.push(quote! { #name: #abi });
                 call.raw_args.push(quote! { #name as #abi });
             }
             Lower::Str => {
-                call.raw_params.push(quote! { #name: u32 });
-                call.raw_params.push(quote! { #len: u32 });
                 call.raw_args.push(quote! { #name.as_ptr() as u32 });
                 call.raw_args.push(quote! { #name.len() as u32 });
             }
-            Lower::Named(carrier) => {
+            Lower::Named(_) => {
                 uses_wire = true;
-                call.raw_params
-                    .push(quote! { #name: <#carrier as ::bridge_runtime::IntoJs>::Abi });
                 call.lowering.push(quote! {
                     let #name = ::bridge_runtime::IntoJs::into_js_arg(#name, &mut #wire);
                 });
@@ -77,22 +80,17 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
             }
             Lower::Wire => {
                 uses_wire = true;
-                call.raw_params.push(quote! { #name: u32 });
                 call.lowering.push(quote! { let #name = #wire.put(#name); });
                 call.raw_args.push(quote! { #name });
             }
             Lower::JsValue => {
-                call.raw_params.push(quote! { #name: u32 });
                 call.raw_args.push(quote! { #name.into_abi() });
             }
             Lower::JsValueRef => {
-                call.raw_params.push(quote! { #name: u32 });
                 call.raw_args.push(quote! { #name.abi() });
             }
             Lower::OptScalar(t) => {
                 let abi = abi::wasm(*t);
-                call.raw_params.push(quote! { #some: u32 });
-                call.raw_params.push(quote! { #name: #abi });
                 call.lowering.push(quote! {
                     let (#some, #name): (u32, #abi) = match #name {
                         ::core::option::Option::Some(v) => (1, v as #abi),
@@ -103,8 +101,6 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
                 call.raw_args.push(quote! { #name });
             }
             Lower::OptStr => {
-                call.raw_params.push(quote! { #name: u32 });
-                call.raw_params.push(quote! { #len: u32 });
                 call.lowering.push(quote! {
                     let (#name, #len) = match &#name {
                         ::core::option::Option::Some(s) => (s.as_ptr() as u32, s.len() as u32),
@@ -117,8 +113,6 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
             Lower::OptNamed(carrier) => {
                 uses_wire = true;
                 let abi = quote! { <#carrier as ::bridge_runtime::IntoJs>::Abi };
-                call.raw_params.push(quote! { #some: u32 });
-                call.raw_params.push(quote! { #name: #abi });
                 call.lowering.push(quote! {
                     let (#some, #name): (u32, #abi) = match #name {
                         ::core::option::Option::Some(v) => {
@@ -132,7 +126,6 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
             }
             // Its `#closure-call`/`#closure-drop` exports are the caller's (`closures`).
             Lower::Closure(_) => {
-                call.raw_params.push(quote! { #name: u32 });
                 call.raw_args
                     .push(quote! { ::bridge_runtime::js::closure::into_abi(#name) });
             }
@@ -145,51 +138,37 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
         );
         call.lowering.push(quote! { #wire.finish(); });
     }
-    let (raw_ret, lift) = match &spec.ret {
-        Lift::Unit => (quote! {}, quote! { let () = __raw; }),
-        Lift::Scalar(t) => {
-            let abi = abi::wasm(*t);
-            (quote! { -> #abi }, scalar_lift(*t, quote!(__raw)))
+    let from_js = match &spec.ret {
+        Lift::Named(carrier) | Lift::OptNamed(carrier) => {
+            quote! { <#carrier as ::bridge_runtime::FromJs>::Abi }
         }
-        Lift::String => (
-            quote! {},
-            quote! { { let () = __raw; unsafe { #rt::take_ret_string() }.unwrap_or_default() } },
-        ),
-        Lift::JsValue => (
-            quote! { -> u32 },
-            quote! { ::bridge_runtime::JsValue::from_abi(__raw) },
-        ),
-        Lift::Named(carrier) => (
-            quote! { -> <#carrier as ::bridge_runtime::FromJs>::Abi },
-            // SAFETY: the glue checked the value (a class: a live wrapper's address; a
-            // record or enum with data: written on the wire at this offset).
-            quote! { unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(__raw) } },
-        ),
+        _ => quote! {},
+    };
+    let raw_ret = abi::result(&spec.ret_ty, Site::JsResult, &from_js);
+    let lift = match &spec.ret {
+        Lift::Unit => quote! { let () = __raw; },
+        Lift::Scalar(t) => scalar_lift(*t, quote!(__raw)),
+        Lift::String => {
+            quote! { { let () = __raw; unsafe { #rt::take_ret_string() }.unwrap_or_default() } }
+        }
+        Lift::JsValue => quote! { ::bridge_runtime::JsValue::from_abi(__raw) },
+        // SAFETY: the glue checked the value (a class: a live wrapper's address; a record
+        // or enum with data: written on the wire at this offset).
+        Lift::Named(carrier) => {
+            quote! { unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(__raw) } }
+        }
         // A value JS wrote into the wire's in-buffer, at the offset it returned.
-        Lift::Wire(t) => (
-            quote! { -> u32 },
-            // SAFETY: the glue wrote a value of this type at that offset.
-            quote! { unsafe { ::bridge_runtime::wire::take_at::<#t>(__raw) } },
-        ),
+        // SAFETY: the glue wrote a value of this type at that offset.
+        Lift::Wire(t) => quote! { unsafe { ::bridge_runtime::wire::take_at::<#t>(__raw) } },
         Lift::OptScalar(t) => {
-            let abi = abi::wasm(*t);
             let conv = scalar_lift(*t, quote!(__raw));
-            (
-                quote! { -> #abi },
-                quote! { #rt::ret_is_some().then(|| #conv) },
-            )
+            quote! { #rt::ret_is_some().then(|| #conv) }
         }
-        Lift::OptString => (
-            quote! {},
-            quote! { { let () = __raw; unsafe { #rt::take_ret_string() } } },
-        ),
-        Lift::OptNamed(carrier) => (
-            quote! { -> <#carrier as ::bridge_runtime::FromJs>::Abi },
-            quote! {
-                #rt::ret_is_some()
-                    .then(|| unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(__raw) })
-            },
-        ),
+        Lift::OptString => quote! { { let () = __raw; unsafe { #rt::take_ret_string() } } },
+        Lift::OptNamed(carrier) => quote! {
+            #rt::ret_is_some()
+                .then(|| unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(__raw) })
+        },
     };
     call.raw_ret = raw_ret;
     call.lift = lift;

@@ -1,8 +1,9 @@
 //! How a thunk lifts each parameter from wasm values and lowers its result.
 
-use super::abi::scalar;
+use super::abi::{self, scalar};
 use crate::model::ty::TyInfo;
 use bridge_schema::Ty;
+use bridge_schema::lowering::Site;
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
@@ -60,7 +61,25 @@ pub fn borrow_prelude(
     quote! { let #mutability #binding = unsafe { #rt::#borrow::<#class, #guard>(#addr, #site) }#refused; }
 }
 
+/// How the thunk lifts parameter `name` (its wasm values: `abi::params`).
 pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Lifted {
+    let carrier = &info.carrier;
+    let from_js = quote! { <#carrier as ::bridge_runtime::FromJs>::Abi };
+    let step = step(name, info, site, guard);
+    Lifted {
+        wasm_params: abi::params(name, &info.ty, Site::ExportParam, &from_js),
+        prelude: step.prelude,
+        arg: step.arg,
+    }
+}
+
+/// The prelude binding a parameter's Rust value, and the argument expression.
+struct Step {
+    prelude: TokenStream,
+    arg: TokenStream,
+}
+
+fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
     let len = format_ident!("{}_len", name);
     let cap = format_ident!("{}_cap", name);
     let some = format_ident!("{}_is_some", name);
@@ -69,28 +88,20 @@ pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -
     let rt = quote!(::bridge_runtime::abi);
     match &info.ty {
         // JS wrote the value into the wire's in-buffer at offset `#name`.
-        t if t.travels_on_wire() => Lifted {
-            wasm_params: vec![quote! { #name: u32 }],
+        t if t.travels_on_wire() => Step {
             prelude: quote! {
                 let #name = unsafe { ::bridge_runtime::wire::read_at(#name) }?;
             },
             arg: quote! { #name },
         },
         t if scalar(t).is_some() => {
-            let (abi, _) = scalar(t).unwrap();
             let conv = from_abi(t, quote!(#name));
-            Lifted {
-                wasm_params: vec![quote! { #name: #abi }],
+            Step {
                 prelude: quote! { let #name = #conv; },
                 arg: quote! { #name },
             }
         }
-        Ty::String | Ty::Str => Lifted {
-            wasm_params: vec![
-                quote! { #name: u32 },
-                quote! { #len: u32 },
-                quote! { #cap: u32 },
-            ],
+        Ty::String | Ty::Str => Step {
             prelude: quote! { let #name = unsafe { #rt::lift_string(#name, #len, #cap) }; },
             arg: if info.ty == Ty::Str {
                 quote! { &#name }
@@ -98,37 +109,27 @@ pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -
                 quote! { #name }
             },
         },
-        Ty::ClassRef(_) => Lifted {
-            wasm_params: vec![quote! { #name: u32 }],
+        Ty::ClassRef(_) => Step {
             prelude: borrow_prelude(name, class, name, site, false, false, guard),
             arg: quote! { &*#name },
         },
-        Ty::ClassMut(_) => Lifted {
-            wasm_params: vec![quote! { #name: u32 }],
+        Ty::ClassMut(_) => Step {
             prelude: borrow_prelude(name, class, name, site, true, false, guard),
             arg: quote! { &mut *#name },
         },
-        Ty::Named(_) => Lifted {
-            wasm_params: vec![quote! { #name: <#carrier as ::bridge_runtime::FromJs>::Abi }],
+        Ty::Named(_) => Step {
             prelude: quote! { let #name = unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(#name) }; },
             arg: quote! { #name },
         },
         Ty::Option(inner) => match &**inner {
             t if scalar(t).is_some() => {
-                let (abi, _) = scalar(t).unwrap();
                 let conv = from_abi(t, quote!(#name));
-                Lifted {
-                    wasm_params: vec![quote! { #some: u32 }, quote! { #name: #abi }],
+                Step {
                     prelude: quote! { let #name = if #some != 0 { Some(#conv) } else { None }; },
                     arg: quote! { #name },
                 }
             }
-            Ty::String | Ty::Str => Lifted {
-                wasm_params: vec![
-                    quote! { #name: u32 },
-                    quote! { #len: u32 },
-                    quote! { #cap: u32 },
-                ],
+            Ty::String | Ty::Str => Step {
                 prelude: quote! { let #name = unsafe { #rt::lift_opt_string(#name, #len, #cap) }; },
                 arg: if **inner == Ty::Str {
                     quote! { #name.as_deref() }
@@ -137,8 +138,7 @@ pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -
                 },
             },
             // Like every optional user type: a flag, then the value.
-            Ty::ClassRef(_) => Lifted {
-                wasm_params: vec![quote! { #some: u32 }, quote! { #name: u32 }],
+            Ty::ClassRef(_) => Step {
                 prelude: quote! {
                     let #name = if #some == 0 {
                         None
@@ -148,23 +148,17 @@ pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -
                 },
                 arg: quote! { #name.as_deref() },
             },
-            Ty::Named(_) => Lifted {
-                wasm_params: vec![
-                    quote! { #some: u32 },
-                    quote! { #name: <#carrier as ::bridge_runtime::FromJs>::Abi },
-                ],
+            Ty::Named(_) => Step {
                 prelude: quote! { let #name = unsafe { #rt::lift_opt_named::<#carrier>(#some, #name) }; },
                 arg: quote! { #name },
             },
             other => unreachable!("Option<{other:?}> was rejected by classify"),
         },
-        Ty::JsValue => Lifted {
-            wasm_params: vec![quote! { #name: u32 }],
+        Ty::JsValue => Step {
             prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
             arg: quote! { #name },
         },
-        Ty::JsValueRef => Lifted {
-            wasm_params: vec![quote! { #name: u32 }],
+        Ty::JsValueRef => Step {
             prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
             arg: quote! { &#name },
         },
@@ -175,8 +169,7 @@ pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -
                 let (_, rust) = scalar(inner).expect("Vec of numbers");
                 quote! { let #name = unsafe { #rt::lift_vec::<#rust>(#name, #len) }; }
             };
-            Lifted {
-                wasm_params: vec![quote! { #name: u32 }, quote! { #len: u32 }],
+            Step {
                 prelude,
                 arg: if info.slice {
                     quote! { &#name }
@@ -191,53 +184,46 @@ pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -
 
 /// The thunk's return signature and the statements lowering `__value`.
 pub fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
+    let carrier = &info.carrier;
+    let into = quote! { <#carrier as ::bridge_runtime::IntoJs> };
+    let sig = abi::result(&info.ty, Site::ExportResult, &quote! { #into::Abi });
+    (sig, lower(info))
+}
+
+/// The statements lowering `__value`, a value of `info`.
+fn lower(info: &TyInfo) -> TokenStream {
     let rt = quote!(::bridge_runtime::abi);
     let carrier = &info.carrier;
     let into = quote! { <#carrier as ::bridge_runtime::IntoJs> };
     match &info.ty {
-        Ty::Result(ok, _) => lower_return(&TyInfo {
+        Ty::Result(ok, _) => lower(&TyInfo {
             ty: (**ok).clone(),
             ..info.clone()
         }),
-        t if t.travels_on_wire() => (quote! {}, quote! { ::bridge_runtime::wire::ret(__value) }),
-        Ty::Unit => (quote! {}, quote! { let () = __value; }),
+        t if t.travels_on_wire() => quote! { ::bridge_runtime::wire::ret(__value) },
+        Ty::Unit => quote! { let () = __value; },
         t if scalar(t).is_some() => {
             let (abi, _) = scalar(t).unwrap();
-            (quote! { -> #abi }, quote! { __value as #abi })
+            quote! { __value as #abi }
         }
-        Ty::String => (quote! {}, quote! { #rt::ret_string(__value) }),
-        Ty::JsValue => (quote! { -> u32 }, quote! { __value.into_abi() }),
-        Ty::Callback(_) => (
-            quote! { -> u32 },
-            quote! { ::bridge_runtime::js::closure::into_abi(__value) },
-        ),
-        Ty::Named(_) => (
-            quote! { -> #into::Abi },
-            quote! { #into::into_abi(__value) },
-        ),
+        Ty::String => quote! { #rt::ret_string(__value) },
+        Ty::JsValue => quote! { __value.into_abi() },
+        Ty::Callback(_) => quote! { ::bridge_runtime::js::closure::into_abi(__value) },
+        Ty::Named(_) => quote! { #into::into_abi(__value) },
         Ty::Option(inner) => match &**inner {
             t if scalar(t).is_some() => {
                 let (abi, _) = scalar(t).unwrap();
-                (
-                    quote! { -> #abi },
-                    quote! { #rt::ret_option(__value) as #abi },
-                )
+                quote! { #rt::ret_option(__value) as #abi }
             }
-            Ty::String => (quote! {}, quote! { #rt::ret_opt_string(__value) }),
-            Ty::Named(_) => (
-                quote! { -> #into::Abi },
-                quote! { #rt::ret_opt_named::<#carrier>(__value) },
-            ),
+            Ty::String => quote! { #rt::ret_opt_string(__value) },
+            Ty::Named(_) => quote! { #rt::ret_opt_named::<#carrier>(__value) },
             other => unreachable!("Option<{other:?}> was rejected by classify"),
         },
         Ty::Vec(inner) => {
             if matches!(**inner, Ty::Named(_)) {
-                (
-                    quote! {},
-                    quote! { #rt::ret_named_vec::<#carrier>(__value) },
-                )
+                quote! { #rt::ret_named_vec::<#carrier>(__value) }
             } else {
-                (quote! {}, quote! { #rt::ret_vec(__value) })
+                quote! { #rt::ret_vec(__value) }
             }
         }
         other => unreachable!("return type {other:?} was rejected by classify"),

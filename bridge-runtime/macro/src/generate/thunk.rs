@@ -2,12 +2,13 @@
 //! result out. Borrow guards live inside a closure so that every guard is dropped before
 //! an error is thrown to JS or the result is lowered.
 
-use super::abi::scalar;
+use super::abi::{self, scalar};
 use super::callback;
 use super::lift::{borrow_prelude, kept_by_thunk, lift_param, lower_return};
 use crate::model::thunk::{Receiver, ThunkSpec};
 use crate::model::ty::{CallbackInfo, JsCall, Lower, plain};
 use bridge_schema::Ty;
+use bridge_schema::lowering::Site;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -96,7 +97,7 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             let symbol = bridge_schema::callback_symbol(&spec.symbol, js_name);
             let items = closures(&cb.call, &symbol, &name.to_string());
             let (prelude, arg) = callback::lift_param(&name, cb, &symbol, &items);
-            wasm_params.push(quote! { #name: u32 });
+            wasm_params.extend(abi::params(&name, &info.ty, Site::ExportParam, &quote! {}));
             owned.push(prelude);
             args.push(arg);
             continue;
@@ -303,8 +304,8 @@ pub fn closure_exports(
 /// Rust names of those exports apart from other calls' in the same scope.
 pub fn closures(call: &JsCall, symbol: &str, prefix: &str) -> TokenStream {
     let mut items = TokenStream::new();
-    for (index, lower) in call.args.iter().enumerate() {
-        if let Lower::Closure(cb) = lower {
+    for (index, arg) in call.args.iter().enumerate() {
+        if let Lower::Closure(cb) = &arg.lower {
             let base = bridge_schema::callback_symbol(symbol, &format!("a{index}"));
             let ident = format_ident!("{}_a{}", prefix, index);
             let label = format!("the closure passed as argument {index} to {}", call.what);

@@ -80,12 +80,22 @@ pub struct CallbackInfo {
 /// it, the way it lowers an export's parameter).
 #[derive(Clone)]
 pub struct JsCall {
-    pub args: Vec<Lower>,
+    pub args: Vec<Arg>,
     pub ret: Lift,
+    /// The result's schema type (its wasm values: `bridge_schema::lowering::parts`).
+    pub ret_ty: Ty,
     /// Declared `-> Result<T, JsError>`: a JS exception becomes `Err`.
     pub catch: bool,
     /// The function, for messages (`the JS import `log``).
     pub what: String,
+}
+
+/// One argument of a call into JS: its schema type (its wasm values:
+/// `bridge_schema::lowering::parts`) and how it is lowered.
+#[derive(Clone)]
+pub struct Arg {
+    pub ty: Ty,
+    pub lower: Lower,
 }
 
 /// How one argument of a call into JS is lowered.

@@ -4,7 +4,7 @@
 //! through the class's identity hook exactly like a returned class.
 
 use super::unsupported::unsupported;
-use crate::model::ty::{Form, JsCall, Lift, Lower, TyInfo};
+use crate::model::ty::{Arg, Form, JsCall, Lift, Lower, TyInfo};
 use bridge_schema::Ty;
 use bridge_schema::lowering::{Scalar, Site, on_wire};
 use syn::Type;
@@ -27,7 +27,7 @@ pub fn check(
     let mut args = Vec::new();
     for (info, ty) in params {
         let bad = |why: &str| Err(unsupported(ty, &format!("{what} cannot take it: {why}")));
-        args.push(match &info.ty {
+        let lower = match &info.ty {
             t if let Some(s) = Scalar::of(t) => Lower::Scalar(s),
             Ty::Str | Ty::String => Lower::Str,
             Ty::Named(_) => Lower::Named(carrier(info)),
@@ -61,6 +61,10 @@ pub fn check(
                      &JsValue and Box<dyn Fn> closures",
                 );
             }
+        };
+        args.push(Arg {
+            ty: info.ty.clone(),
+            lower,
         });
     }
     let ret_bad = |why: &str| match ret_ty {
@@ -97,6 +101,7 @@ pub fn check(
     Ok(JsCall {
         args,
         ret: lift,
+        ret_ty: ret.ty.clone(),
         catch,
         what: what.to_string(),
     })
