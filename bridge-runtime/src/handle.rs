@@ -378,7 +378,7 @@ impl<T, const I: u32> Drop for ArgRefMut<'_, T, I> {
 #[inline(never)]
 unsafe fn free_after_guard<T>(object: &ObjectBox<T>, from: u32) {
     // SAFETY: forwarded contract.
-    crate::abi::after_guards(from, || unsafe { free_box(object) });
+    crate::error::after_guards(from, || unsafe { free_box(object) });
 }
 
 /// Borrows of objects that JS passes by address (the ABI side of [`Handle`]).

@@ -10,13 +10,16 @@
 //! - [`abi`]: the helpers the macro's generated code calls. Not a stable API.
 
 pub mod abi;
+mod error;
 mod global;
 mod handle;
 pub mod js;
+mod panic_hook;
 mod pool;
 #[doc(hidden)]
 pub mod record;
 mod result;
+mod ret;
 mod text;
 mod types;
 pub mod wire;
@@ -33,7 +36,7 @@ pub mod bridge {
 /// and values hold (`cargo xtask soak`).
 #[doc(hidden)]
 pub fn runtime_buffer_bytes() -> usize {
-    abi::buffer_bytes() + pool::buffer_bytes() + wire::buffer_bytes()
+    error::buffer_bytes() + pool::buffer_bytes() + wire::buffer_bytes()
 }
 pub use handle::{Handle, HandleRef, HandleRefMut};
 pub use js::{JsError, JsType, JsValue};

@@ -161,7 +161,7 @@ pub extern "C" fn __bridge_pool_drain(mark: u32, active_after: u32) -> u32 {
 #[unsafe(export_name = bridge_schema::runtime_export!(pool_released))]
 pub extern "C" fn __bridge_pool_released() -> u32 {
     with_vec(&RELEASED, |r| {
-        crate::abi::describe_ret(r.as_ptr() as usize as u32, r.len() as u32);
+        crate::ret::describe_ret(r.as_ptr() as usize as u32, r.len() as u32);
         r.len() as u32
     })
 }

@@ -8,7 +8,7 @@
 //! only for `E: BridgeData`; otherwise the [`ErrDisplayOnly`] trait's items are found,
 //! which need `E:` [`ExportError`] (its message says what an error type must be).
 
-use crate::abi::{BridgeError, err_display};
+use crate::error::{BridgeError, err_display};
 use crate::global::global;
 use crate::js::JsValue;
 use crate::types::BridgeType;

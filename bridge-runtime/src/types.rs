@@ -6,7 +6,8 @@
 //! type's own `#[bridge]` expansion provides. Classes add [`BridgeClass`].
 
 use crate::Handle;
-use crate::abi;
+use crate::ret;
+use crate::wire::{WireBuf, WireIn, WireOut, WireReader};
 
 /// Implemented by `#[bridge]` for every user type that crosses the boundary (classes;
 /// records and enums). Not meant to be implemented by hand.
@@ -43,7 +44,7 @@ pub unsafe trait BridgeClass: BridgeType + Sized {
 }
 
 /// A value a thunk returns to JS: a user type by value, `Handle<C>`, or (through the
-/// generic helpers in [`abi`]) an `Option` or `Vec` of them.
+/// generic helpers in [`crate::abi`]) an `Option` or `Vec` of them.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned to JS",
     label = "not a #[bridge] type that can be returned",
@@ -71,7 +72,7 @@ pub trait IntoJs: Sized {
     where
         Self: IntoJs<Abi = u32>,
     {
-        abi::ret_vec(v.into_iter().map(IntoJs::into_abi).collect::<Vec<u32>>());
+        ret::ret_vec(v.into_iter().map(IntoJs::into_abi).collect::<Vec<u32>>());
     }
 }
 
@@ -102,7 +103,7 @@ pub trait FromJs: Sized {
         Self: FromJs<Abi = u32>,
     {
         // SAFETY: forwarded contract.
-        let abis: Vec<u32> = unsafe { abi::lift_vec(ptr, len) };
+        let abis: Vec<u32> = unsafe { ret::lift_vec(ptr, len) };
         abis.into_iter()
             // SAFETY: forwarded contract.
             .map(|a| unsafe { Self::from_abi(a) })
@@ -114,7 +115,7 @@ impl<C: BridgeClass> IntoJs for Handle<C> {
     type Abi = u32;
     #[inline(always)]
     fn into_abi(self) -> u32 {
-        abi::lower_class(self)
+        lower_class(self)
     }
 }
 
@@ -123,6 +124,37 @@ impl<C: BridgeClass> FromJs for Handle<C> {
     #[inline(always)]
     unsafe fn from_abi(addr: u32) -> Self {
         // SAFETY: forwarded contract.
-        unsafe { abi::handle_arg(addr) }
+        unsafe { handle_arg(addr) }
+    }
+}
+
+/// A new handle to a class argument.
+///
+/// # Safety
+/// As [`borrow_arg`].
+pub unsafe fn handle_arg<C: BridgeClass>(addr: u32) -> Handle<C> {
+    // SAFETY: forwarded contract.
+    unsafe { Handle::clone_from_raw(addr as usize) }
+}
+
+/// Pass one reference to a class object to JS, through its identity hook.
+pub fn lower_class<C: BridgeClass>(handle: Handle<C>) -> u32 {
+    C::lower_identity(handle.into_raw() as u32)
+}
+
+// Class handles inside wire values (records, Vec and Option on the wire).
+impl<C: BridgeClass> WireOut for Handle<C> {
+    /// Through the class's identity hook, like a plain class return.
+    #[inline]
+    fn wire_write(self, w: &mut WireBuf) {
+        w.put(lower_class(self).to_le_bytes());
+    }
+}
+unsafe impl<C: BridgeClass> WireIn for Handle<C> {
+    #[inline]
+    unsafe fn wire_read(r: &mut WireReader) -> crate::error::Result<Self> {
+        let addr = u32::from_le_bytes(r.take()?);
+        // SAFETY: the trait's contract: a live object of class C.
+        Ok(unsafe { Handle::clone_from_raw(addr as usize) })
     }
 }

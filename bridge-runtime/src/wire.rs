@@ -20,8 +20,7 @@
 //! call). Neither is touched while user code runs, so calls from user code back into
 //! JS and on into other exports cannot clobber a value in flight.
 
-use crate::abi::{BridgeError, Result};
-use crate::{BridgeClass, Handle};
+use crate::error::{BridgeError, Result};
 use bridge_schema::lowering::Scalar;
 use std::cell::UnsafeCell;
 
@@ -209,7 +208,7 @@ pub fn ret<T: WireOut>(value: T) {
     let buf = unsafe { &mut *OUT.0.get() };
     buf.len = 0;
     value.wire_write(buf);
-    crate::abi::describe_ret(buf.base() as usize as u32, buf.len as u32);
+    crate::ret::describe_ret(buf.base() as usize as u32, buf.len as u32);
 }
 
 /// The wire arguments of one call into JS (an import or a callback): each compound
@@ -252,7 +251,7 @@ impl WireArgs {
         if self.started {
             // SAFETY: as in `put`.
             let buf = unsafe { &mut *OUT.0.get() };
-            crate::abi::describe_ret(buf.base() as usize as u32, buf.len as u32);
+            crate::ret::describe_ret(buf.base() as usize as u32, buf.len as u32);
         }
     }
 }
@@ -377,7 +376,7 @@ impl WireOut for char {
 unsafe impl WireIn for char {
     #[inline(always)]
     unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
-        crate::abi::lift_char(u32::from_le_bytes(r.take()?))
+        crate::error::lift_char(u32::from_le_bytes(r.take()?))
     }
 }
 
@@ -473,22 +472,6 @@ unsafe impl WireIn for crate::JsValue {
     #[inline]
     unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
         Ok(crate::JsValue::from_abi(u32::from_le_bytes(r.take()?)))
-    }
-}
-
-impl<C: BridgeClass> WireOut for Handle<C> {
-    /// Through the class's identity hook, like a plain class return.
-    #[inline]
-    fn wire_write(self, w: &mut WireBuf) {
-        w.put(crate::abi::lower_class(self).to_le_bytes());
-    }
-}
-unsafe impl<C: BridgeClass> WireIn for Handle<C> {
-    #[inline]
-    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
-        let addr = u32::from_le_bytes(r.take()?);
-        // SAFETY: the trait's contract: a live object of class C.
-        Ok(unsafe { Handle::clone_from_raw(addr as usize) })
     }
 }
 

@@ -1,7 +1,9 @@
 //! `JsError`: a JS exception caught by an import or callback declared
-//! `-> Result<T, JsError>`.
+//! `-> Result<T, JsError>`, and the calls that catch one (`JsValue::call`, `caught`).
 
-use super::{JsType, JsValue};
+use super::exception::{clear_exception, take_exception};
+use super::host;
+use super::value::{JsType, JsValue};
 use std::fmt;
 
 /// A value JS threw, with the text of its `name`, `message` and `stack` (empty when the
@@ -53,3 +55,28 @@ impl fmt::Debug for JsError {
 }
 
 impl std::error::Error for JsError {}
+
+impl JsValue {
+    /// Call the value as a function (with `this` undefined). A JS exception, or a value
+    /// that is not a function, is an `Err`.
+    pub fn call(&self, args: &[&JsValue]) -> Result<JsValue, JsError> {
+        let indices: Vec<u32> = args.iter().map(|a| a.abi()).collect();
+        clear_exception();
+        // SAFETY: live indices; JS reads them before returning.
+        let ret = unsafe { host::call(self.abi(), indices.as_ptr() as u32, indices.len() as u32) };
+        match take_exception() {
+            Some(thrown) => Err(JsError::from_thrown(thrown)),
+            None => Ok(JsValue::from_abi(ret)),
+        }
+    }
+}
+
+/// The result of a catching call whose JS function returned `value` (already lifted).
+#[doc(hidden)]
+#[inline(always)]
+pub fn caught<T>(value: impl FnOnce() -> T) -> Result<T, JsError> {
+    match take_exception() {
+        Some(thrown) => Err(JsError::from_thrown(thrown)),
+        None => Ok(value()),
+    }
+}

@@ -134,7 +134,7 @@ impl JsValue {
         // SAFETY: a live table index; the glue describes a buffer it allocated for us.
         unsafe {
             host::as_string(self.idx);
-            crate::abi::take_ret_string()
+            crate::ret::take_ret_string()
         }
     }
 
@@ -143,7 +143,7 @@ impl JsValue {
         // SAFETY: as `as_string`; `String(v)` always gives a string (or throws).
         unsafe {
             host::to_string(self.idx);
-            crate::abi::take_ret_string().unwrap_or_default()
+            crate::ret::take_ret_string().unwrap_or_default()
         }
     }
 
@@ -160,7 +160,7 @@ impl JsValue {
         // SAFETY: as `as_string`; JS reads the key before returning.
         unsafe {
             host::get_text(self.idx, key.as_ptr() as u32, key.len() as u32);
-            crate::abi::take_ret_string()
+            crate::ret::take_ret_string()
         }
     }
 
@@ -174,19 +174,6 @@ impl JsValue {
                 key.len() as u32,
                 new_value.idx,
             )
-        }
-    }
-
-    /// Call the value as a function (with `this` undefined). A JS exception, or a value
-    /// that is not a function, is an `Err`.
-    pub fn call(&self, args: &[&JsValue]) -> Result<JsValue, super::JsError> {
-        let indices: Vec<u32> = args.iter().map(|a| a.idx).collect();
-        super::clear_exception();
-        // SAFETY: live indices; JS reads them before returning.
-        let ret = unsafe { host::call(self.idx, indices.as_ptr() as u32, indices.len() as u32) };
-        match super::take_exception() {
-            Some(thrown) => Err(super::JsError::from_thrown(thrown)),
-            None => Ok(JsValue::from_abi(ret)),
         }
     }
 }

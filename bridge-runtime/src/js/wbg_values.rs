@@ -29,7 +29,7 @@ extern "C" {
 
 impl<C: BridgeClass> From<Handle<C>> for wasm_bindgen::JsValue {
     fn from(handle: Handle<C>) -> wasm_bindgen::JsValue {
-        class_to_wasm_bindgen(C::TYPE_ID, crate::abi::lower_class(handle))
+        class_to_wasm_bindgen(C::TYPE_ID, crate::types::lower_class(handle))
     }
 }
 
