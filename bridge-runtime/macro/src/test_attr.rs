@@ -27,9 +27,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
              async exports yet): write a plain `fn`",
         ));
     }
-    if !sig.inputs.is_empty() || !sig.generics.params.is_empty() {
+    // Spanned at what is there: empty inputs have no span of their own.
+    let extra: Option<&dyn quote::ToTokens> = if !sig.inputs.is_empty() {
+        Some(&sig.inputs)
+    } else if !sig.generics.params.is_empty() {
+        Some(&sig.generics.params)
+    } else {
+        None
+    };
+    if let Some(extra) = extra {
         return Err(syn::Error::new_spanned(
-            &sig.inputs,
+            extra,
             "a #[bridge::test] function takes no parameters and no generics",
         ));
     }

@@ -47,6 +47,8 @@ fn every_message_has_a_case() {
         .collect();
     sources.sort();
     assert!(sources.len() > 5, "no parse layer sources in {root:?}");
+    // `#[bridge::test]` checks its function outside the three layers.
+    sources.push(root.join("src/test_attr.rs"));
     let mut seen = 0;
     for path in &sources {
         let text = std::fs::read_to_string(path).expect("a source file");
@@ -78,7 +80,7 @@ fn every_message_has_a_case() {
         .collect();
     assert!(
         missing.is_empty() && unused.is_empty(),
-        "messages of src/parse with no UI case in tests/ui (add a case, then \
+        "messages of src/parse or src/test_attr.rs with no UI case in tests/ui (add a case, then \
          TRYBUILD=overwrite cargo test -p bridge-macro --test ui):\n{}\n\
          NOT_CHECKED entries no longer in the source: {unused:?}",
         missing.join("\n")

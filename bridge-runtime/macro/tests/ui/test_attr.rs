@@ -1,0 +1,26 @@
+// #[bridge::test]: what a test function may not be.
+use bridge_runtime::bridge;
+
+#[bridge::test(should_panic)]
+fn with_arguments() {}
+
+#[bridge::test]
+async fn later() {}
+
+#[bridge::test]
+fn takes(x: u32) {
+    let _ = x;
+}
+
+#[bridge::test]
+fn generic<T>() {}
+
+#[bridge::test]
+fn returns() -> u32 {
+    1
+}
+
+#[bridge::test]
+unsafe fn dangerous() {}
+
+fn main() {}
