@@ -64,14 +64,14 @@ pub fn cargo_args(args: &BuildArgs) -> Result<Vec<String>> {
         }
     }
     let mut out = Vec::new();
-    for features in &args.features {
+    for features in &args.features.features {
         out.push("--features".to_string());
         out.push(features.clone());
     }
-    if args.all_features {
+    if args.features.all_features {
         out.push("--all-features".into());
     }
-    if args.no_default_features {
+    if args.features.no_default_features {
         out.push("--no-default-features".into());
     }
     out.extend(args.cargo_args.iter().cloned());

@@ -45,15 +45,8 @@ pub struct TestArgs {
     /// Path to Cargo.toml
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// Cargo features to activate (comma- or space-separated; may be repeated)
-    #[arg(long, short = 'F', value_name = "FEATURES")]
-    pub features: Vec<String>,
-    /// Activate all available features
-    #[arg(long)]
-    pub all_features: bool,
-    /// Do not activate the `default` feature
-    #[arg(long)]
-    pub no_default_features: bool,
+    #[command(flatten)]
+    pub features: FeatureArgs,
     /// Do not print build progress
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -83,12 +76,25 @@ impl TestArgs {
             no_typescript: true,
             no_pack: true,
             features: self.features.clone(),
-            all_features: self.all_features,
-            no_default_features: self.no_default_features,
             quiet: self.quiet,
             cargo_args: self.cargo_args.clone(),
         }
     }
+}
+
+/// Cargo's feature flags, which `build` and `test` take alike (and pass to `cargo
+/// metadata` too, so the resolve graph is the build's).
+#[derive(Args, Debug, Clone)]
+pub struct FeatureArgs {
+    /// Cargo features to activate (comma- or space-separated; may be repeated)
+    #[arg(long, short = 'F', value_name = "FEATURES")]
+    pub features: Vec<String>,
+    /// Activate all available features
+    #[arg(long)]
+    pub all_features: bool,
+    /// Do not activate the `default` feature
+    #[arg(long)]
+    pub no_default_features: bool,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -186,15 +192,8 @@ pub struct BuildArgs {
     /// Write the glue and the module only, no package.json
     #[arg(long)]
     pub no_pack: bool,
-    /// Cargo features to activate (comma- or space-separated; may be repeated)
-    #[arg(long, short = 'F', value_name = "FEATURES")]
-    pub features: Vec<String>,
-    /// Activate all available features
-    #[arg(long)]
-    pub all_features: bool,
-    /// Do not activate the `default` feature
-    #[arg(long)]
-    pub no_default_features: bool,
+    #[command(flatten)]
+    pub features: FeatureArgs,
     /// Do not print progress
     #[arg(long, short = 'q')]
     pub quiet: bool,
