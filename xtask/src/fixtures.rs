@@ -112,6 +112,19 @@ pub fn bridge_home() -> PathBuf {
         .unwrap_or_else(|| project_root().join("target/bridge-home"))
 }
 
+/// The one target directory of every fixture build the xtask runs: the `fixtures/`
+/// workspace, the fixtures with a workspace of their own (`ws-default`, `wasm-bindgen`)
+/// and the crates the bench generates. `$CARGO_TARGET_DIR` if set, else `fixtures/target`
+/// (the `fixtures/` workspace's own), so bridge-runtime, and wasm-bindgen for the crates
+/// linking it, compile once per profile rather than once per workspace. Every crate built
+/// there has a library name of its own (cargo uplifts `<target>/wasm32-unknown-unknown/
+/// <profile>/<lib>.wasm`); the builds run one after another.
+pub fn fixtures_target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| project_root().join("fixtures/target"))
+}
+
 /// `cargo bridge build` one fixture of `fixtures/` (or of its own workspace `dir`).
 pub fn build_fixture(
     sh: &Shell,
@@ -144,6 +157,7 @@ pub fn build_fixture_with(
         .cmd(sh)
         .args(args)
         .env("CARGO_BRIDGE_HOME", bridge_home())
+        .env("CARGO_TARGET_DIR", fixtures_target_dir())
         .run()
         .with_context(|| format!("cargo bridge build of {}", package.unwrap_or("fixtures")))
 }

@@ -5,15 +5,18 @@ mod bench_browser;
 mod browser;
 mod bundlers;
 mod circles;
+mod demo;
 mod fixtures;
 mod fuzz;
 mod js_tools;
 mod packages;
+mod phases;
 mod runtimes;
 mod scratch;
 mod soak;
 mod tasks;
 mod typescript;
+mod warm;
 mod workers;
 
 use anyhow::Result;
@@ -49,7 +52,11 @@ enum Task {
     /// The package per worker: two module Web Workers (Chromium, web target) and two worker_threads, own identity tables
     TestWorkers,
     /// Packages in Deno, Bun, Node's require() and Node 18 (--target nodejs-cjs): fixtures' suites and installed packages
-    TestRuntimes,
+    TestRuntimes {
+        /// Every Deno/Bun suite (`test` runs a representative subset)
+        #[arg(long)]
+        all: bool,
+    },
     /// Type-check every fixture's .d.ts and tests/usage.mts with tsc --strict (two libs)
     TestTypes {
         /// Only fixtures whose name contains this
@@ -68,6 +75,8 @@ enum Task {
     Circles,
     /// Build the bundled example with `cargo bridge build --release` and run it in Node
     Example,
+    /// Build the outline editor demo (examples/outline) and serve it on 127.0.0.1 (prints the URL)
+    Demo(demo::DemoArgs),
 }
 
 fn main() -> Result<()> {
@@ -80,11 +89,12 @@ fn main() -> Result<()> {
         Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
         Task::TestPackages => packages::test_packages(&sh),
         Task::TestBundlers => bundlers::test_bundlers(&sh),
-        Task::TestWorkers => workers::test_workers(&sh),
-        Task::TestRuntimes => runtimes::test_runtimes(&sh),
+        Task::TestWorkers => workers::test_workers(&sh, true),
+        Task::TestRuntimes { all } => runtimes::test_runtimes(&sh, all),
         Task::TestTypes { filter } => typescript::test_types(&sh, filter.as_deref()),
         Task::BenchBrowser(args) => bench_browser::run(&sh, &args),
         Task::Example => tasks::example(&sh),
+        Task::Demo(args) => demo::run(&sh, &args),
         Task::Circles => circles::run(&fixtures::project_root()),
         Task::Bench(args) => bench::run(&sh, &args),
         Task::Fuzz(args) => fuzz::run(&sh, &args),

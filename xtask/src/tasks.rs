@@ -1,43 +1,94 @@
 //! The test and example tasks.
 
 use crate::fixtures::{self, FIXTURES, build_fixture, install_cargo_bridge};
-use crate::{browser, bundlers, js_tools, packages, runtimes, typescript, workers};
+use crate::phases::Phases;
+use crate::{browser, bundlers, demo, js_tools, packages, runtimes, typescript, warm, workers};
 use anyhow::{Result, bail};
+use std::time::Instant;
 use xshell::{Shell, cmd};
 
 /// Everything CI runs: format, lints, Rust tests, a benchmark smoke run, types, the
-/// browser, package, bundler, worker and runtime checks, the bundled example, node suites.
+/// browser, package, bundler, worker and runtime checks, the demo, the bundled example,
+/// node suites. Prints how long each phase took at the end (also when one fails).
+///
+/// The first-use installs are I/O-bound (npm, apt-get) or a separate `cargo install`, so
+/// they run on their own threads from the start, overlapping fmt, clippy and the first
+/// compiles; each is joined just before the first phase that needs it.
 pub fn test_all(sh: &Shell) -> Result<()> {
-    cmd!(sh, "cargo fmt --all -- --check").run()?;
-    cmd!(
-        sh,
-        "cargo clippy --workspace --all-targets --quiet -- -D warnings"
-    )
-    .run()?;
+    let phases = Phases::default();
+    let start = Instant::now();
+    let result = run_phases(sh, &phases);
+    println!(
+        "\ncargo xtask test: time per phase\n{}",
+        phases.table(start.elapsed())
+    );
+    result
+}
+
+fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
+    let root = fixtures::project_root();
+    let shell = move || -> Result<Shell> {
+        let sh = Shell::new()?;
+        sh.change_dir(&root);
+        Ok(sh)
+    };
+    let debian = {
+        let sh = shell()?;
+        phases.spawn("apt-get chromium, binaryen", move || {
+            let chromium = js_tools::chromium(&sh)?;
+            js_tools::wasm_opt(&sh)?;
+            Ok(chromium)
+        })
+    };
+    let npm = {
+        let sh = shell()?;
+        phases.spawn("npm installs", move || {
+            js_tools::npm_packages(&sh)?;
+            js_tools::runtimes(&sh)?;
+            js_tools::bundlers(&sh)?;
+            Ok(())
+        })
+    };
+    let wasm_bindgen = phases.spawn("wasm-bindgen-cli install", warm::wasm_bindgen_cli);
+
+    phases.run("fmt", || Ok(cmd!(sh, "cargo fmt --all -- --check").run()?))?;
+    phases.run("clippy", || {
+        Ok(cmd!(
+            sh,
+            "cargo clippy --workspace --all-targets --quiet -- -D warnings"
+        )
+        .run()?)
+    })?;
     // Install the wasm32 target once, up front: the CLI tests run `cargo bridge` in
     // parallel, and parallel first-time `rustup target add`s can trip over each other.
     cmd!(sh, "rustup target add wasm32-unknown-unknown")
         .quiet()
         .run()?;
-    // `cargo bridge test --chromium` is tested in cargo-bridge/tests/bridge_test.rs.
-    let chromium = js_tools::chromium(sh)?;
-    cmd!(sh, "cargo test --workspace --quiet")
-        .env("CHROMIUM", &chromium)
-        .run()?;
-    // Release builds (the benchmark's, the browser's) run wasm-opt: install it first.
-    js_tools::wasm_opt(sh)?;
+    // `cargo bridge test --chromium` is tested in cargo-bridge/tests/bridge_test.rs; the
+    // with_wasm_bindgen tests use the CLI the background install puts in the bridge home.
+    let chromium = debian.join()?;
+    wasm_bindgen.join()?;
+    phases.run("cargo test", || {
+        Ok(cmd!(sh, "cargo test --workspace --quiet")
+            .env("CHROMIUM", &chromium)
+            .run()?)
+    })?;
+    npm.join()?;
     // Smoke only: speed is never asserted by a timed test.
-    cmd!(sh, "cargo xtask bench --quick").run()?;
-    typescript::test_types(sh, None)?;
-    browser::test_browser(sh, None)?;
-    packages::test_packages(sh)?;
-    bundlers::test_bundlers(sh)?;
-    workers::test_workers(sh)?;
-    runtimes::test_runtimes(sh)?;
-    // The README's other command: the bundled example must keep running in every commit.
-    example(sh)?;
-    // Last, so node's test summary closes the output.
-    test_node(sh, None)
+    phases.run("bench --quick", || {
+        Ok(cmd!(sh, "cargo xtask bench --quick").run()?)
+    })?;
+    phases.run("test-types", || typescript::test_types(sh, None))?;
+    phases.run("test-browser", || browser::test_browser(sh, None))?;
+    phases.run("test-packages", || packages::test_packages(sh))?;
+    phases.run("test-bundlers", || bundlers::test_bundlers(sh))?;
+    phases.run("test-workers", || workers::test_workers(sh, false))?;
+    phases.run("test-runtimes", || runtimes::test_runtimes(sh, false))?;
+    // The README's other commands: the demo and the bundled example keep running.
+    phases.run("demo (Chromium)", || demo::test(sh))?;
+    phases.run("example", || example(sh))?;
+    // Last, so node's test summary closes the output (the phase table follows it).
+    phases.run("test-node", || test_node(sh, None))
 }
 
 pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {

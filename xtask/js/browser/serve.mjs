@@ -18,8 +18,8 @@ export function send(res, body, ext) {
   res.end(body);
 }
 
-/** Start serving; resolves to `{ origin, close() }`. */
-export function serveStatic(root, route = () => false) {
+/** Start serving (on `port`, else an ephemeral one); resolves to `{ origin, close() }`. */
+export function serveStatic(root, route = () => false, port = 0) {
   root = resolve(root);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
@@ -38,7 +38,7 @@ export function serveStatic(root, route = () => false) {
     }
   });
   return new Promise((ok) =>
-    server.listen(0, "127.0.0.1", () =>
+    server.listen(port, "127.0.0.1", () =>
       ok({ origin: `http://127.0.0.1:${server.address().port}`, close: () => server.close() }),
     ),
   );

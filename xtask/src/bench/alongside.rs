@@ -4,8 +4,10 @@
 //! like the bench package, so the same scenarios can run on both in one bench run. Also its
 //! bytes: the joined package, and what wasm-bindgen's CLI alone makes of the same module.
 //!
-//! The crate lives under `target/bench-alongside/` with its own target directory; it is
-//! rewritten only where it changed, so later runs rebuild only what did.
+//! The crate lives under `target/bench-alongside/` and builds into the fixtures' target
+//! directory (`fixtures::fixtures_target_dir`: wasm-bindgen and the runtime's
+//! `wasm-bindgen` build are shared with `fixtures/wasm-bindgen`); it is rewritten only
+//! where it changed, so later runs rebuild only what did.
 
 use super::model::AlongsideSize;
 use crate::fixtures::CargoBridge;
@@ -118,7 +120,7 @@ pub fn build(sh: &Shell, root: &Path, cargo_bridge: &CargoBridge) -> Result<Path
         .arg(&manifest)
         .arg("--out-dir")
         .arg(&out)
-        .env("CARGO_TARGET_DIR", base.join("target"))
+        .env("CARGO_TARGET_DIR", crate::fixtures::fixtures_target_dir())
         .env("CARGO_BRIDGE_HOME", crate::fixtures::bridge_home())
         .run()
         .context("building the alongside package")?;
@@ -135,7 +137,8 @@ pub fn size(sh: &Shell, root: &Path, bridge_glue: &Path) -> Result<AlongsideSize
     let joined = gzip_tree(&pkg)?;
     let version = super::peer::pinned_version(root)?;
     let cli = super::peer::cli(sh, root, &version)?;
-    let wasm = base.join(format!("target/wasm32-unknown-unknown/release/{LIB}.wasm"));
+    let wasm = crate::fixtures::fixtures_target_dir()
+        .join(format!("wasm32-unknown-unknown/release/{LIB}.wasm"));
     let out = base.join("wasm-bindgen-only");
     let _ = std::fs::remove_dir_all(&out);
     cmd!(sh, "{cli} --target bundler --out-dir {out} {wasm}")

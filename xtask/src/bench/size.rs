@@ -2,8 +2,9 @@
 //! 1, 10 and 100 copies of the bench class (constructor, `make`, `roundtrip`, `consume`,
 //! a getter; identity mode `rust`), builds each with `cargo bridge build --release`, and
 //! the 1-class crate as a wasm-bindgen user writes it (with the pinned `wasm-bindgen` CLI,
-//! when the peer runs). Both for the web (`--target web`), as shipped to browsers. Crates live under `target/bench-size/` with one shared target
-//! directory, so later runs only rebuild what changed. The rows are without wasm-opt on
+//! when the peer runs). Both for the web (`--target web`), as shipped to browsers. Crates live under `target/bench-size/` and build into the
+//! fixtures' target directory (same release profile: the runtime compiles once), so later
+//! runs only rebuild what changed. The rows are without wasm-opt on
 //! either side; the 1-class packages are measured once more after `wasm-opt -O`.
 
 use super::model::{Optimized, PackageSize, SizeReport};
@@ -134,7 +135,8 @@ pub fn measure(
     peer: bool,
 ) -> Result<SizeReport> {
     let base = root.join("target/bench-size");
-    let target = base.join("target");
+    // Shared with the fixtures (same release profile): the runtime compiles once.
+    let target = crate::fixtures::fixtures_target_dir();
     let runtime = root.join("bridge-runtime");
     let deps = format!(
         "bridge-runtime = {{ path = {:?} }}",
