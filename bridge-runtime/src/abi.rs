@@ -16,8 +16,8 @@ use crate::handle::{BorrowConflict, RawHeader};
 pub use crate::result::{ErrDisplayOnly, ErrProbe, ExportError};
 pub use crate::ret::{
     __bridge_alloc, __bridge_free, __bridge_realloc, __bridge_ret_area, lift_opt_string,
-    lift_string, lift_vec, ret_is_some, ret_opt_string, ret_option, ret_string, ret_vec,
-    take_ret_string,
+    lift_slice_mut, lift_string, lift_vec, ret_is_some, ret_opt_string, ret_option, ret_string,
+    ret_vec, ret_view, take_ret_string, view_parts,
 };
 use crate::text::concat;
 pub use crate::types::{handle_arg, lower_class};

@@ -170,6 +170,32 @@ pub fn ret_vec<T: Copy>(v: Vec<T>) {
     );
 }
 
+/// A `&[T]` result's address and length (`T` a number), taken while the thunk still
+/// borrows what it points into; [`ret_view`] describes them after the guards dropped.
+/// JS reads the memory in place and never frees it.
+pub fn view_parts<T: Copy>(view: &[T]) -> (u32, u32) {
+    (view.as_ptr() as usize as u32, view.len() as u32)
+}
+
+/// Describe a view (from [`view_parts`]) in the return area.
+pub fn ret_view((ptr, len): (u32, u32)) {
+    describe_ret(ptr, len);
+}
+
+/// A `&mut [T]` parameter over the buffer JS allocated for it: JS copies it back into the
+/// caller's array after the call and frees it, so Rust only lends it.
+///
+/// # Safety
+/// The buffer must come from [`__bridge_alloc`]`(len * size_of::<T>(), align_of::<T>())`
+/// (for `len` 0, any aligned non-null address) and stay live and unaliased for `'a`.
+pub unsafe fn lift_slice_mut<'a, T: Copy>(ptr: u32, len: u32) -> &'a mut [T] {
+    if len == 0 {
+        return &mut [];
+    }
+    // SAFETY: forwarded contract.
+    unsafe { std::slice::from_raw_parts_mut(ptr as usize as *mut T, len as usize) }
+}
+
 /// Return an optional number: the value (or its default) plus the flag in the return area.
 pub fn ret_option<T: Default>(v: Option<T>) -> T {
     RET.is_some.set(v.is_some() as u32);

@@ -79,6 +79,14 @@ async function measureIdentity() {
         releaseClosure() {},
         floor: m.floor,
         movePoint: m.movePoint,
+        fillF64: m.fillF64,
+        // viewRead: the book's way, a Uint8Array over the memory at the cells' address.
+        life: {
+          make: (w, h) => Object.assign(new m.PeerLife(w, h), { n: w * h, memory: m.wasmMemory() }),
+          tick: (l) => l.tick(),
+          cells: (l) => new Uint8Array(l.memory.buffer, l.cells(), l.n),
+          free: (l) => l.free(),
+        },
         // recordVec_100: the item getter makes a new wrapper; both are freed at once.
         hit: { item: (h) => h.item, done: (h, item) => (item.free(), h.free()), teardown() {} },
         probes: m,
@@ -99,6 +107,13 @@ async function measureIdentity() {
       releaseClosure: (f) => f.release(),
       floor: m.floor,
       movePoint: m.movePoint,
+      fillF64: m.fillF64,
+      life: {
+        make: (w, h) => new m.Life(w, h),
+        tick: (l) => l.tick(),
+        cells: (l) => l.cells(),
+        free: (l) => l.release(),
+      },
       // recordVec_100: records are plain objects; their items stay cached until teardown.
       hit: {
         item: (h) => h.item,

@@ -205,6 +205,54 @@ export const SCENARIOS = {
   },
 
   // Issue 8: a `{x, y}` record in and out (wasm-bindgen: serde-wasm-bindgen).
+  // Issue 23: the Game of Life pattern of the Rust and WebAssembly book, 1024×1024 cells:
+  // each iteration one `tick()` in Rust, then JS reads every cell through a view of wasm
+  // memory (`cells()`: a `&[u8]` view; wasm-bindgen: `new Uint8Array(memory.buffer,
+  // life.cells(), n)`).
+  viewRead: {
+    iterations: 20,
+    crossings: 2,
+    setup: (api) => {
+      const side = api.small ? 64 : 1024;
+      return { life: api.life.make(side, side), sink: 0 };
+    },
+    run(api, st, n) {
+      const { tick, cells } = api.life;
+      let sink = 0;
+      for (let i = 0; i < n; i++) {
+        tick(st.life);
+        const view = cells(st.life);
+        for (let j = 0; j < view.length; j++) sink += view[j];
+      }
+      st.sink += sink;
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += floor(i) + floor(i);
+      st.sink += sink;
+    },
+    teardown(api, st) {
+      api.life.free(st.life);
+    },
+  },
+
+  // Issue 23: a 1,024-element `&mut [f64]` Rust fills, written back into the caller's
+  // Float64Array (wasm-bindgen: the same signature).
+  mutSlice: {
+    iterations: 100_000,
+    crossings: 1,
+    setup: () => ({ buf: new Float64Array(1024), x: 0, sink: 0 }),
+    run(api, st, n) {
+      const fill = api.fillF64;
+      const buf = st.buf;
+      for (let i = 0; i < n; i++) fill(buf, i);
+      st.sink += buf[1023];
+    },
+    floor: chainFloor,
+    teardown() {},
+  },
+
   recordRoundtrip: {
     iterations: 1_000_000,
     crossings: 1,

@@ -25,6 +25,7 @@ pub const FIXTURES: &[Fixture] = &[
     in_fixtures("js-interop", "fixtures/js-interop"),
     in_fixtures("js-missing", "fixtures/js-missing"),
     in_fixtures("hostile", "fixtures/hostile"),
+    in_fixtures("collections", "fixtures/collections"),
     Fixture {
         package: "ws-default",
         manifest: "fixtures/ws-default/Cargo.toml",

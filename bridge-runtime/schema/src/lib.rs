@@ -15,7 +15,7 @@ pub mod lowering;
 pub use abi::header;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -359,6 +359,13 @@ pub enum Ty {
     JsValueRef,
     /// A JS function Rust calls (export parameters).
     Callback(Callback),
+    /// `&[T]` of numbers borrowed from `&self` (or `&'static`), returned (export results
+    /// only): a typed array over the module's memory, no copy; valid until the next call
+    /// into the module.
+    View(Box<Ty>),
+    /// `&mut [T]` of numbers (export parameters only): copied in, and what Rust wrote is
+    /// copied back into the caller's array after the call.
+    SliceMut(Box<Ty>),
 }
 
 impl Ty {

@@ -117,7 +117,9 @@ impl Scalar {
             | Ty::Result(..)
             | Ty::JsValue
             | Ty::JsValueRef
-            | Ty::Callback(_) => return None,
+            | Ty::Callback(_)
+            | Ty::View(_)
+            | Ty::SliceMut(_) => return None,
         })
     }
 
@@ -444,6 +446,14 @@ pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
         (Ty::Vec(_), Site::ExportParam) => Some(vec![Part::i32(Ptr), Part::i32(Len)]),
         (Ty::Vec(_), Site::ExportResult) => Some(Vec::new()),
         (Ty::Vec(_), Site::JsArg | Site::JsResult) => None,
+        // A view is described in the return area (address, length), never freed by JS.
+        (Ty::View(inner), Site::ExportResult) if inner.is_number() => Some(Vec::new()),
+        (Ty::View(_), _) => None,
+        // A buffer JS allocated and copies back from (and frees) after the call.
+        (Ty::SliceMut(inner), Site::ExportParam) if inner.is_number() => {
+            Some(vec![Part::i32(Ptr), Part::i32(Len)])
+        }
+        (Ty::SliceMut(_), _) => None,
         (Ty::Option(inner), _) => option_parts(inner, site),
         (
             Ty::Bool

@@ -74,6 +74,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "debug/args.js.j2",
         include_str!("../../../templates/debug/args.js.j2"),
     ),
+    (
+        "debug/views.js.j2",
+        include_str!("../../../templates/debug/views.js.j2"),
+    ),
     ("data.js.j2", include_str!("../../../templates/data.js.j2")),
     ("wire.js.j2", include_str!("../../../templates/wire.js.j2")),
     (
@@ -137,7 +141,10 @@ fn environment() -> Result<Environment<'static>> {
     env.add_filter("js_text", |t: &str| text::js_text(t));
     env.add_filter("optional_property", |name: &str| text::property(name, "?."));
     env.add_function("fail", fail);
-    env.add_global("kinds", minijinja::Value::from_serialize(types::Kind::ALL));
+    env.add_global(
+        "kinds",
+        minijinja::Value::from_serialize(&types::Kind::ALL[..]),
+    );
     for (name, source) in TEMPLATES {
         env.add_template(name, source)
             .with_context(|| format!("template {name} does not parse"))?;
@@ -281,6 +288,8 @@ mod tests {
             Kind::Data => Ty::Named("a::Rec".into()),
             Kind::OptData => opt(Kind::Data),
             Kind::DataVec => vec(sample(Kind::Data)),
+            Kind::View => Ty::View(Box::new(Ty::U8)),
+            Kind::MutSlice => Ty::SliceMut(Box::new(Ty::F64)),
         }
     }
 
@@ -385,7 +394,8 @@ mod tests {
         for kind in Kind::ALL {
             let tag = serde_json::to_value(kind).unwrap();
             let tag = tag.as_str().unwrap();
-            if kind != Kind::Unit {
+            // A view is a result only.
+            if !matches!(kind, Kind::Unit | Kind::View) {
                 for call in ABI_PARAM_MACROS {
                     render_macro("abi.js.j2", call, tag)
                         .unwrap_or_else(|e| panic!("{call} of a `{tag}` parameter: {e}"));
@@ -393,7 +403,10 @@ mod tests {
             }
             // `()` has no value to lift; `&JsValue` is a parameter only; a Rust closure
             // result is made by `$makeClosure` in `body`.
-            if !matches!(kind, Kind::Unit | Kind::JsValueRef | Kind::Callback) {
+            if !matches!(
+                kind,
+                Kind::Unit | Kind::JsValueRef | Kind::Callback | Kind::MutSlice
+            ) {
                 let lifted = render_macro("abi.js.j2", "m.lift(ty)", tag)
                     .unwrap_or_else(|e| panic!("lift of a `{tag}` result: {e}"));
                 assert!(!lifted.trim().is_empty(), "lift of `{tag}` is empty");
@@ -424,12 +437,13 @@ mod tests {
             Kind::OptUsize | Kind::OptIsize | Kind::OptChar | Kind::OptString => 4,
             Kind::OptEnum | Kind::OptClass | Kind::NumVec | Kind::ClassVec => 5,
             Kind::Wire | Kind::Data | Kind::OptData | Kind::DataVec => 6,
+            Kind::View | Kind::MutSlice => 7,
         };
-        let counts = Kind::ALL.iter().fold([0; 7], |mut c, k| {
+        let counts = Kind::ALL.iter().fold([0; 8], |mut c, k| {
             c[index(*k)] += 1;
             c
         });
-        assert_eq!(counts, [6, 6, 3, 5, 4, 4, 4]);
+        assert_eq!(counts, [6, 6, 3, 5, 4, 4, 4, 2]);
         for (i, a) in Kind::ALL.iter().enumerate() {
             assert!(!Kind::ALL[..i].contains(a), "{a:?} is listed twice");
         }

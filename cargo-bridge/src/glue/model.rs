@@ -48,6 +48,9 @@ pub struct GlueModel {
     pub debug: bool,
     /// The package's wasm-bindgen half (disabled for a crate without wasm-bindgen).
     pub wbg: super::WasmBindgenView,
+    /// Some export returns a view of wasm memory (`&[T]`): debug glue then counts the
+    /// calls into the module, so a read through a view after a later call is refused.
+    pub views: bool,
 }
 
 /// One module binding of a wasm export's function (`let <var>` = `$wasm[<symbol>]`).
@@ -110,6 +113,11 @@ impl GlueModel {
     ) -> Self {
         let names = TypeNames(exports);
         let mut wire_codecs = Vec::new();
+        let views = classes
+            .iter()
+            .flat_map(|c| c.export.members.iter())
+            .chain(exports.functions.iter().map(|f| &f.function))
+            .any(|f| matches!(f.ret, bridge_schema::Ty::View(_)));
         let all = classes
             .iter()
             .flat_map(|c| c.export.members.iter())
@@ -149,6 +157,7 @@ impl GlueModel {
             exports: Vec::new(),
             debug: false,
             wbg: Default::default(),
+            views,
         }
         .number_functions()
         .mark_cached_wrappers(classes)

@@ -73,6 +73,10 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
             Some(array) => array.to_string(),
             None => format!("{}[]", of(inner, names)),
         },
+        // A typed array over the module's memory; a parameter's caller passes its own.
+        Ty::View(inner) | Ty::SliceMut(inner) => numbers::typed_array(inner)
+            .expect("views and mutable slices hold numbers")
+            .to_string(),
         // A JS function (an export's parameter): it receives what Rust passes and may
         // return anything the result's parameter type accepts; a Rust closure among its
         // arguments has `release()`.
@@ -118,6 +122,11 @@ pub fn param(ty: &Ty, names: &TypeNames) -> String {
     match ty {
         Ty::Result(ok, _) => param(ok, names),
         Ty::Vec(inner) if !ty.travels_on_wire() => match numbers::of(inner) {
+            Some(n) if n.view.big => format!("{} | bigint[]", n.array),
+            Some(n) => format!("{} | number[]", n.array),
+            None => of(ty, names),
+        },
+        Ty::SliceMut(inner) => match numbers::of(inner) {
             Some(n) if n.view.big => format!("{} | bigint[]", n.array),
             Some(n) => format!("{} | number[]", n.array),
             None => of(ty, names),
@@ -217,7 +226,9 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
         | Ty::ClassMut(_)
         | Ty::Result(..)
         | Ty::JsValueRef
-        | Ty::Callback(_) => "number".into(),
+        | Ty::Callback(_)
+        | Ty::View(_)
+        | Ty::SliceMut(_) => "number".into(),
     }
 }
 

@@ -63,12 +63,17 @@ pub enum Kind {
     Data,
     OptData,
     DataVec,
+    /// `&[T]` of numbers returned borrowed (results only): a typed array over wasm
+    /// memory (debug glue: a checked view, `runtime.js.j2`'s `$takeView`).
+    View,
+    /// `&mut [T]` of numbers (parameters only): copied in, copied back after the call.
+    MutSlice,
 }
 
 impl Kind {
     /// Every kind: the templates' `kinds` (a switch that has nothing to do for a kind
     /// checks it is one of them), and the tests render each through the templates.
-    pub const ALL: [Kind; 32] = [
+    pub const ALL: [Kind; 34] = [
         Kind::Unit,
         Kind::Bool,
         Kind::Number,
@@ -101,6 +106,8 @@ impl Kind {
         Kind::Data,
         Kind::OptData,
         Kind::DataVec,
+        Kind::View,
+        Kind::MutSlice,
     ];
 
     /// The kind of `Option<T>` for a `T` of this kind that does not travel on the wire
@@ -140,7 +147,9 @@ impl Kind {
             | Kind::ClassVec
             | Kind::Wire
             | Kind::OptData
-            | Kind::DataVec => return None,
+            | Kind::DataVec
+            | Kind::View
+            | Kind::MutSlice => return None,
         })
     }
 
@@ -176,7 +185,9 @@ impl Kind {
             | Kind::OptEnum
             | Kind::OptClass
             | Kind::NumVec
-            | Kind::ClassVec => false,
+            | Kind::ClassVec
+            | Kind::View
+            | Kind::MutSlice => false,
         }
     }
 
@@ -214,7 +225,9 @@ impl Kind {
             | Kind::OptClass
             | Kind::Wire
             | Kind::Data
-            | Kind::OptData => false,
+            | Kind::OptData
+            | Kind::View
+            | Kind::MutSlice => false,
         }
     }
 }
@@ -254,7 +267,9 @@ impl Kind {
             | Kind::ClassVec
             | Kind::Wire
             | Kind::Data
-            | Kind::DataVec => self,
+            | Kind::DataVec
+            | Kind::View
+            | Kind::MutSlice => self,
         }
     }
 
@@ -297,7 +312,9 @@ impl Kind {
             | Kind::Wire
             | Kind::Data
             | Kind::OptData
-            | Kind::DataVec => false,
+            | Kind::DataVec
+            | Kind::View
+            | Kind::MutSlice => false,
         }
     }
 
@@ -334,7 +351,9 @@ impl Kind {
             | Kind::Wire
             | Kind::Data
             | Kind::OptData
-            | Kind::DataVec => false,
+            | Kind::DataVec
+            | Kind::View
+            | Kind::MutSlice => false,
         }
     }
 
@@ -371,7 +390,50 @@ impl Kind {
             | Kind::Wire
             | Kind::Data
             | Kind::OptData
-            | Kind::DataVec => false,
+            | Kind::DataVec
+            | Kind::View
+            | Kind::MutSlice => false,
+        }
+    }
+
+    /// A parameter whose buffer JS copies back into the caller's array after the call
+    /// (and then frees): `&mut [T]`.
+    pub fn writes_back(self) -> bool {
+        match self {
+            Kind::MutSlice => true,
+            Kind::Unit
+            | Kind::Bool
+            | Kind::Number
+            | Kind::U32
+            | Kind::Bigint
+            | Kind::U64
+            | Kind::Usize
+            | Kind::Isize
+            | Kind::Char
+            | Kind::String
+            | Kind::Enum
+            | Kind::Class
+            | Kind::JsValue
+            | Kind::JsValueRef
+            | Kind::Callback
+            | Kind::OptBool
+            | Kind::OptNumber
+            | Kind::OptU32
+            | Kind::OptBigint
+            | Kind::OptU64
+            | Kind::OptUsize
+            | Kind::OptIsize
+            | Kind::OptChar
+            | Kind::OptString
+            | Kind::OptEnum
+            | Kind::OptClass
+            | Kind::NumVec
+            | Kind::ClassVec
+            | Kind::Wire
+            | Kind::Data
+            | Kind::OptData
+            | Kind::DataVec
+            | Kind::View => false,
         }
     }
 
@@ -404,7 +466,9 @@ impl Kind {
             | Kind::OptString
             | Kind::NumVec
             | Kind::ClassVec
-            | Kind::DataVec => None,
+            | Kind::DataVec
+            | Kind::View
+            | Kind::MutSlice => None,
         };
         // Records in a vector are on the wire as a whole: its offset is the buffer's
         // address, and there is no length.
@@ -497,6 +561,7 @@ pub struct TyView {
     pub to_number: bool,
     pub bigint: bool,
     pub checked: bool,
+    pub write_back: bool,
     /// JS reads the wasm value as signed and must reread it as unsigned (`u32`, `usize`,
     /// `u64`, also inside `Option`): from the lowering table.
     pub unsigned: bool,
@@ -536,6 +601,7 @@ pub fn with_kind(view: TyView) -> TyView {
         to_number: kind.to_number(),
         bigint: kind.bigint(),
         checked: kind.checked(),
+        write_back: kind.writes_back(),
         ..view
     }
 }
@@ -597,6 +663,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         to_number: false,
         bigint: false,
         checked: false,
+        write_back: false,
         unsigned: false,
     };
     let coded = |kind: Kind| TyView {
@@ -671,6 +738,18 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
                 ..view(inner, names)
             },
         },
+        Ty::View(inner) | Ty::SliceMut(inner) => {
+            let n = numbers::of(inner).expect("views and mutable slices hold numbers");
+            TyView {
+                array: Some(n.array),
+                number: Some(n.view),
+                ..simple(if matches!(ty, Ty::View(_)) {
+                    Kind::View
+                } else {
+                    Kind::MutSlice
+                })
+            }
+        }
         Ty::I8
         | Ty::I16
         | Ty::I32

@@ -232,6 +232,9 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         // like an export's result (no `Result`).
         (Ty::Callback(cb), Return) if !cb.catch => {
             for p in &cb.params {
+                if matches!(p, Ty::SliceMut(_)) {
+                    return Err("a `&mut [T]` parameter of a closure".into());
+                }
                 check_type(p, Param)?;
             }
             match &*cb.ret {
@@ -243,6 +246,16 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
             if at != Param =>
         {
             Err(format!("a borrowed or callback type ({ty:?}) in a result"))
+        }
+        // A view is an export's whole result; a `&mut [T]` an export's parameter.
+        (Ty::View(inner), Return) if inner.is_number() => Ok(()),
+        (Ty::View(_), _) => Err(format!("a borrowed slice ({ty:?}) that is not the result")),
+        (Ty::SliceMut(inner), Param) if inner.is_number() => Ok(()),
+        (Ty::SliceMut(_), _) => Err(format!("a `&mut [T]` ({ty:?}) that is not a parameter")),
+        (Ty::Option(inner) | Ty::Vec(inner), _)
+            if matches!(**inner, Ty::View(_) | Ty::SliceMut(_)) =>
+        {
+            Err(format!("a borrowed slice inside {ty:?}"))
         }
         (Ty::Result(ok, _), Return) => check_type(ok, ResultOk),
         (Ty::Result(..), _) => Err("a `Result` that is not the result".into()),

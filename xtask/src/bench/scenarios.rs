@@ -57,6 +57,29 @@ pub const SCENARIOS: &[Scenario] = &[
         what: "a fresh object per call, released at once in every mode: `C.make(i).release()`",
     },
     Scenario {
+        name: "viewRead",
+        iterations: 20,
+        quick_iterations: 2,
+        crossings: 2,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "the Game of Life, 1024×1024 cells: `life.tick()`, then JS reads every cell \
+               through `life.cells()`, a `&[u8]` view of wasm memory (wasm-bindgen: \
+               `new Uint8Array(memory.buffer, life.cells(), n)`)",
+    },
+    Scenario {
+        name: "mutSlice",
+        iterations: 100_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "`fillF64(buf, i)`: a 1,024-element `&mut [f64]` Rust fills, written back into \
+               the caller's `Float64Array`",
+    },
+    Scenario {
         name: "recordRoundtrip",
         iterations: 1_000_000,
         quick_iterations: 2_000,

@@ -173,9 +173,19 @@ fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
                 prelude,
                 arg: if info.slice {
                     quote! { &#name }
+                } else if info.boxed {
+                    quote! { #name.into_boxed_slice() }
                 } else {
                     quote! { #name }
                 },
+            }
+        }
+        // A buffer JS allocated, copies back from and frees after the call.
+        Ty::SliceMut(inner) => {
+            let (_, rust) = scalar(inner).expect("&mut [number]");
+            Step {
+                prelude: quote! { let #name = unsafe { #rt::lift_slice_mut::<#rust>(#name, #len) }; },
+                arg: quote! { #name },
             }
         }
         other => unreachable!("parameter type {other:?} was rejected by classify"),
@@ -200,7 +210,16 @@ fn lower(info: &TyInfo) -> TokenStream {
             ty: (**ok).clone(),
             ..info.clone()
         }),
+        Ty::Vec(_) if info.boxed => {
+            let vec = lower(&TyInfo {
+                boxed: false,
+                ..info.clone()
+            });
+            quote! { let __value = __value.into_vec(); #vec }
+        }
         t if t.travels_on_wire() => quote! { ::bridge_runtime::wire::ret(__value) },
+        // The thunk turned the slice into its address and length while it was borrowed.
+        Ty::View(_) => quote! { #rt::ret_view(__value) },
         Ty::Unit => quote! { let () = __value; },
         t if scalar(t).is_some() => {
             let (abi, _) = scalar(t).unwrap();

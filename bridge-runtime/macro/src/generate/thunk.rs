@@ -144,7 +144,14 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
     let symbol = &spec.symbol;
     let ident = &spec.ident;
     let callee = &spec.callee;
-    let call = quote! { #callee(#(#args),*) };
+    let call = match &spec.ret.ty {
+        // A view leaves the closure as its address and length: the slice borrows a guard.
+        Ty::View(inner) => {
+            let (_, rust) = scalar(inner).expect("a view of numbers");
+            quote! { ::bridge_runtime::abi::view_parts::<#rust>(#callee(#(#args),*)) }
+        }
+        _ => quote! { #callee(#(#args),*) },
+    };
     // `Err(e)` becomes the error thrown after the closure: every guard is dropped first,
     // so an `Err` leaves nothing borrowed or half-done, and the hot `Ok` path holds no
     // guard across a call (the error is built after the closure). A record or enum `e` is

@@ -26,6 +26,8 @@ pub struct TyInfo {
     pub handle: bool,
     /// A `&[T]` parameter (crosses like `Vec<T>`, lent to the callee).
     pub slice: bool,
+    /// A `Box<[T]>` (crosses as the `Vec<T>` it converts to, `ty` is that `Vec`).
+    pub boxed: bool,
     /// For `Ty::Callback`: the signature and form of the JS function.
     pub callback: Option<Box<CallbackInfo>>,
     /// The error type `E` of a `Result<T, E>` return.
@@ -40,6 +42,7 @@ pub fn plain(ty: Ty) -> TyInfo {
         carrier: None,
         handle: false,
         slice: false,
+        boxed: false,
         callback: None,
         error: None,
     }

@@ -5,7 +5,7 @@
 use super::attrs::{self, MemberRole};
 use super::position::Position;
 use super::record::{self, doc_of};
-use super::{callback_names, names, types};
+use super::{callback_names, names, slices, types};
 use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{Receiver, ThunkSpec};
@@ -280,6 +280,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
     let mut refs = TypeRefs::default();
     let (mut params, infos) = params_of(&item.sig, None, 0, &mut refs)?;
     let mut ret = return_of(&item.sig, None, &mut refs)?;
+    slices::check_view_source(&item.sig)?;
     name_callbacks(&item.sig, &item.block, 0, &mut params, &mut ret);
     let ident = &item.sig.ident;
     let symbol = bridge_schema::function_symbol(&record::crate_name(), &rust_name);
@@ -322,6 +323,7 @@ fn member(
     let skip = usize::from(receiver != Receiver::None);
     let (mut params, infos) = params_of(sig, Some(self_ty), skip, refs)?;
     let mut ret = return_of(sig, Some(self_ty), refs)?;
+    slices::check_view_source(sig)?;
     name_callbacks(sig, body, skip, &mut params, &mut ret);
     let err = |msg: String| Err(syn::Error::new_spanned(&sig.ident, msg));
     let kind = match args.role {

@@ -14,6 +14,7 @@ mod jscall;
 mod names;
 mod position;
 mod record;
+mod slices;
 mod types;
 mod unsupported;
 

@@ -25,11 +25,10 @@ pub fn check(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
     };
     match (&info.ty, pos) {
         (Ty::Callback(_), Position::Return) => jscall::check_closure(info, ty),
-        (t, Position::Return) if param_only(t) || info.slice => {
-            Err(unsupported(ty, &borrowed_return(t, info.slice, "")))
-        }
+        // A returned `&[T]` is a view (`slices::export_slice`), never a slice here.
+        (t, Position::Return) if param_only(t) => Err(unsupported(ty, &borrowed_return(t, ""))),
         (Ty::Option(t), Position::Return) if param_only(t) => {
-            Err(unsupported(ty, &borrowed_return(t, false, "Option")))
+            Err(unsupported(ty, &borrowed_return(t, "Option")))
         }
         (Ty::Option(t), Position::Param) if matches!(**t, Ty::ClassMut(_)) => Err(unsupported(
             ty,
@@ -51,9 +50,8 @@ pub fn check(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
 
 /// The message of a borrowed return `t` (inside `wrapper`, e.g. `Option`): what to
 /// return instead. A borrow cannot outlive the call, and JS keeps what it is given.
-fn borrowed_return(t: &Ty, slice: bool, wrapper: &str) -> String {
+fn borrowed_return(t: &Ty, wrapper: &str) -> String {
     let instead = match t {
-        _ if slice => "`Vec<T>` (a copy; `.to_vec()`)",
         Ty::Str => "`String` (`.to_string()`)",
         Ty::ClassRef(_) | Ty::ClassMut(_) => {
             "`Handle<C>` (the same object: take `this: &Handle<Self>` and return a clone of \

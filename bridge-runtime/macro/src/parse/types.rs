@@ -4,6 +4,7 @@
 
 use super::jscall;
 use super::position::{self, Position};
+use super::slices;
 use super::unsupported::unsupported;
 use crate::model::refs::TypeRefs;
 use crate::model::ty::{CallbackInfo, Form, TyInfo, plain};
@@ -27,9 +28,19 @@ pub fn classify(
              call): take `&str`/`&C`, or an owned `String`/`Handle<C>`",
         ));
     }
+    if let Some(info) = slices::export_slice(ty, pos, |t| classify_any(t, self_ty, refs))? {
+        return Ok(info);
+    }
     if pos == Position::Return
         && let Some((ok, err)) = result_args(ty)?
     {
+        if slices::is_slice(ok) {
+            return Err(unsupported(
+                ty,
+                "a `Result` of a borrowed view is not supported: return the `&[T]` itself \
+                 (a typed array over wasm memory), or `Result<Vec<T>, E>` (a copy)",
+            ));
+        }
         let inner = classify(ok, self_ty, pos, refs)?;
         let err = resolve_self(err, self_ty);
         return Ok(TyInfo {
@@ -176,6 +187,15 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                 && let Ok(inner @ Type::TraitObject(_)) = single_arg(ty, &seg.arguments)
             {
                 return callback(ty, inner, Form::Boxed, self_ty, refs);
+            }
+            if seg.ident == "Box"
+                && let Ok(Type::Slice(_)) = single_arg(ty, &seg.arguments)
+            {
+                return Err(unsupported(
+                    ty,
+                    "`Box<[T]>` crosses as an export's parameter or result only: use \
+                     `Vec<T>` here",
+                ));
             }
             match seg.ident.to_string().as_str() {
                 "Option" => {
@@ -365,6 +385,7 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
         carrier: Some(resolved),
         handle: false,
         slice: false,
+        boxed: false,
         callback: None,
         error: None,
     })

@@ -32,8 +32,33 @@ pub fn string_slice(s: &[String]) -> u32 {
 }
 
 #[bridge]
-pub fn mut_slice(s: &mut [u8]) -> u32 {
+pub fn mut_slice(s: &mut [String]) -> u32 {
     s.len() as u32
+}
+
+#[bridge]
+pub fn mut_slice_return() -> &'static mut [u8] {
+    &mut []
+}
+
+#[bridge]
+pub fn view_of_strs() -> &'static [&'static str] {
+    &[]
+}
+
+#[bridge]
+pub fn view_of_argument(bytes: &[u8]) -> &[u8] {
+    bytes
+}
+
+#[bridge]
+pub fn result_of_view() -> Result<&'static [u8], String> {
+    Ok(&[])
+}
+
+#[bridge]
+pub fn optional_box(b: Option<Box<[u8]>>) -> u32 {
+    b.map_or(0, |b| b.len() as u32)
 }
 
 #[bridge]
@@ -113,7 +138,7 @@ pub fn tuple(t: (u32, u32)) -> u32 {
 pub fn pointer(p: *const u8) {}
 
 #[bridge]
-pub fn borrowed_slice_return() -> &'static [u8] {
+pub fn borrowed_slice_return<'a>(_: &'a str) -> &'a [u8] {
     &[]
 }
 

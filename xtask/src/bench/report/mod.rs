@@ -15,6 +15,7 @@ use std::path::Path;
 use target::Target;
 
 mod alongside;
+mod buffers;
 mod data;
 mod format;
 mod identity;
@@ -33,6 +34,7 @@ pub fn targets(run: &Run) -> Vec<Target> {
     let mut out = identity::targets::against_modes(run);
     out.extend(workload::targets(run));
     out.extend(data::targets(run));
+    out.extend(buffers::targets(run));
     if let Some(size) = &run.size {
         out.extend(size::targets(size));
     }
