@@ -1,7 +1,7 @@
 //! `cargo xtask test-browser`: the fixtures' node:test suites in headless Chromium.
 //!
 //! Builds every fixture with `--target web --release` (so wasm-opt runs: the suites check
-//! optimized output) into `target/browser/<fixture>/`, then hands a config to
+//! optimized output; but those in `DEBUG_BUILD`) into `target/browser/<fixture>/`, then hands a config to
 //! `xtask/js/browser/run.mjs`, which serves the repository on 127.0.0.1, maps each
 //! suite's `pkg/` imports to those builds and its `node:test`/`node:assert/strict` to
 //! shims, and runs every suite in a fresh page (see that file).
@@ -11,6 +11,12 @@ use crate::js_tools;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 use xshell::{Shell, cmd};
+
+/// Fixtures built without `--release` here: `wbg-interop` links web-sys, js-sys, chrono and
+/// uuid, whose LTO release build costs minutes of CI; its debug build (made for the node
+/// suites already) runs its suites in Chromium just as well, and a release build of a
+/// crate linking wasm-bindgen, through wasm-opt, is the bench's alongside package.
+const DEBUG_BUILD: &[&str] = &["wbg-interop"];
 
 pub fn test_browser(sh: &Shell, filter: Option<&str>) -> Result<()> {
     let js = js_tools::npm_packages(sh)?;
@@ -30,13 +36,14 @@ pub fn test_browser(sh: &Shell, filter: Option<&str>) -> Result<()> {
         let lib = f.package.replace('-', "_");
         let web_dir = out.join(f.package);
         let web_dir_arg = web_dir.display().to_string();
-        build_fixture_with(
-            sh,
-            &bridge,
-            &root.join(f.manifest),
-            Some(f.package),
-            &["--release", "--target", "web", "--out-dir", &web_dir_arg],
-        )?;
+        let profile: &[&str] = if DEBUG_BUILD.contains(&f.package) {
+            &[]
+        } else {
+            &["--release"]
+        };
+        let mut args = profile.to_vec();
+        args.extend(["--target", "web", "--out-dir", &web_dir_arg]);
+        build_fixture_with(sh, &bridge, &root.join(f.manifest), Some(f.package), &args)?;
         packages.push(json!({
             "glue": root.join(f.dir).join("pkg").join(format!("{lib}.js")),
             "web": web_dir.join(format!("{lib}.js")),
