@@ -39,6 +39,12 @@ fn locked_version(lock: &str, name: &str) -> Option<String> {
 /// unless it is there; quiet (cargo's output goes to a log file named on failure).
 pub fn wasm_bindgen_cli() -> Result<()> {
     let version = wasm_bindgen_version()?;
+    // `cargo bridge` uses a CLI the user names, or the one on PATH, before its cache.
+    if std::env::var_os("CARGO_BRIDGE_WASM_BINDGEN").is_some()
+        || cli_version(Path::new("wasm-bindgen")).as_deref() == Some(&version)
+    {
+        return Ok(());
+    }
     let home = bridge_home();
     let dir = home.join(format!("wasm-bindgen-cli-{version}"));
     let program = dir.join("bin/wasm-bindgen");
