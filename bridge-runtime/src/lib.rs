@@ -10,6 +10,7 @@
 //! - [`abi`]: the helpers the macro's generated code calls. Not a stable API.
 
 pub mod abi;
+mod class_values;
 mod error;
 mod global;
 mod handle;
@@ -38,8 +39,9 @@ pub mod bridge {
 pub fn runtime_buffer_bytes() -> usize {
     error::buffer_bytes() + pool::buffer_bytes() + wire::buffer_bytes()
 }
+pub use class_values::NotAClass;
 pub use handle::{Handle, HandleRef, HandleRefMut};
-pub use js::{JsError, JsType, JsValue};
+pub use js::{JsError, JsStatic, JsType, JsValue};
 
 pub use result::BridgeData;
 pub use types::{BridgeClass, BridgeType, FromJs, IntoJs};

@@ -4,7 +4,9 @@
 //! by it, and every type a signature names must resolve to a definition.
 
 use anyhow::{Result, bail};
-use bridge_schema::{EnumDef, Function, FunctionKind, Import, Item, Record, RecordDef, Ty};
+use bridge_schema::{
+    EnumDef, Function, FunctionKind, Import, ImportSource, Item, JsTypeDef, Record, RecordDef, Ty,
+};
 
 #[derive(Debug, Clone)]
 pub struct ClassExport {
@@ -39,6 +41,8 @@ pub struct Exports {
     pub functions: Vec<FunctionExport>,
     /// JS functions the module imports (`#[bridge] extern` blocks), sorted by symbol.
     pub imports: Vec<ImportExport>,
+    /// Imported JS classes (`pub type T;` in `#[bridge] extern` blocks), sorted by type id.
+    pub js_types: Vec<DataExport<JsTypeDef>>,
     /// Crates that contributed records.
     pub crates: Vec<String>,
 }
@@ -56,6 +60,8 @@ pub enum TypeDef<'a> {
     Class(&'a ClassExport),
     Record(&'a RecordDef),
     Enum(&'a EnumDef),
+    /// An imported JS class: crosses as a `JsValue` checked with `instanceof`.
+    JsType(&'a JsTypeDef),
 }
 
 impl TypeDef<'_> {
@@ -65,8 +71,22 @@ impl TypeDef<'_> {
             TypeDef::Class(c) => &c.name,
             TypeDef::Record(r) => &r.name,
             TypeDef::Enum(e) => &e.name,
+            TypeDef::JsType(t) => match &t.source {
+                ImportSource::Global { name, .. } | ImportSource::Module { name, .. } => name,
+            },
         }
     }
+}
+
+/// The glue's identifier for the helpers of an imported JS class (`<ident>$addr`, ...):
+/// its type id made an identifier (the JS class name may be any string, and may be
+/// another type's name too).
+pub fn js_type_ident(type_id: &str) -> String {
+    let id: String = type_id
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("$jsType${id}")
 }
 
 /// A free function and the crate that exported it.
@@ -90,10 +110,13 @@ impl Exports {
         if let Some(r) = self.records.iter().find(|r| r.def.type_id == type_id) {
             return Some(TypeDef::Record(&r.def));
         }
-        self.enums
+        if let Some(e) = self.enums.iter().find(|e| e.def.type_id == type_id) {
+            return Some(TypeDef::Enum(&e.def));
+        }
+        self.js_types
             .iter()
-            .find(|e| e.def.type_id == type_id)
-            .map(|e| TypeDef::Enum(&e.def))
+            .find(|t| t.def.type_id == type_id)
+            .map(|t| TypeDef::JsType(&t.def))
     }
 }
 
@@ -141,6 +164,14 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
                 crate_name: record.crate_name,
                 def,
             }),
+            Item::JsType(def) => {
+                if !exports.js_types.iter().any(|t| t.def == def) {
+                    exports.js_types.push(DataExport {
+                        crate_name: record.crate_name,
+                        def,
+                    });
+                }
+            }
             Item::Function(f) => exports.functions.push(FunctionExport {
                 crate_name: record.crate_name,
                 function: f,
@@ -222,6 +253,9 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
     exports
         .imports
         .sort_by(|a, b| a.import.symbol.cmp(&b.import.symbol));
+    exports
+        .js_types
+        .sort_by(|a, b| a.def.type_id.cmp(&b.def.type_id));
     exports.crates.sort();
     Ok(exports)
 }
@@ -243,6 +277,12 @@ fn check_unique_type_ids(exports: &Exports, wasm: &str) -> Result<()> {
                 .enums
                 .iter()
                 .map(|e| (e.def.type_id.as_str(), e.crate_name.as_str())),
+        )
+        .chain(
+            exports
+                .js_types
+                .iter()
+                .map(|t| (t.def.type_id.as_str(), t.crate_name.as_str())),
         );
     for (id, krate) in data {
         if ids.iter().any(|(seen, _)| *seen == id) {

@@ -94,8 +94,29 @@ pub fn copy(out_dir: &Path, snippets: &[Snippet]) -> Result<()> {
         }
         std::fs::copy(&s.source, &dest)
             .with_context(|| format!("copying {} to {}", s.source.display(), dest.display()))?;
+        // Its TypeScript declarations, where the crate ships them: the `.d.ts` imports the
+        // types of imported JS classes from the module.
+        if let Some(types) = declarations(&s.source).filter(|t| t.is_file()) {
+            let to = declarations(&dest).expect("the same extension");
+            std::fs::copy(&types, &to)
+                .with_context(|| format!("copying {} to {}", types.display(), to.display()))?;
+        }
     }
     Ok(())
+}
+
+/// The declaration file TypeScript reads for the module `file`: `x.d.mts` for `x.mjs`,
+/// `x.d.ts` for `x.js`, `x.d.cts` for `x.cjs`.
+fn declarations(file: &Path) -> Option<PathBuf> {
+    let ext = file.extension()?.to_str()?;
+    let stem = file.file_stem()?.to_str()?;
+    let decl = match ext {
+        "mjs" => "d.mts",
+        "js" => "d.ts",
+        "cjs" => "d.cts",
+        _ => return None,
+    };
+    Some(file.with_file_name(format!("{stem}.{decl}")))
 }
 
 #[cfg(test)]
@@ -117,6 +138,7 @@ mod tests {
                 params: vec![],
                 ret: Ty::Unit,
                 catch: false,
+                member: None,
             },
         }
     }

@@ -20,7 +20,17 @@ import { JsTree } from "./js_tree.mjs";
 
 /** What Rust calls in the calling-JS scenarios (the peer imports it as a global). */
 const bump = (x) => (x + 1) | 0;
-globalThis.benchHost = { bump };
+/** callJsMethod's class (the bridge package imports the same body from its js/host.mjs). */
+class BenchCounter {
+  constructor() {
+    this.n = 0;
+  }
+  add(k) {
+    this.n = (this.n + k) | 0;
+    return this.n;
+  }
+}
+globalThis.benchHost = { bump, BenchCounter };
 const bareImportLoop = importLoop(bump);
 
 export const TREE_FANOUTS = [10, 10, 10, 100];
@@ -356,6 +366,22 @@ export const SCENARIOS = {
     setup: () => ({ x: 0 }),
     run(api, st, n) {
       st.x = api.probes.callImportN(n, st.x);
+    },
+    floor(api, st, n) {
+      st.x = bareImportLoop(n, st.x);
+    },
+    teardown() {},
+  },
+
+  // A method call on an imported JS class (issue 21): Rust calls `counter.add(1)` `n`
+  // times per export call (the peer: a wasm-bindgen imported type's method).
+  callJsMethod: {
+    iterations: 1_000_000,
+    crossings: 1,
+    importFloor: true,
+    setup: (api) => ({ x: 0, counter: api.probes.makeBenchCounter() }),
+    run(api, st, n) {
+      st.x = api.probes.callMethodN(n, st.counter);
     },
     floor(api, st, n) {
       st.x = bareImportLoop(n, st.x);

@@ -26,6 +26,7 @@ pub const FIXTURES: &[Fixture] = &[
     in_fixtures("js-missing", "fixtures/js-missing"),
     in_fixtures("hostile", "fixtures/hostile"),
     in_fixtures("collections", "fixtures/collections"),
+    in_fixtures("js-classes", "fixtures/js-classes"),
     Fixture {
         package: "ws-default",
         manifest: "fixtures/ws-default/Cargo.toml",

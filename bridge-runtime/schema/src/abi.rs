@@ -180,15 +180,28 @@ pub mod js_values {
         pub const GET_TEXT: &str = "get_text";
         /// `(idx) -> !`: throw the value itself (an export's `Err(JsValue)`).
         pub const THROW: &str = "throw";
+        /// `(type_id_ptr, type_id_len, abi) -> idx`: the wrapper of the class `type_id`
+        /// for a lowered class value (`JsValue::from(handle)`), as a new entry.
+        pub const FROM_CLASS: &str = "from_class";
+        /// `(idx, type_id_ptr, type_id_len) -> i32`: the address of the live wrapper of
+        /// the class `type_id` the entry holds, 0 for a released one, -1 for anything else
+        /// (`Handle::<C>::try_from(&JsValue)`).
+        pub const CLASS_ADDR: &str = "class_addr";
+        /// `() -> idx`: a new empty object (`{}`), for `JsValue::object()`.
+        pub const NEW_OBJECT: &str = "new_object";
+        /// `() -> idx`: a new empty array (`[]`), for `JsValue::array()`.
+        pub const NEW_ARRAY: &str = "new_array";
+        /// `(idx, value)`: `Array.prototype.push.call(value_of(idx), value_of(value))`.
+        pub const PUSH: &str = "push";
         pub const ALL: &[&str] = &[
             DROP, CLONE, EQ, TYPE_OF, AS_F64, IS_NUMBER, AS_STRING, TO_STRING, FROM_F64, FROM_STR,
-            GET, SET, CALL, GET_TEXT, THROW,
+            GET, SET, CALL, GET_TEXT, THROW, FROM_CLASS, CLASS_ADDR, NEW_OBJECT, NEW_ARRAY, PUSH,
         ];
         /// Those that run user JS (`toString`, a getter, a setter, the called function),
         /// which may call back into wasm: like the imports of [`crate::JS_IMPORT_MODULE`],
         /// they receive wasm's stack pointer so that an exception out of such an inner
         /// call puts the shadow stack back to where Rust called JS, not to its base.
-        pub const REENTRANT: &[&str] = &[TO_STRING, GET, SET, CALL, GET_TEXT];
+        pub const REENTRANT: &[&str] = &[TO_STRING, GET, SET, CALL, GET_TEXT, PUSH];
     }
 
     /// What `type_of` returns: `typeof`, with `null` split out of `"object"`.

@@ -150,6 +150,19 @@ pub enum Item {
     Record(RecordDef),
     /// `#[bridge]` enum: a string (fieldless) or a tagged object.
     Enum(EnumDef),
+    /// `pub type T;` in a `#[bridge] extern` block: a JS class Rust holds handles to.
+    JsType(JsTypeDef),
+}
+
+/// An imported JS class (`pub type Counter;` in a `#[bridge] extern` block): Rust holds
+/// its instances as `JsValue` handles, checked with `instanceof` where JS hands one over.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JsTypeDef {
+    /// See [`type_id`].
+    pub type_id: String,
+    pub rust_name: String,
+    /// Where the class (its constructor) lives: a global or a module's export.
+    pub source: ImportSource,
 }
 
 /// A record: crosses as a plain JS object with one property per field.
@@ -211,6 +224,37 @@ pub struct Import {
     pub ret: Ty,
     /// Declared `-> Result<T, JsError>`: a JS exception becomes `Err`.
     pub catch: bool,
+    /// A member of an imported JS class: `source` is then the class, and this says how the
+    /// member is reached from it (or, form `Value`, a static: `source` is the value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member: Option<JsMember>,
+}
+
+/// How a member of an imported JS class is called (`source` names the class).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JsMember {
+    pub form: MemberForm,
+    /// The property name (empty for a constructor and `instanceof`).
+    pub key: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemberForm {
+    /// `new C(args)`.
+    Constructor,
+    /// `args[0][key](args[1..])`: the first argument is `this`.
+    Method,
+    /// `args[0][key]`.
+    Getter,
+    /// `args[0][key] = args[1]`.
+    Setter,
+    /// `C[key](args)`.
+    Static,
+    /// `args[0] instanceof C` (the type's own check, `TryFrom<JsValue>`).
+    InstanceOf,
+    /// The value of `source` itself (a `static` of the block), read once.
+    Value,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -29,6 +29,13 @@ mod imp {
         pub fn get_text(idx: u32, key_ptr: u32, key_len: u32);
         /// Throw the value `idx` (its entry is taken).
         pub fn throw(idx: u32) -> !;
+        /// The wrapper of the class `type_id` for the lowered class value `abi`.
+        pub fn from_class(type_ptr: u32, type_len: u32, abi: u32) -> u32;
+        /// The live wrapper's address (0: released; -1: not a wrapper of that class).
+        pub fn class_addr(idx: u32, type_ptr: u32, type_len: u32) -> i32;
+        pub fn new_object() -> u32;
+        pub fn new_array() -> u32;
+        pub fn push(idx: u32, value: u32);
     }
 }
 
@@ -79,6 +86,21 @@ mod imp {
         panic!("{NO_JS}")
     }
     pub unsafe fn throw(_idx: u32) -> ! {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn from_class(_type_ptr: u32, _type_len: u32, _abi: u32) -> u32 {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn class_addr(_idx: u32, _type_ptr: u32, _type_len: u32) -> i32 {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn new_object() -> u32 {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn new_array() -> u32 {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn push(_idx: u32, _value: u32) {
         panic!("{NO_JS}")
     }
 }

@@ -7,6 +7,7 @@ pub mod closure;
 mod error;
 mod exception;
 mod host;
+mod statics;
 mod value;
 #[cfg(feature = "wasm-bindgen")]
 mod wbg_values;
@@ -17,4 +18,5 @@ pub use error::caught;
 pub(crate) use exception::throw_value;
 #[doc(hidden)]
 pub use exception::{__bridge_js_exception_cell, clear_exception, take_exception};
+pub use statics::JsStatic;
 pub use value::{JsType, JsValue};

@@ -76,6 +76,25 @@ impl JsValue {
         JsValue::from_abi(unsafe { host::from_str(value.as_ptr() as u32, value.len() as u32) })
     }
 
+    /// A new empty JS object (`{}`): fill it with [`JsValue::set`].
+    pub fn object() -> JsValue {
+        // SAFETY: no arguments; a new table entry out.
+        JsValue::from_abi(unsafe { host::new_object() })
+    }
+
+    /// A new empty JS array (`[]`): fill it with [`JsValue::push`].
+    pub fn array() -> JsValue {
+        // SAFETY: no arguments; a new table entry out.
+        JsValue::from_abi(unsafe { host::new_array() })
+    }
+
+    /// `Array.prototype.push` of `value` onto this array (a JS exception, e.g. for a frozen
+    /// array, propagates to the JS caller, as for [`JsValue::set`]).
+    pub fn push(&self, value: &JsValue) {
+        // SAFETY: live table indices.
+        unsafe { host::push(self.idx, value.idx) }
+    }
+
     pub fn type_of(&self) -> JsType {
         match self.idx {
             UNDEFINED => return JsType::Undefined,
@@ -178,6 +197,32 @@ impl JsValue {
     }
 }
 
+// Class handles as JS values (`crate::class_values` builds on these).
+impl JsValue {
+    /// The wrapper JS gets for the class value `abi` (lowered through the class's
+    /// identity hook) of the class `type_id`.
+    pub(crate) fn from_lowered_class(type_id: &str, abi: u32) -> JsValue {
+        // SAFETY: JS reads the type id before returning; `abi` carries one reference.
+        JsValue::from_abi(unsafe {
+            host::from_class(type_id.as_ptr() as u32, type_id.len() as u32, abi)
+        })
+    }
+
+    /// The address of the live wrapper of the class `type_id` this value is: `Ok(addr)`,
+    /// `Err(true)` for a released wrapper of that class, `Err(false)` for anything else.
+    pub(crate) fn class_addr(&self, type_id: &str) -> Result<u32, bool> {
+        if self.idx < RESERVED {
+            return Err(false);
+        }
+        // SAFETY: a live index; JS reads the type id before returning.
+        match unsafe { host::class_addr(self.idx, type_id.as_ptr() as u32, type_id.len() as u32) } {
+            addr if addr > 0 => Ok(addr as u32),
+            0 => Err(true),
+            _ => Err(false),
+        }
+    }
+}
+
 impl Clone for JsValue {
     fn clone(&self) -> JsValue {
         if self.idx < RESERVED {
@@ -224,6 +269,24 @@ impl From<bool> for JsValue {
 impl From<f64> for JsValue {
     fn from(value: f64) -> JsValue {
         JsValue::from_f64(value)
+    }
+}
+
+macro_rules! from_number {
+    ($($t:ty),*) => {$(
+        impl From<$t> for JsValue {
+            /// A JS number (`f64`; 64-bit integers beyond 2^53 round, as `Number(n)`).
+            fn from(value: $t) -> JsValue {
+                JsValue::from_f64(value as f64)
+            }
+        }
+    )*};
+}
+from_number!(i8, i16, i32, u8, u16, u32, f32, i64, u64, usize, isize);
+
+impl From<&String> for JsValue {
+    fn from(value: &String) -> JsValue {
+        JsValue::from_str(value)
     }
 }
 

@@ -9,7 +9,7 @@ use super::wire;
 use crate::exports::{Exports, ImportExport};
 use crate::snippets::Snippet;
 use bridge_schema::lowering::Site;
-use bridge_schema::{ImportSource, Ty};
+use bridge_schema::{ImportSource, MemberForm, Ty};
 use serde::Serialize;
 
 #[derive(Serialize, Default)]
@@ -19,6 +19,32 @@ pub struct JsView {
     pub modules: Vec<ModuleView>,
     pub imports: Vec<JsFnView>,
     pub callbacks: Vec<JsFnView>,
+    /// Imported JS classes: their `instanceof` checks (`<var>$check`, `$addr`, ...).
+    pub types: Vec<JsTypeView>,
+    /// The `.d.ts`'s `import type` of module classes.
+    pub type_imports: Vec<TypeImport>,
+}
+
+/// An imported JS class (`pub type T;` in a `#[bridge] extern` block).
+#[derive(Serialize)]
+pub struct JsTypeView {
+    /// The glue's name of its helpers.
+    pub var: String,
+    /// The expression reading its constructor (a global: at each use).
+    pub ctor: String,
+    /// Its name for messages (escaped for a JS string): `Counter`, `Date`.
+    pub name: String,
+    /// Where it lives, for messages (escaped): `js/counter.mjs#Counter`, `globalThis.Date`.
+    pub path: String,
+    pub rust_name: String,
+}
+
+/// `import type { <export> as <binding> } from "./<dest>";` in the `.d.ts`.
+#[derive(Serialize)]
+pub struct TypeImport {
+    pub export: String,
+    pub binding: String,
+    pub dest: String,
 }
 
 #[derive(Serialize)]
@@ -41,6 +67,8 @@ pub struct ModuleFn {
     /// The path for messages (escaped for a JS string).
     pub shown: String,
     pub rust: String,
+    /// A `static` of the block: checked to be defined, not to be a function.
+    pub value: bool,
 }
 
 #[derive(Serialize)]
@@ -63,6 +91,13 @@ pub struct JsFnView {
     pub params: Vec<JsParamView>,
     pub ret: TyView,
     pub catch: bool,
+    /// A member of an imported JS class (`constructor`, `method`, `getter`, `setter`,
+    /// `static`, `instance_of`): `owner` and `key` are then the class's path, and
+    /// `member_key` the member's property.
+    pub form: Option<MemberForm>,
+    pub member_key: String,
+    /// A method, getter or setter: reached from its first argument, not from the class.
+    pub on_instance: bool,
 }
 
 /// An argument of a call from Rust into JS.
@@ -142,6 +177,11 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                             shown: super::text::js_text(&keys.join(".")),
                             keys,
                             rust: im.import.rust_name.clone(),
+                            value: im
+                                .import
+                                .member
+                                .as_ref()
+                                .is_some_and(|m| m.form == MemberForm::Value),
                         })
                     }
                     _ => None,
@@ -197,6 +237,18 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                 ),
                 ret: js_ty(&import.ret, &names, Site::JsResult),
                 catch: import.catch,
+                form: import.member.as_ref().map(|m| m.form),
+                on_instance: import.member.as_ref().is_some_and(|m| {
+                    matches!(
+                        m.form,
+                        MemberForm::Method | MemberForm::Getter | MemberForm::Setter
+                    )
+                }),
+                member_key: import
+                    .member
+                    .as_ref()
+                    .map(|m| m.key.clone())
+                    .unwrap_or_default(),
             }
         })
         .collect::<Vec<_>>();
@@ -244,14 +296,89 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                 module_var: None,
                 ret: js_ty(&cb.ret, &names, Site::JsResult),
                 catch: cb.catch,
+                form: None,
+                member_key: String::new(),
+                on_instance: false,
             });
         }
     }
     callbacks.sort_by(|a, b| a.symbol.cmp(&b.symbol));
+    let (types, type_imports) = js_types(exports, &modules, &names);
     JsView {
         enabled: uses_values,
         modules,
         imports: import_views,
         callbacks,
+        types,
+        type_imports,
     }
+}
+
+/// The imported JS classes' views, and the `.d.ts` imports of the module ones.
+fn js_types(
+    exports: &Exports,
+    modules: &[ModuleView],
+    names: &TypeNames,
+) -> (Vec<JsTypeView>, Vec<TypeImport>) {
+    let mut types = Vec::new();
+    let mut type_imports = Vec::new();
+    for t in &exports.js_types {
+        let def = &t.def;
+        let var = crate::exports::js_type_ident(&def.type_id);
+        let (ctor, name, path) = match &def.source {
+            ImportSource::Global { namespace, name } => {
+                let keys: Vec<&String> = namespace.iter().chain([name]).collect();
+                let ctor: String = keys
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| super::text::property(k, if i == 0 { "." } else { "?." }))
+                    .collect();
+                let path = keys
+                    .iter()
+                    .map(|k| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
+                (
+                    format!("globalThis{ctor}"),
+                    name.clone(),
+                    format!("globalThis.{path}"),
+                )
+            }
+            ImportSource::Module {
+                path,
+                name,
+                namespace,
+            } => {
+                let module = modules
+                    .iter()
+                    .find(|m| m.crate_name == t.crate_name && m.path == *path)
+                    .expect("every module class has a member import, so its snippet");
+                let keys: Vec<&String> = namespace.iter().chain([name]).collect();
+                let ctor: String = keys.iter().map(|k| super::text::property(k, ".")).collect();
+                let shown = keys
+                    .iter()
+                    .map(|k| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(".");
+                type_imports.push(TypeImport {
+                    export: namespace.first().unwrap_or(name).clone(),
+                    binding: names.js_type_binding(&def.type_id),
+                    dest: module.dest.clone(),
+                });
+                (
+                    format!("{}{ctor}", module.var),
+                    name.clone(),
+                    format!("{path}#{shown}"),
+                )
+            }
+        };
+        types.push(JsTypeView {
+            var,
+            ctor,
+            name: super::text::js_text(&name),
+            path: super::text::js_text(&path),
+            rust_name: def.rust_name.clone(),
+        });
+    }
+    (types, type_imports)
 }

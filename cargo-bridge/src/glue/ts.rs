@@ -67,6 +67,7 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
     match ty {
         Ty::Result(ok, _) => of(ok, names),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
+        Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => class_ref(&names.js_name(id)),
         Ty::Option(inner) => format!("{} | null", of(inner, names)),
         Ty::Vec(inner) => match numbers::typed_array(inner) {
@@ -204,6 +205,7 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
         Ty::String | Ty::Str => "string".into(),
         Ty::JsValue => "any".into(),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
+        Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
         Ty::Named(id) => class_ref(&names.js_name(id)),
         Ty::Bool
         | Ty::I8

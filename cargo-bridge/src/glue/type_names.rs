@@ -1,6 +1,7 @@
 //! Type id → JS name: the records name user types by type id; the glue by JS name.
 
 use crate::exports::{Exports, TypeDef};
+use bridge_schema::ImportSource;
 
 /// Type id → JS name of every user type in the module.
 pub struct TypeNames<'a>(pub &'a Exports);
@@ -20,11 +21,110 @@ impl<'a> TypeNames<'a> {
 
     /// A record or enum (crosses by value), not a class.
     pub fn is_data(&self, type_id: &str) -> bool {
-        !matches!(self.def(type_id), TypeDef::Class(_))
+        matches!(self.def(type_id), TypeDef::Record(_) | TypeDef::Enum(_))
+    }
+
+    /// An imported JS class (crosses as a `JsValue` checked with `instanceof`).
+    pub fn is_js_type(&self, type_id: &str) -> bool {
+        matches!(self.def(type_id), TypeDef::JsType(_))
+    }
+
+    /// The glue's name for a class kind's helpers (`<name>$addr`, `$lift`, `$peek`): the
+    /// JS name of an exported class, an identifier of its own for an imported JS class.
+    pub fn glue_name(&self, type_id: &str) -> String {
+        match self.def(type_id) {
+            TypeDef::JsType(t) => crate::exports::js_type_ident(&t.type_id),
+            other => other.js_name().to_string(),
+        }
     }
 
     /// A fieldless enum (crosses as its variant index, a string in JS).
     pub fn is_fieldless_enum(&self, type_id: &str) -> bool {
         matches!(self.def(type_id), TypeDef::Enum(e) if e.is_fieldless())
+    }
+
+    /// The `.d.ts` spelling of the imported JS class `type_id`: the global's path
+    /// (`Date`, `WebAssembly.Memory`), or the binding the `.d.ts` imports a module's
+    /// class as ([`TypeNames::js_type_binding`]; `InstanceType<typeof b.path>` under a
+    /// `js_namespace`).
+    pub fn js_type_ts(&self, type_id: &str) -> String {
+        let TypeDef::JsType(t) = self.def(type_id) else {
+            unreachable!("`{type_id}` is an imported JS class")
+        };
+        match &t.source {
+            ImportSource::Global { namespace, name } => {
+                let parts: Vec<&String> = namespace.iter().chain([name]).collect();
+                if parts
+                    .iter()
+                    .all(|p| bridge_schema::js::identifier_problem(p).is_none())
+                {
+                    parts
+                        .iter()
+                        .map(|p| p.as_str())
+                        .collect::<Vec<_>>()
+                        .join(".")
+                } else {
+                    // A class reached by a key that is not an identifier has no type name.
+                    "object".into()
+                }
+            }
+            ImportSource::Module {
+                namespace, name, ..
+            } => {
+                let binding = self.js_type_binding(type_id);
+                if namespace.is_empty() {
+                    binding
+                } else {
+                    let rest: Vec<String> = namespace
+                        .iter()
+                        .skip(1)
+                        .chain([name])
+                        .map(|k| {
+                            if bridge_schema::js::identifier_problem(k).is_none() {
+                                format!(".{k}")
+                            } else {
+                                format!("[{}]", serde_json::to_string(k).expect("a string"))
+                            }
+                        })
+                        .collect();
+                    format!("InstanceType<typeof {binding}{}>", rest.concat())
+                }
+            }
+        }
+    }
+
+    /// The name the `.d.ts` imports a module class's export as: the export's own name
+    /// when it is an identifier no other type of the package has, else the glue name.
+    pub fn js_type_binding(&self, type_id: &str) -> String {
+        let TypeDef::JsType(t) = self.def(type_id) else {
+            unreachable!("`{type_id}` is an imported JS class")
+        };
+        let ImportSource::Module {
+            namespace, name, ..
+        } = &t.source
+        else {
+            return crate::exports::js_type_ident(type_id);
+        };
+        let export = namespace.first().unwrap_or(name);
+        let taken = self.0.classes.iter().any(|c| &c.name == export)
+            || self.0.records.iter().any(|r| &r.def.name == export)
+            || self.0.enums.iter().any(|e| &e.def.name == export)
+            || self.0.js_types.iter().any(|o| {
+                o.def.type_id != t.type_id
+                    && match &o.def.source {
+                        ImportSource::Module {
+                            namespace, name, ..
+                        } => namespace.first().unwrap_or(name) == export,
+                        ImportSource::Global { .. } => false,
+                    }
+            });
+        if bridge_schema::js::identifier_problem(export).is_none()
+            && super::ts::plain(export)
+            && !taken
+        {
+            export.clone()
+        } else {
+            crate::exports::js_type_ident(type_id)
+        }
     }
 }

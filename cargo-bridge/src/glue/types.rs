@@ -520,8 +520,13 @@ pub struct PartView {
 pub struct TyView {
     /// Marshalling kind.
     pub kind: Kind,
-    /// The JS name of the class carried, for class kinds.
+    /// The glue name of the class carried, for class kinds (its helpers `<class>$addr`,
+    /// `$lift`, `$peek`).
     pub class: Option<String>,
+    /// The class is an imported JS class: its value is a `JsValue` table index (taken by
+    /// Rust, `$addHeap`, where an exported class passes its address), checked with
+    /// `<class>$check` (`instanceof`).
+    pub js_type: bool,
     /// A `class_vec` result whose class is in `rust` mode: its hits are read from the
     /// class's wrapper table (`$takeCachedClassArray`). Set by the glue model, which knows
     /// the modes.
@@ -617,7 +622,11 @@ pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
             role: p.role,
             wasm: p.wasm,
             pass: if export_param {
-                view.kind.pass(p.role)
+                // An imported JS class's value is a table entry Rust takes.
+                match view.kind.pass(p.role) {
+                    Some(Pass::Addr) if view.js_type => Some(Pass::Heap),
+                    pass => pass,
+                }
             } else {
                 None
             },
@@ -643,6 +652,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
     let simple = |kind: Kind| TyView {
         kind,
         class: None,
+        js_type: false,
         cached_wrappers: false,
         array: None,
         // Set by `view`.
@@ -708,7 +718,8 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         Ty::Bool => simple(Kind::Bool),
         Ty::String | Ty::Str => simple(Kind::String),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => TyView {
-            class: Some(names.js_name(id)),
+            class: Some(names.glue_name(id)),
+            js_type: names.is_js_type(id),
             ..simple(Kind::Class)
         },
         Ty::JsValue => simple(Kind::JsValue),

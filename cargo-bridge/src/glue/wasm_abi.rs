@@ -93,6 +93,11 @@ pub struct JsValueOps {
     pub call: &'static str,
     pub get_text: &'static str,
     pub throw: &'static str,
+    pub from_class: &'static str,
+    pub class_addr: &'static str,
+    pub new_object: &'static str,
+    pub new_array: &'static str,
+    pub push: &'static str,
 }
 
 /// Layout of a released-wrapper entry (`bridge_schema::abi::released_wrapper`), in `u32`
@@ -199,6 +204,11 @@ impl WasmAbi {
                             call: o::CALL,
                             get_text: o::GET_TEXT,
                             throw: o::THROW,
+                            from_class: o::FROM_CLASS,
+                            class_addr: o::CLASS_ADDR,
+                            new_object: o::NEW_OBJECT,
+                            new_array: o::NEW_ARRAY,
+                            push: o::PUSH,
                         }
                     },
                 }

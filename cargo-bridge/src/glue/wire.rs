@@ -180,7 +180,7 @@ pub fn codec_name(ty: &Ty, names: &TypeNames) -> String {
     match ty {
         Ty::Vec(inner) => format!("Vec_{}", codec_name(inner, names)),
         Ty::Option(inner) => format!("Option_{}", codec_name(inner, names)),
-        Ty::Named(id) => format!("C${}", names.js_name(id)),
+        Ty::Named(id) => format!("C${}", names.glue_name(id)),
         Ty::Str => "String".into(),
         Ty::JsValue => "JsValue".into(),
         other => {
@@ -207,8 +207,13 @@ pub(super) fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
             codec: Some(codec_name(t, names)),
             ..scalar(LeafKind::Codec)
         },
+        // An imported JS class: a `JsValue` checked with `instanceof` when written.
+        Ty::Named(id) if names.is_js_type(id) => LeafView {
+            class: Some(names.glue_name(id)),
+            ..scalar(LeafKind::Value)
+        },
         Ty::Named(id) => LeafView {
-            class: Some(names.js_name(id)),
+            class: Some(names.glue_name(id)),
             ..scalar(LeafKind::Class)
         },
         Ty::Bool => scalar(LeafKind::Bool),
@@ -354,7 +359,7 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
                     .collect(),
                 ..base
             },
-            TypeDef::Class(_) => unreachable!("classes are read inline"),
+            TypeDef::Class(_) | TypeDef::JsType(_) => unreachable!("classes are read inline"),
         },
         other => unreachable!("{other:?} has no codec"),
     };

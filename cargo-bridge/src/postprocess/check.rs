@@ -464,6 +464,7 @@ mod tests {
                 params: vec![],
                 ret: Ty::Option(Box::new(Ty::JsValueRef)),
                 catch: false,
+                member: None,
             },
         });
         let err = records_match_module(&module_exporting("a::make"), &e, "m.wasm")

@@ -273,6 +273,7 @@ mod tests {
             }],
             ret: Ty::Unit,
             catch: false,
+            member: None,
         };
         let exports = Exports {
             functions: vec![FunctionExport {

@@ -136,6 +136,18 @@ pub const SCENARIOS: &[Scenario] = &[
                call; the peer imports a global)",
     },
     Scenario {
+        name: "callJsMethod",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        alloc_floor: false,
+        js_only: false,
+        what: "Rust calls a method of an imported JS class (`counter.add(1)`, `pub type` in an \
+               extern block; the peer: a wasm-bindgen imported type's method) in a loop \
+               (floor: a bare import call)",
+    },
+    Scenario {
         name: "callCallback",
         iterations: 1_000_000,
         quick_iterations: 2_000,

@@ -1,16 +1,23 @@
 //! `#[bridge] extern "C" { ... }`: each declared JS function becomes a safe Rust function
 //! of the same name and visibility that lowers its arguments, calls the raw wasm import
 //! and lifts the result, and its record tells `cargo bridge` where the function lives in
-//! JS.
+//! JS. A JS class (`pub type T;`) becomes an owned handle type around a `JsValue`, and its
+//! members (`constructor`, `method`, `static_method_of`) functions of `impl T`.
 
 use super::{jscall, record, thunk};
 use crate::model::conditional::Configured;
-use crate::model::imports::{ImportFn, Imports};
+use crate::model::imports::{ImportFn, Imports, JsStaticItem, JsType};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 pub fn imports(imports: &Imports) -> TokenStream {
     let mut out = TokenStream::new();
+    for t in &imports.types {
+        out.extend(js_type(t));
+    }
+    for st in &imports.statics {
+        out.extend(js_static(st));
+    }
     for f in &imports.fns {
         out.extend(match f {
             Configured::One(f) => import_fn(f, None),
@@ -33,32 +40,179 @@ pub fn imports(imports: &Imports) -> TokenStream {
     out
 }
 
-/// The safe function and record of `f`, under `#[cfg(cfg)]` if given.
+/// The safe function and record of `f`, under `#[cfg(cfg)]` if given; a member of a JS
+/// class in an `impl` of it.
 fn import_fn(f: &ImportFn, cfg: Option<&TokenStream>) -> TokenStream {
     let cfg = cfg.map(|c| quote! { #[cfg(#c)] });
-    let names: Vec<Ident> = (0..f.users.len())
+    let function = function(f);
+    let record = record::emit(&f.record);
+    let function = match &f.member_of {
+        Some(ty) => quote! { #cfg impl #ty { #function } },
+        None => quote! { #cfg #function },
+    };
+    quote! {
+        #function
+        #cfg
+        const _: () = {
+            #record
+        };
+    }
+}
+
+/// The safe function calling `f`'s raw import.
+fn function(f: &ImportFn) -> TokenStream {
+    let names: Vec<Ident> = (0..f.binds.len())
         .map(|i| format_ident!("__bridge_arg{}", i))
         .collect();
-    let users = &f.users;
+    let binds = &f.binds;
     let call = jscall::build(&f.call, &names);
     let raw = format_ident!("__bridge_import");
     let declare = call.declare(&raw, bridge_schema::JS_IMPORT_MODULE, &f.symbol, &[]);
     let items = thunk::closures(&f.call, &f.symbol, "__bridge_closure");
     let invoke = call.invoke(&raw, &[], &items);
-    let record = record::emit(&f.record);
     let attrs = &f.attrs;
     let vis = &f.vis;
     let sig = &f.sig;
     quote! {
         #(#attrs)*
-        #cfg
         #[allow(clippy::let_unit_value, clippy::unused_unit)]
         #vis #sig {
-            #(let #names = #users;)*
+            #(let #names = #binds;)*
             #declare
             #invoke
         }
-        #cfg
+    }
+}
+
+/// `pub type T;`: the handle type, its conversions, its record and its `instanceof` check.
+fn js_type(t: &JsType) -> TokenStream {
+    let attrs = &t.attrs;
+    let vis = &t.vis;
+    let ident = &t.ident;
+    let type_id = &t.type_id;
+    let record = record::emit(&t.record);
+    let check = function(&t.instance_of);
+    let check_record = record::emit(&t.instance_of.record);
+    let rt = quote!(::bridge_runtime);
+    let doc_try = format!(
+        "The value as a `{ident}` if it is an instance of the JS class `{}` (`instanceof`); \
+         else the value back in `Err`.",
+        t.js_name
+    );
+    quote! {
+        #(#attrs)*
+        #[repr(transparent)]
+        #[derive(Clone, PartialEq, Debug)]
+        #vis struct #ident {
+            obj: #rt::JsValue,
+        }
+
+        impl #ident {
+            #check
+
+            /// The value as this type without checking its class (a method called on a
+            /// value of another class does what JS does: usually throws a `TypeError`).
+            #[allow(dead_code)]
+            #vis fn unchecked_from(value: #rt::JsValue) -> #ident {
+                #ident { obj: value }
+            }
+        }
+
+        const _: () = {
+            #check_record
+        };
+        const _: () = {
+            #record
+        };
+
+        impl ::core::ops::Deref for #ident {
+            type Target = #rt::JsValue;
+            fn deref(&self) -> &#rt::JsValue {
+                &self.obj
+            }
+        }
+
+        impl ::core::convert::AsRef<#rt::JsValue> for #ident {
+            fn as_ref(&self) -> &#rt::JsValue {
+                &self.obj
+            }
+        }
+
+        impl ::core::convert::From<#ident> for #rt::JsValue {
+            fn from(value: #ident) -> #rt::JsValue {
+                value.obj
+            }
+        }
+
+        impl ::core::convert::TryFrom<#rt::JsValue> for #ident {
+            type Error = #rt::JsValue;
+            #[doc = #doc_try]
+            fn try_from(value: #rt::JsValue) -> ::core::result::Result<#ident, #rt::JsValue> {
+                if #ident::__bridge_instance_of(&value) {
+                    ::core::result::Result::Ok(#ident { obj: value })
+                } else {
+                    ::core::result::Result::Err(value)
+                }
+            }
+        }
+
+        impl #rt::BridgeType for #ident {
+            const TYPE_ID: &'static str = #type_id;
+        }
+
+        /// Crosses as its `JsValue` table entry (JS takes it).
+        impl #rt::IntoJs for #ident {
+            type Abi = u32;
+            #[inline(always)]
+            fn into_abi(self) -> u32 {
+                self.obj.into_abi()
+            }
+        }
+
+        /// The glue checked the class (`instanceof`) and made the entry this takes over.
+        impl #rt::FromJs for #ident {
+            type Abi = u32;
+            #[inline(always)]
+            unsafe fn from_abi(idx: u32) -> #ident {
+                #ident { obj: #rt::JsValue::from_abi(idx) }
+            }
+        }
+
+        impl #rt::wire::WireOut for #ident {
+            #[inline]
+            fn wire_write(self, w: &mut #rt::wire::WireBuf) {
+                #rt::wire::WireOut::wire_write(self.obj, w)
+            }
+        }
+
+        unsafe impl #rt::wire::WireIn for #ident {
+            #[inline]
+            unsafe fn wire_read(
+                r: &mut #rt::wire::WireReader,
+            ) -> #rt::abi::Result<#ident> {
+                // SAFETY: forwarded contract (the glue checked the class when writing).
+                ::core::result::Result::Ok(#ident {
+                    obj: unsafe { <#rt::JsValue as #rt::wire::WireIn>::wire_read(r) }?,
+                })
+            }
+        }
+    }
+}
+
+/// `static NAME: T;`: a `JsStatic<T>` whose read calls the raw import once.
+fn js_static(st: &JsStaticItem) -> TokenStream {
+    let attrs = &st.attrs;
+    let vis = &st.vis;
+    let ident = &st.ident;
+    let ty = &st.ty;
+    let read = function(&st.read);
+    let record = record::emit(&st.read.record);
+    quote! {
+        #(#attrs)*
+        #vis static #ident: ::bridge_runtime::JsStatic<#ty> = ::bridge_runtime::JsStatic::new({
+            #read
+            __bridge_read
+        });
         const _: () = {
             #record
         };

@@ -1,13 +1,28 @@
-//! `#[bridge] extern "C" { ... }`: JS functions Rust calls.
+//! `#[bridge] extern "C" { ... }`: JS functions Rust calls, and the JS classes they
+//! work on (`pub type T;`).
 
 use super::conditional::Configured;
 use super::refs::RecordSection;
 use super::ty::JsCall;
-use proc_macro2::Ident;
+use proc_macro2::{Ident, TokenStream};
 
 pub struct Imports {
     /// Each declared function, per configuration of its `#[cfg_attr(p, bridge(..))]`s.
     pub fns: Vec<Configured<ImportFn>>,
+    /// Each declared JS class.
+    pub types: Vec<JsType>,
+    /// Each declared JS value (`static PI: f64;`).
+    pub statics: Vec<JsStaticItem>,
+}
+
+/// `static NAME: T;`: a `bridge_runtime::JsStatic<T>` reading the value once.
+pub struct JsStaticItem {
+    pub attrs: Vec<syn::Attribute>,
+    pub vis: syn::Visibility,
+    pub ident: Ident,
+    pub ty: syn::Type,
+    /// The read: a function of no arguments returning `T`.
+    pub read: ImportFn,
 }
 
 /// One declared JS function: a safe Rust function calling the raw import `symbol`.
@@ -15,11 +30,29 @@ pub struct ImportFn {
     /// Its attributes other than `#[bridge(..)]`.
     pub attrs: Vec<syn::Attribute>,
     pub vis: syn::Visibility,
-    /// The declared signature, patterns made plain names (`_` → `__arg<i>`, no `mut`/`ref`).
+    /// The declared signature, patterns made plain names (`_` → `__arg<i>`, no `mut`/`ref`);
+    /// a method's first parameter made `&self`.
     pub sig: syn::Signature,
-    /// The user's name of each parameter, bound to the generated one the body uses.
-    pub users: Vec<Ident>,
+    /// The value each generated parameter binding takes: the user's parameter, or (a
+    /// `&T` of a JS class of the block) its `&JsValue`.
+    pub binds: Vec<TokenStream>,
     pub symbol: String,
     pub call: JsCall,
     pub record: RecordSection,
+    /// A member of the JS class `T` of the block: generated in `impl T`.
+    pub member_of: Option<Ident>,
+}
+
+/// `pub type T;`: an owned handle to a JS object of one class (a `JsValue` inside).
+pub struct JsType {
+    /// Its attributes other than `#[bridge(..)]` (docs, derives are refused).
+    pub attrs: Vec<syn::Attribute>,
+    pub vis: syn::Visibility,
+    pub ident: Ident,
+    pub type_id: String,
+    /// Its JS class name, for messages.
+    pub js_name: String,
+    pub record: RecordSection,
+    /// `value instanceof T` (for `TryFrom<JsValue>`).
+    pub instance_of: ImportFn,
 }

@@ -16,12 +16,12 @@
 
 use super::{attrs, jscall, record, types};
 use crate::model::conditional::Configured;
-use crate::model::imports::{ImportFn, Imports};
+use crate::model::imports::{ImportFn, Imports, JsStaticItem, JsType};
 use crate::model::refs::TypeRefs;
 use crate::model::ty::{TyInfo, plain};
-use bridge_schema::{Import, ImportSource, Param, Ty};
-use proc_macro2::TokenStream;
-use quote::format_ident;
+use bridge_schema::{Import, ImportSource, JsMember, JsTypeDef, MemberForm, Param, Ty};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
 use syn::{FnArg, ForeignItem, LitStr, Pat, ReturnType};
 
 #[derive(Default, Clone)]
@@ -29,10 +29,28 @@ struct ImportArgs {
     module: Option<LitStr>,
     js_namespace: Option<LitStr>,
     js_name: Option<LitStr>,
+    /// Members of imported JS classes (functions only).
+    constructor: bool,
+    method: bool,
+    /// `getter` / `getter = "name"`, `setter` / `setter = "name"`.
+    getter: Option<Option<LitStr>>,
+    setter: Option<Option<LitStr>>,
+    static_method_of: Option<Ident>,
+    js_class: Option<LitStr>,
 }
 
 const VALID: &str = "valid arguments are `module = \"path/to/file.mjs\"` (on the block), \
-`js_namespace = \"a.b\"` and `js_name = \"name\"`";
+`js_namespace = \"a.b\"` and `js_name = \"name\"`; for members of a JS class of the block: \
+`constructor`, `method`, `getter`, `setter = \"name\"`, `static_method_of = T` and \
+`js_class = \"Name\"`";
+
+/// A JS class the block declares (`pub type T;`).
+struct BlockType {
+    ident: Ident,
+    /// The class's name in JS (`js_name`, else the Rust name).
+    js_name: String,
+    namespace: Vec<String>,
+}
 
 /// Parse one attribute's arguments into `args`. `given` lists the arguments this level
 /// (the block, or one function's attributes) already set: a second one is an error
@@ -71,6 +89,33 @@ fn parse_args(
             args.js_namespace = Some(value()?);
         } else if meta.path.is_ident("js_name") {
             args.js_name = Some(value()?);
+        } else if !on_block && meta.path.is_ident("constructor") {
+            args.constructor = true;
+        } else if !on_block && meta.path.is_ident("method") {
+            args.method = true;
+        } else if !on_block && meta.path.is_ident("getter") {
+            args.getter = Some(if meta.input.peek(syn::Token![=]) {
+                Some(value()?)
+            } else {
+                None
+            });
+        } else if !on_block && meta.path.is_ident("setter") {
+            args.setter = Some(if meta.input.peek(syn::Token![=]) {
+                Some(value()?)
+            } else {
+                None
+            });
+        } else if !on_block && meta.path.is_ident("static_method_of") {
+            let ty: syn::Path = meta.value()?.parse()?;
+            let Some(ident) = ty.get_ident() else {
+                return Err(syn::Error::new_spanned(
+                    ty,
+                    "static_method_of names a JS class of this extern block (`static_method_of = Counter`)",
+                ));
+            };
+            args.static_method_of = Some(ident.clone());
+        } else if !on_block && meta.path.is_ident("js_class") {
+            args.js_class = Some(value()?);
         } else {
             return Err(meta.error(format!(
                 "unknown #[bridge] argument on a JS import; {VALID}"
@@ -88,27 +133,428 @@ pub fn imports(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<Imp
         check_module_file(module)?;
     }
     let mut fns = Vec::new();
-    // Every function is checked, and all their errors reported together.
+    let mut types = Vec::new();
+    let mut statics = Vec::new();
+    let mut block_types = Vec::new();
+    // Every item is checked, and all their errors reported together.
     let mut errors: Option<syn::Error> = None;
+    let mut note = |e: syn::Error| match &mut errors {
+        Some(all) => all.combine(e),
+        None => errors = Some(e),
+    };
     for item in &block.items {
-        let ForeignItem::Fn(f) = item else {
-            return Err(syn::Error::new_spanned(
-                item,
-                "a #[bridge] extern block declares JS functions only (`fn name(args) -> R;`)",
-            ));
-        };
-        match import_fn(f, &block_args) {
-            Ok(f) => fns.push(f),
-            Err(e) => match &mut errors {
-                Some(all) => all.combine(e),
-                None => errors = Some(e),
+        if let ForeignItem::Type(t) = item {
+            match js_type(t, &block_args) {
+                Ok((def, ty)) => {
+                    block_types.push(def);
+                    types.push(ty);
+                }
+                Err(e) => note(e),
+            }
+        }
+    }
+    for item in &block.items {
+        match item {
+            ForeignItem::Type(_) => {}
+            ForeignItem::Fn(f) => match import_fn(f, &block_args, &block_types) {
+                Ok(f) => fns.push(f),
+                Err(e) => note(e),
             },
+            ForeignItem::Static(st) => match js_static(st, &block_args, &block_types) {
+                Ok(st) => statics.push(st),
+                Err(e) => note(e),
+            },
+            _ => note(syn::Error::new_spanned(
+                item,
+                "a #[bridge] extern block declares JS functions (`fn name(args) -> R;`), JS \
+                 classes (`pub type Name;`) and JS values (`static NAME: T;`) only",
+            )),
         }
     }
     match errors {
         Some(e) => Err(e),
-        None => Ok(Imports { fns }),
+        None => Ok(Imports {
+            fns,
+            types,
+            statics,
+        }),
     }
+}
+
+/// `static NAME: T;` (with `js_name`, `js_namespace`): a value read once, on first use.
+fn js_static(
+    st: &syn::ForeignItemStatic,
+    block_args: &ImportArgs,
+    types: &[BlockType],
+) -> syn::Result<JsStaticItem> {
+    if let syn::StaticMutability::Mut(m) = &st.mutability {
+        return Err(syn::Error::new_spanned(
+            m,
+            "a JS static is read once and never written: declare it `static`, not `static mut`",
+        ));
+    }
+    let mut attrs = st.attrs.clone();
+    let taken = attrs::take_bridge_attrs(&mut attrs)?;
+    let mut args = block_args.clone();
+    args.js_name = None;
+    let mut given = Vec::new();
+    for a in &taken {
+        if a.cond.is_some() {
+            return Err(syn::Error::new_spanned(
+                &a.attr,
+                "`#[cfg_attr(.., bridge(..))]` is not supported on a JS static: put the `cfg` \
+                 on the whole extern block",
+            ));
+        }
+        let syn::Meta::List(list) = &a.attr.meta else {
+            return Err(syn::Error::new_spanned(
+                &a.attr,
+                format!("expected #[bridge(...)]; {VALID}"),
+            ));
+        };
+        parse_args(list.tokens.clone(), &mut args, false, &mut given)?;
+        if args.constructor
+            || args.method
+            || args.getter.is_some()
+            || args.setter.is_some()
+            || args.static_method_of.is_some()
+            || args.js_class.is_some()
+        {
+            return Err(syn::Error::new_spanned(
+                &a.attr,
+                "a JS static takes `js_name = \"name\"` and `js_namespace = \"a.b\"` only",
+            ));
+        }
+    }
+    let ident = st.ident.clone();
+    let rust_name = ident.to_string();
+    let js_name = args
+        .js_name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| rust_name.clone());
+    if js_name.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &st.ident,
+            "js_name \"\" names no value: give the JS property's name",
+        ));
+    }
+    let namespace = namespace_of(&args)?;
+    let ty = &st.ty;
+    let read: syn::ForeignItemFn = syn::parse_quote! { fn __bridge_read() -> #ty; };
+    let member = Member {
+        of: ident.clone(),
+        form: MemberForm::Value,
+        key: js_name.clone(),
+        source: class_source(&args, &js_name, &namespace),
+    };
+    let mut read = build(&read, &[], &args, types, Some(member), rust_name)
+        .map_err(|e| syn::Error::new_spanned(ty, e.to_string()))?;
+    read.member_of = None;
+    Ok(JsStaticItem {
+        attrs,
+        vis: st.vis.clone(),
+        ident,
+        ty: (*st.ty).clone(),
+        read,
+    })
+}
+
+/// `pub type T;` (with `#[bridge(js_name = "Class")]`, `js_namespace`): the class, and
+/// what the block's functions need to know of it.
+fn js_type(t: &syn::ForeignItemType, block_args: &ImportArgs) -> syn::Result<(BlockType, JsType)> {
+    if !t.generics.params.is_empty() || t.generics.where_clause.is_some() {
+        return Err(syn::Error::new_spanned(
+            &t.generics,
+            "an imported JS class cannot be generic: declare one `pub type` per class",
+        ));
+    }
+    let mut attrs = t.attrs.clone();
+    let taken = attrs::take_bridge_attrs(&mut attrs)?;
+    let mut args = block_args.clone();
+    args.js_name = None;
+    let mut given = Vec::new();
+    for a in &taken {
+        if a.cond.is_some() {
+            return Err(syn::Error::new_spanned(
+                &a.attr,
+                "`#[cfg_attr(.., bridge(..))]` is not supported on an imported JS class: put \
+                 the `cfg` on the whole extern block",
+            ));
+        }
+        let syn::Meta::List(list) = &a.attr.meta else {
+            return Err(syn::Error::new_spanned(
+                &a.attr,
+                format!("expected #[bridge(...)]; {VALID}"),
+            ));
+        };
+        parse_args(list.tokens.clone(), &mut args, false, &mut given)?;
+        if args.constructor
+            || args.method
+            || args.getter.is_some()
+            || args.setter.is_some()
+            || args.static_method_of.is_some()
+            || args.js_class.is_some()
+        {
+            return Err(syn::Error::new_spanned(
+                &a.attr,
+                "an imported JS class takes `js_name = \"Class\"` and `js_namespace = \"a.b\"` \
+                 only; `constructor`, `method`, `getter`, `setter`, `static_method_of` and \
+                 `js_class` go on its functions",
+            ));
+        }
+    }
+    let ident = t.ident.clone();
+    let rust_name = ident.to_string();
+    let js_name = args
+        .js_name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| rust_name.clone());
+    if js_name.is_empty() {
+        return Err(syn::Error::new_spanned(
+            t,
+            "js_name \"\" names no class: give the JS class's name",
+        ));
+    }
+    let namespace = namespace_of(&args)?;
+    let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
+    let source = class_source(&args, &js_name, &namespace);
+    let record = record::section(
+        bridge_schema::Item::JsType(JsTypeDef {
+            type_id: type_id.clone(),
+            rust_name: rust_name.clone(),
+            source: source.clone(),
+        }),
+        TypeRefs::default(),
+    );
+    // `value instanceof T`, the check behind `TryFrom<JsValue>`.
+    let check: syn::ForeignItemFn = syn::parse_quote! {
+        fn __bridge_instance_of(value: &::bridge_runtime::JsValue) -> bool;
+    };
+    let member = Member {
+        of: ident.clone(),
+        form: MemberForm::InstanceOf,
+        key: String::new(),
+        source,
+    };
+    let instance_of = build(
+        &check,
+        &[],
+        &args,
+        &[],
+        Some(member),
+        format!("{rust_name}::instanceof"),
+    )?;
+    let def = BlockType {
+        ident: ident.clone(),
+        js_name: js_name.clone(),
+        namespace,
+    };
+    Ok((
+        def,
+        JsType {
+            attrs,
+            vis: t.vis.clone(),
+            ident,
+            type_id,
+            js_name,
+            record,
+            instance_of,
+        },
+    ))
+}
+
+/// Where a class named `js_name` under `namespace` lives: a global, or the block's module.
+fn class_source(args: &ImportArgs, js_name: &str, namespace: &[String]) -> ImportSource {
+    match &args.module {
+        Some(m) => ImportSource::Module {
+            path: m.value(),
+            name: js_name.to_string(),
+            namespace: namespace.to_vec(),
+        },
+        None => ImportSource::Global {
+            namespace: namespace.to_vec(),
+            name: js_name.to_string(),
+        },
+    }
+}
+
+/// The `js_namespace` of `args`, split (an empty part is an error).
+fn namespace_of(args: &ImportArgs) -> syn::Result<Vec<String>> {
+    // Any names: the glue reads them as quoted keys where they are not identifiers
+    // (`$module["kebab-case"]`, `globalThis["my lib"]`); only an empty one names nothing.
+    Ok(match &args.js_namespace {
+        Some(lit) => {
+            let value = lit.value();
+            let parts: Vec<String> = value.split('.').map(str::to_string).collect();
+            if parts.iter().any(String::is_empty) {
+                return Err(syn::Error::new(
+                    lit.span(),
+                    format!(
+                        "js_namespace \"{value}\" has an empty part: it is a dot-separated path \
+                         of property names (\"console\", \"window.app\"); for a property whose \
+                         name holds a `.`, bind its object with another import"
+                    ),
+                ));
+            }
+            parts
+        }
+        None => Vec::new(),
+    })
+}
+
+/// A function that is a member of a JS class of the block.
+struct Member {
+    of: Ident,
+    form: MemberForm,
+    key: String,
+    /// The class.
+    source: ImportSource,
+}
+
+/// The block type `ty` names (`T`, or with `by_ref`, `&T`).
+fn block_type<'a>(ty: &syn::Type, types: &'a [BlockType], by_ref: bool) -> Option<&'a BlockType> {
+    let ty = match (ty, by_ref) {
+        (syn::Type::Reference(r), true) if r.mutability.is_none() => &*r.elem,
+        (_, true) => return None,
+        (t, false) => t,
+    };
+    let syn::Type::Path(p) = ty else { return None };
+    let ident = p.path.get_ident()?;
+    types.iter().find(|t| t.ident == *ident)
+}
+
+/// What member of which class `f` is, from its arguments (`None`: a plain function).
+fn member_of(
+    f: &syn::ForeignItemFn,
+    args: &ImportArgs,
+    types: &[BlockType],
+) -> syn::Result<Option<Member>> {
+    let sig = &f.sig;
+    let roles = [
+        args.constructor,
+        args.method,
+        args.static_method_of.is_some(),
+    ]
+    .iter()
+    .filter(|r| **r)
+    .count();
+    if roles > 1 {
+        return Err(syn::Error::new_spanned(
+            &sig.ident,
+            "a JS class member is one of `constructor`, `method` and `static_method_of = T`: give one",
+        ));
+    }
+    if roles == 0 {
+        if args.getter.is_some() || args.setter.is_some() || args.js_class.is_some() {
+            return Err(syn::Error::new_spanned(
+                &sig.ident,
+                "`getter`, `setter` and `js_class` go with `method` (`#[bridge(method, getter)]`)",
+            ));
+        }
+        return Ok(None);
+    }
+    if args.getter.is_some() && args.setter.is_some() {
+        return Err(syn::Error::new_spanned(
+            &sig.ident,
+            "a function is a getter or a setter, not both: declare two functions",
+        ));
+    }
+    if !args.method && (args.getter.is_some() || args.setter.is_some()) {
+        return Err(syn::Error::new_spanned(
+            &sig.ident,
+            "`getter` and `setter` go with `method` (`#[bridge(method, getter)]`): static \
+             properties are read with a `static` of the block or a static method",
+        ));
+    }
+    let rust = sig.ident.to_string();
+    let rust = rust.trim_start_matches("r#");
+    let class = if args.constructor {
+        let ok = match &sig.output {
+            ReturnType::Type(_, t) => Some(jscall::result_of_js_error(t).unwrap_or(t)),
+            ReturnType::Default => None,
+        };
+        ok.and_then(|t| block_type(t, types, false)).ok_or_else(|| {
+            syn::Error::new_spanned(
+                &sig.ident,
+                "a `constructor` returns the JS class it constructs, a `pub type` of this extern \
+                 block (`fn new(..) -> Counter;`, or `-> Result<Counter, JsError>`)",
+            )
+        })?
+    } else if args.method {
+        let first = sig.inputs.first().and_then(|a| match a {
+            FnArg::Typed(t) => block_type(&t.ty, types, true),
+            FnArg::Receiver(_) => None,
+        });
+        first.ok_or_else(|| {
+            syn::Error::new_spanned(
+                &sig.ident,
+                "a `method` takes the object first, as `this: &T` with `T` a `pub type` of this \
+                 extern block (`fn add(this: &Counter, n: u32) -> u32;`)",
+            )
+        })?
+    } else {
+        let of = args.static_method_of.as_ref().expect("the third role");
+        types.iter().find(|t| t.ident == *of).ok_or_else(|| {
+            syn::Error::new_spanned(
+                of,
+                format!("static_method_of = {of}: `{of}` is not a `pub type` of this extern block"),
+            )
+        })?
+    };
+    let name_or = |given: Option<&LitStr>, default: &str| {
+        given
+            .map(LitStr::value)
+            .or_else(|| args.js_name.as_ref().map(LitStr::value))
+            .unwrap_or_else(|| default.to_string())
+    };
+    let (form, key) = if args.constructor {
+        (MemberForm::Constructor, String::new())
+    } else if let Some(g) = &args.getter {
+        (MemberForm::Getter, name_or(g.as_ref(), rust))
+    } else if let Some(g) = &args.setter {
+        let default = rust.strip_prefix("set_").unwrap_or(rust);
+        (MemberForm::Setter, name_or(g.as_ref(), default))
+    } else if args.method {
+        (MemberForm::Method, name_or(None, rust))
+    } else {
+        (MemberForm::Static, name_or(None, rust))
+    };
+    if form != MemberForm::Constructor && key.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &sig.ident,
+            "an empty JS name names no member: give the property's name",
+        ));
+    }
+    let expected = match form {
+        MemberForm::Getter => Some((1, "a getter takes only `this: &T` and returns the value")),
+        MemberForm::Setter => Some((
+            2,
+            "a setter takes `this: &T` and the new value, and returns nothing",
+        )),
+        _ => None,
+    };
+    if let Some((n, why)) = expected {
+        let returns = !matches!(sig.output, ReturnType::Default);
+        if sig.inputs.len() != n
+            || (form == MemberForm::Setter && returns)
+            || (form == MemberForm::Getter && !returns)
+        {
+            return Err(syn::Error::new_spanned(&sig.ident, why));
+        }
+    }
+    let js_class = args
+        .js_class
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| class.js_name.clone());
+    Ok(Some(Member {
+        of: class.ident.clone(),
+        form,
+        key,
+        source: class_source(args, &js_class, &class.namespace),
+    }))
 }
 
 /// The module file must exist when the crate compiles (the error names file and function
@@ -142,7 +588,11 @@ fn check_module_file(module: &LitStr) -> syn::Result<()> {
 
 /// One declared JS function: its `#[bridge(..)]`s (also under `cfg_attr`) taken off,
 /// per configuration of them.
-fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<Configured<ImportFn>> {
+fn import_fn(
+    f: &syn::ForeignItemFn,
+    block_args: &ImportArgs,
+    types: &[BlockType],
+) -> syn::Result<Configured<ImportFn>> {
     let mut attrs = f.attrs.clone();
     let taken = attrs::take_bridge_attrs(&mut attrs)?;
     let configurations = attrs::configurations(&taken)?;
@@ -159,7 +609,7 @@ fn import_fn(f: &syn::ForeignItemFn, block_args: &ImportArgs) -> syn::Result<Con
             };
             parse_args(list.tokens.clone(), &mut args, false, &mut given)?;
         }
-        import_fn_with(f, &attrs, &args)
+        import_fn_with(f, &attrs, &args, types)
     })
 }
 
@@ -169,6 +619,25 @@ fn import_fn_with(
     f: &syn::ForeignItemFn,
     attrs: &[syn::Attribute],
     args: &ImportArgs,
+    types: &[BlockType],
+) -> syn::Result<ImportFn> {
+    let member = member_of(f, args, types)?;
+    let rust_name = match &member {
+        Some(m) => format!("{}::{}", m.of, f.sig.ident),
+        None => f.sig.ident.to_string(),
+    };
+    build(f, attrs, args, types, member, rust_name)
+}
+
+/// The safe function and record of `f` (a member of a class when `member` says so),
+/// imported as `rust_name`.
+fn build(
+    f: &syn::ForeignItemFn,
+    attrs: &[syn::Attribute],
+    args: &ImportArgs,
+    types: &[BlockType],
+    member: Option<Member>,
+    rust_name: String,
 ) -> syn::Result<ImportFn> {
     let sig = &f.sig;
     if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.variadic.is_some() {
@@ -177,7 +646,6 @@ fn import_fn_with(
             "JS imports cannot be generic, async or variadic",
         ));
     }
-    let rust_name = sig.ident.to_string();
     let js_name = args
         .js_name
         .as_ref()
@@ -189,6 +657,8 @@ fn import_fn_with(
     let mut params = Vec::new();
     let mut infos: Vec<(TyInfo, &syn::Type)> = Vec::new();
     let mut users = Vec::new();
+    let mut binds = Vec::new();
+    let js_value: syn::Type = syn::parse_quote!(&::bridge_runtime::JsValue);
     for (i, arg) in sig.inputs.iter().enumerate() {
         let FnArg::Typed(t) = arg else {
             return Err(syn::Error::new_spanned(arg, "JS imports take no `self`"));
@@ -212,13 +682,31 @@ fn import_fn_with(
         };
         let js = user.to_string();
         let js = js.trim_start_matches("r#").trim_start_matches('_');
-        let info = types::classify_in(&t.ty, None, &mut refs)?;
+        // A `&T` of a JS class of the block is lent as its `&JsValue`; a method's first
+        // parameter is its `&self`.
+        let lent = block_type(&t.ty, types, true).is_some();
+        let receiver = i == 0
+            && matches!(
+                member.as_ref().map(|m| m.form),
+                Some(MemberForm::Method | MemberForm::Getter | MemberForm::Setter)
+            );
+        binds.push(match (receiver, lent) {
+            (true, _) => {
+                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(self) }
+            }
+            (false, true) => {
+                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(#user) }
+            }
+            (false, false) => quote! { #user },
+        });
+        let classified = if lent { &js_value } else { &*t.ty };
+        let info = types::classify_in(classified, None, &mut refs)?;
         params.push(Param {
             name: attrs::camel_case(js),
             ty: info.ty.clone(),
         });
         users.push(user);
-        infos.push((info, &t.ty));
+        infos.push((info, classified));
     }
     let (ret, ret_ty, catch) = match &sig.output {
         ReturnType::Default => (plain(Ty::Unit), None, false),
@@ -231,27 +719,8 @@ fn import_fn_with(
     let typed: Vec<(&TyInfo, &syn::Type)> = infos.iter().map(|(i, t)| (i, *t)).collect();
     let call = jscall::check(&typed, &ret, ret_ty, catch, &what)?;
 
-    // Any names: the glue reads them as quoted keys where they are not identifiers
-    // (`$module["kebab-case"]`, `globalThis["my lib"]`); only an empty one names nothing.
-    let namespace = match &args.js_namespace {
-        Some(lit) => {
-            let value = lit.value();
-            let parts: Vec<String> = value.split('.').map(str::to_string).collect();
-            if parts.iter().any(String::is_empty) {
-                return Err(syn::Error::new(
-                    lit.span(),
-                    format!(
-                        "js_namespace \"{value}\" has an empty part: it is a dot-separated path \
-                         of property names (\"console\", \"window.app\"); for a property whose \
-                         name holds a `.`, bind its object with another import"
-                    ),
-                ));
-            }
-            parts
-        }
-        None => Vec::new(),
-    };
-    if js_name.is_empty() {
+    let namespace = namespace_of(args)?;
+    if js_name.is_empty() && member.is_none() {
         return Err(syn::Error::new(
             args.js_name
                 .as_ref()
@@ -259,16 +728,15 @@ fn import_fn_with(
             "js_name \"\" names no function: give the JS function's name",
         ));
     }
-    let source = match &args.module {
-        Some(m) => ImportSource::Module {
-            path: m.value(),
-            name: js_name,
-            namespace,
-        },
-        None => ImportSource::Global {
-            namespace,
-            name: js_name,
-        },
+    let (source, js_member) = match member.as_ref() {
+        Some(m) => (
+            m.source.clone(),
+            Some(JsMember {
+                form: m.form,
+                key: m.key.clone(),
+            }),
+        ),
+        None => (class_source(args, &js_name, &namespace), None),
     };
     let record = record::section(
         bridge_schema::Item::Import(Import {
@@ -278,6 +746,7 @@ fn import_fn_with(
             params,
             ret: ret.ty.clone(),
             catch,
+            member: js_member,
         }),
         refs,
     );
@@ -299,13 +768,21 @@ fn import_fn_with(
             }
         }
     }
+    let is_receiver = matches!(
+        member.as_ref().map(|m| m.form),
+        Some(MemberForm::Method | MemberForm::Getter | MemberForm::Setter)
+    );
+    if is_receiver && let Some(first) = rust_sig.inputs.first_mut() {
+        *first = syn::parse_quote!(&self);
+    }
     Ok(ImportFn {
         attrs: attrs.to_vec(),
         vis: f.vis.clone(),
         sig: rust_sig,
-        users,
+        binds,
         symbol,
         call,
         record,
+        member_of: member.map(|m| m.of),
     })
 }

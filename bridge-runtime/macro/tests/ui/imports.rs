@@ -40,7 +40,7 @@ extern "C" {
 
 #[bridge]
 extern "C" {
-    static LIMIT: u32;
+    declare_more!();
 }
 
 #[bridge]

@@ -386,7 +386,9 @@ fn functions_of(item: Item) -> Vec<bridge_schema::Function> {
     match item {
         Item::Impl(i) => i.members,
         Item::Function(f) => vec![f],
-        Item::Class(_) | Item::Import(_) | Item::Record(_) | Item::Enum(_) => Vec::new(),
+        Item::Class(_) | Item::Import(_) | Item::Record(_) | Item::Enum(_) | Item::JsType(_) => {
+            Vec::new()
+        }
     }
 }
 
@@ -468,6 +470,7 @@ fn edit_record(record: &mut Record, edit: &RecordEdit, classes: &[String], symbo
                 Item::Import(i) => i.symbol.clone(),
                 Item::Record(d) => d.type_id.clone(),
                 Item::Enum(d) => d.type_id.clone(),
+                Item::JsType(d) => d.type_id.clone(),
             };
             let name = type_id.rsplit(':').next().unwrap_or_default().to_string();
             let functions = functions_of(record.item.clone());
@@ -537,6 +540,7 @@ fn edit_record(record: &mut Record, edit: &RecordEdit, classes: &[String], symbo
                 Item::Impl(i) => i.class = new,
                 Item::Record(d) => d.type_id = new,
                 Item::Enum(d) => d.type_id = new,
+                Item::JsType(d) => d.type_id = new,
                 Item::Function(_) | Item::Import(_) => {}
             }
         }

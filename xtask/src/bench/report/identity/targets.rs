@@ -134,6 +134,15 @@ pub fn calling_js(run: &Run) -> Vec<Target> {
         1.0,
         "≤ 1 (no slower)",
     ));
+    // Issue 21: a method of an imported JS class.
+    out.push(ratio_target(
+        run,
+        g,
+        "callJsMethod",
+        Mode::WasmBindgen,
+        1.2,
+        "≤ 1.2",
+    ));
     out.push(speedup_target(
         run,
         g,
