@@ -24,6 +24,30 @@ pub use crate::types::{handle_arg, lower_class};
 use crate::{BridgeClass, FromJs, Handle, IntoJs};
 use std::cell::Cell;
 
+/// What JS reads from a `pub` field of a class: a clone (a `Copy` value by value, a
+/// `Handle<C>` one more reference to the same object, so identity holds).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is the type of a `pub` field of a #[bridge] class, which JS reads as a clone: it must be `Clone`",
+    label = "not `Clone`",
+    note = "derive `Clone`, hold the value as `Handle<T>` (JS then shares the object), or keep the field Rust-only with #[bridge(skip)]"
+)]
+pub trait FieldValue: Sized {
+    fn read_field(&self) -> Self;
+}
+
+impl<T: Clone> FieldValue for T {
+    #[inline(always)]
+    fn read_field(&self) -> T {
+        self.clone()
+    }
+}
+
+/// The value JS reads from a `pub` field.
+#[inline(always)]
+pub fn read_field<T: FieldValue>(field: &T) -> T {
+    field.read_field()
+}
+
 /// After a panic or a JS exception unwound a call's frames (skipping its borrow guards),
 /// end the exclusive borrow that call had taken of an object. Sound because the call's
 /// `&mut` guard was the only borrow of it (an exclusive borrow excludes every other).

@@ -406,6 +406,7 @@ mod tests {
             params: vec![],
             ret: Ty::Unit,
             doc: String::new(),
+            field: false,
         }
     }
 

@@ -114,7 +114,8 @@ pub fn check(exports: &Exports) -> Result<()> {
 }
 
 /// Within one class (all its impl blocks): one JS name per instance member (a getter and
-/// a setter of one property share theirs) and per static.
+/// a setter of one property share theirs, if both are a field's or neither is) and per
+/// static.
 fn check_members(class: &ClassExport) -> Result<()> {
     let role = |kind: FunctionKind| match kind {
         FunctionKind::Getter => "getter",
@@ -130,30 +131,55 @@ fn check_members(class: &ClassExport) -> Result<()> {
     for (i, m) in members.iter().enumerate() {
         let is_static = m.kind == FunctionKind::Static;
         let clash = members[..i].iter().find(|o| {
+            let pair = matches!(
+                (o.kind, m.kind),
+                (FunctionKind::Getter, FunctionKind::Setter)
+                    | (FunctionKind::Setter, FunctionKind::Getter)
+            );
+            // A field's getter pairs only with its own setter.
+            let one_property =
+                !o.field && !m.field || o.field && m.field && o.rust_name == m.rust_name;
             o.js_name == m.js_name
                 && (o.kind == FunctionKind::Static) == is_static
-                && !matches!(
-                    (o.kind, m.kind),
-                    (FunctionKind::Getter, FunctionKind::Setter)
-                        | (FunctionKind::Setter, FunctionKind::Getter)
-                )
+                && !(pair && one_property)
         });
-        if let Some(o) = clash {
+        let Some(o) = clash else { continue };
+        let (c, krate, js) = (&class.rust_name, &class.crate_name, &m.js_name);
+        if o.field || m.field {
+            let what = |f: &bridge_schema::Function| {
+                if f.field {
+                    format!("field `{c}::{}`", f.rust_name)
+                } else {
+                    format!("`{c}::{}` ({})", f.rust_name, role(f.kind))
+                }
+            };
+            if o.field && m.field {
+                bail!(
+                    "class `{c}` of crate `{krate}` has two `pub` fields named `{js}` in JS: \
+                     `{c}::{}` and `{c}::{}`; give one of them another JS name with \
+                     #[bridge(js_name = \"...\")] (or keep it Rust-only with #[bridge(skip)])",
+                    o.rust_name,
+                    m.rust_name,
+                );
+            }
+            let (field, other) = if o.field { (o, m) } else { (m, o) };
             bail!(
-                "class `{}` of crate `{}` has two {}members named `{}` in JS: `{}::{}` ({}) and \
-                 `{}::{}` ({}); give one of them another JS name with #[bridge(js_name = \"...\")]",
-                class.rust_name,
-                class.crate_name,
-                if is_static { "static " } else { "" },
-                m.js_name,
-                class.rust_name,
-                o.rust_name,
-                role(o.kind),
-                class.rust_name,
-                m.rust_name,
-                role(m.kind),
+                "class `{c}` of crate `{krate}` has a `pub` field and a member named `{js}` in \
+                 JS: {} and {}; keep the field Rust-only with #[bridge(skip)], or give one of \
+                 them another JS name with #[bridge(js_name = \"...\")]",
+                what(field),
+                what(other),
             );
         }
+        bail!(
+            "class `{c}` of crate `{krate}` has two {}members named `{js}` in JS: `{c}::{}` ({}) \
+             and `{c}::{}` ({}); give one of them another JS name with #[bridge(js_name = \"...\")]",
+            if is_static { "static " } else { "" },
+            o.rust_name,
+            role(o.kind),
+            m.rust_name,
+            role(m.kind),
+        );
     }
     Ok(())
 }
@@ -188,6 +214,7 @@ mod tests {
                 params: vec![],
                 ret: Ty::Unit,
                 doc: String::new(),
+                field: false,
             },
         }
     }
@@ -284,6 +311,7 @@ mod tests {
             params: vec![],
             ret: Ty::Unit,
             doc: String::new(),
+            field: false,
         }
     }
 
@@ -319,6 +347,57 @@ mod tests {
             member(Static, "make_it", "make"),
         ]));
         assert!(err.contains("two static members named `make`"), "{err}");
+    }
+
+    #[test]
+    fn a_field_against_a_member() {
+        use FunctionKind::*;
+        let field = |kind, rust: &str, js: &str| Function {
+            field: true,
+            ..member(kind, rust, js)
+        };
+        let with = |members| {
+            let mut c = class("pa", "Node", "Node");
+            c.members = members;
+            Exports {
+                classes: vec![c],
+                ..Exports::default()
+            }
+        };
+        // A field's getter and setter are one property.
+        check(&with(vec![
+            field(Getter, "size", "size"),
+            field(Setter, "size", "size"),
+            member(Method, "grow", "grow"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            error(with(vec![
+                member(Method, "size", "size"),
+                field(Getter, "size", "size"),
+                field(Setter, "size", "size"),
+            ])),
+            "class `Node` of crate `pa` has a `pub` field and a member named `size` in JS: field \
+             `Node::size` and `Node::size` (method); keep the field Rust-only with \
+             #[bridge(skip)], or give one of them another JS name with #[bridge(js_name = \"...\")]"
+        );
+        // A readonly field's getter does not pair with a hand-written setter.
+        let err = error(with(vec![
+            field(Getter, "size", "size"),
+            member(Setter, "set_size", "size"),
+        ]));
+        assert!(
+            err.contains("field `Node::size` and `Node::set_size` (setter)"),
+            "{err}"
+        );
+        let err = error(with(vec![
+            field(Getter, "a_b", "aB"),
+            field(Getter, "aB", "aB"),
+        ]));
+        assert!(
+            err.contains("two `pub` fields named `aB` in JS: `Node::a_b` and `Node::aB`"),
+            "{err}"
+        );
     }
 
     #[test]

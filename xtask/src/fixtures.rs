@@ -27,6 +27,7 @@ pub const FIXTURES: &[Fixture] = &[
     in_fixtures("hostile", "fixtures/hostile"),
     in_fixtures("collections", "fixtures/collections"),
     in_fixtures("js-classes", "fixtures/js-classes"),
+    in_fixtures("classes", "fixtures/classes"),
     Fixture {
         package: "ws-default",
         manifest: "fixtures/ws-default/Cargo.toml",

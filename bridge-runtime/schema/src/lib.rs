@@ -351,6 +351,10 @@ pub struct Function {
     pub params: Vec<Param>,
     pub ret: Ty,
     pub doc: String,
+    /// A getter or setter the macro made for a `pub` field of a class (`rust_name` is the
+    /// field's): the CLI names it as a field when its JS name clashes with a member's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub field: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

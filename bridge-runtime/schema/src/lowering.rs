@@ -702,6 +702,7 @@ mod tests {
             ],
             ret: Ty::Result(boxed(Ty::F32), String::new()),
             doc: String::new(),
+            field: false,
         };
         let sig = export_signature(&f).unwrap();
         assert_eq!(sig.to_string(), "(i32, i32, i32, i32, i32, i64) -> (f32)");

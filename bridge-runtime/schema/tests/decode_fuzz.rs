@@ -21,6 +21,7 @@ fn sample_records() -> Vec<Record> {
         }],
         ret: Ty::Option(Box::new(Ty::Named("shelf::Book".into()))),
         doc: "Adds a book.".into(),
+        field: false,
     };
     vec![
         Record {

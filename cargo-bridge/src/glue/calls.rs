@@ -186,6 +186,7 @@ pub fn closure_of(
         params,
         ret: (*cb.ret).clone(),
         doc: String::new(),
+        field: false,
     };
     let mut call = fn_view(&call, None, names);
     call.label = label.clone();

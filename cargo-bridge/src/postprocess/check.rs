@@ -284,6 +284,7 @@ mod tests {
                     params: vec![],
                     ret: Ty::Unit,
                     doc: String::new(),
+                    field: false,
                 },
             }],
             ..Exports::default()

@@ -184,6 +184,7 @@ mod tests {
                 .collect(),
             ret,
             doc: String::new(),
+            field: false,
         }
     }
 

@@ -1,7 +1,7 @@
 //! `#[bridge]` on a struct: the class's runtime trait impls (type id, identity hook,
 //! conversion), its reference-count exports and its identity hook import.
 
-use super::record;
+use super::{functions, record};
 use crate::model::class::Class;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -16,8 +16,11 @@ pub fn class(class: &Class) -> TokenStream {
     let hook = bridge_schema::identity_import(type_id);
     let import_module = bridge_schema::IDENTITY_IMPORT_MODULE;
     let record = record::emit(&class.record);
+    let fields = class.fields.as_ref().map(functions::impl_block);
     quote! {
         #item
+
+        #fields
 
         impl ::bridge_runtime::BridgeType for #ident {
             const TYPE_ID: &'static str = #type_id;

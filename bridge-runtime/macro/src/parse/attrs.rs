@@ -105,6 +105,47 @@ pub fn parse_field_args<'a>(
     Ok(name_arg.map(|n: NameArg| n.value))
 }
 
+/// The `#[bridge(...)]` arguments of a `pub` field of a class (a JS property).
+#[derive(Default)]
+pub struct ClassFieldArgs {
+    /// `skip`: the field stays Rust-only.
+    pub skip: bool,
+    /// `readonly`: a getter only.
+    pub readonly: bool,
+    pub js_name: Option<String>,
+}
+
+/// Parse the `#[bridge(...)]` attributes of field `field` of class `class` (in order).
+pub fn parse_class_field_args(
+    attrs: &[syn::Attribute],
+    class: &str,
+    field: &str,
+) -> syn::Result<ClassFieldArgs> {
+    let mut args = ClassFieldArgs::default();
+    let mut name_arg = None;
+    for attr in attrs {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("js_name") {
+                let value = js_name_value(&meta)?;
+                set_name(&mut name_arg, &meta, "js_name", value)
+            } else if meta.path.is_ident("skip") {
+                args.skip = true;
+                Ok(())
+            } else if meta.path.is_ident("readonly") {
+                args.readonly = true;
+                Ok(())
+            } else {
+                Err(meta.error(format!(
+                    "unknown #[bridge] argument on field `{class}::{field}`: valid arguments \
+                     are `js_name = \"name\"`, `readonly` and `skip`"
+                )))
+            }
+        })?;
+    }
+    args.js_name = name_arg.map(|n: NameArg| n.value);
+    Ok(args)
+}
+
 /// The value of `js_name = "..."` (or `getter = "..."`), checked to be a JS identifier.
 fn js_name_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<String> {
     let name: syn::LitStr = meta.value()?.parse()?;
@@ -168,6 +209,17 @@ pub struct MemberArgs {
     name_arg: Option<NameArg>,
     /// The role's argument as written (`getter`), for the message of a second role.
     role_written: Option<String>,
+}
+
+impl MemberArgs {
+    /// The arguments of a getter or setter the macro writes itself (a class field's).
+    pub fn accessor(role: MemberRole, js_name: String) -> MemberArgs {
+        MemberArgs {
+            role,
+            js_name: Some(js_name),
+            ..MemberArgs::default()
+        }
+    }
 }
 
 /// Parse the `#[bridge(...)]` attributes of a member (in order).

@@ -1,12 +1,12 @@
 //! `#[bridge]` on a struct: a class.
 
-use super::{attrs, record};
+use super::{attrs, fields, record};
 use crate::model::class::Class;
 use crate::model::refs::TypeRefs;
 use proc_macro2::TokenStream;
 use syn::ext::IdentExt;
 
-pub fn class(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<Class> {
+pub fn class(attr: TokenStream, mut item: syn::ItemStruct) -> syn::Result<Class> {
     let rust_name = item.ident.unraw().to_string();
     let args = attrs::parse_class_args(attr, &rust_name)?;
     if !item.generics.params.is_empty() {
@@ -15,6 +15,7 @@ pub fn class(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<Class> {
             format!("#[bridge] class `{rust_name}` cannot be generic: export a concrete type"),
         ));
     }
+    let fields = fields::fields(&rust_name, &mut item)?;
     let js_name = args.js_name.unwrap_or_else(|| rust_name.clone());
     let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
     let doc = record::doc_of(&item.attrs);
@@ -33,5 +34,6 @@ pub fn class(attr: TokenStream, item: syn::ItemStruct) -> syn::Result<Class> {
         js_name,
         type_id,
         record,
+        fields,
     })
 }

@@ -64,6 +64,7 @@ pub fn impl_block(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<Imp
                 class: &class,
                 self_ty: &self_ty,
                 f,
+                field: None,
             };
             if let [only] = &configurations[..]
                 && only.cfg.is_none()
@@ -122,10 +123,13 @@ pub fn impl_block(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<Imp
 }
 
 /// A member of a `#[bridge] impl`, its bridge attributes taken off.
-struct MemberFn<'a> {
-    class: &'a str,
-    self_ty: &'a Type,
-    f: &'a syn::ImplItemFn,
+pub(super) struct MemberFn<'a> {
+    pub class: &'a str,
+    pub self_ty: &'a Type,
+    pub f: &'a syn::ImplItemFn,
+    /// The field, for an accessor the macro wrote for a class's `pub` field: its record
+    /// names the field (`Function::field`, `rust_name`).
+    pub field: Option<&'a str>,
 }
 
 impl MemberFn<'_> {
@@ -178,7 +182,7 @@ impl MemberFn<'_> {
     }
 
     /// The member's `#[cfg(..)]` attributes.
-    fn cfgs(&self) -> Vec<syn::Attribute> {
+    pub(super) fn cfgs(&self) -> Vec<syn::Attribute> {
         self.f
             .attrs
             .iter()
@@ -188,13 +192,13 @@ impl MemberFn<'_> {
     }
 
     /// Its schema function (its types' placeholders from `refs`) and thunk.
-    fn function(
+    pub(super) fn function(
         &self,
         args: &attrs::MemberArgs,
         refs: &mut TypeRefs,
     ) -> syn::Result<(Function, ThunkSpec)> {
         let f = self.f;
-        member(
+        let (mut function, thunk) = member(
             self.class,
             self.self_ty,
             &f.sig,
@@ -202,11 +206,16 @@ impl MemberFn<'_> {
             args,
             doc_of(&f.attrs),
             refs,
-        )
+        )?;
+        if let Some(field) = self.field {
+            function.rust_name = field.to_string();
+            function.field = true;
+        }
+        Ok((function, thunk))
     }
 
     /// Its thunk with a record of its own, under its `#[cfg]`s.
-    fn own(&self, args: &attrs::MemberArgs) -> syn::Result<OwnExport> {
+    pub(super) fn own(&self, args: &attrs::MemberArgs) -> syn::Result<OwnExport> {
         let mut own_refs = TypeRefs::default();
         let own_class_id = own_refs.placeholder(self.self_ty);
         let (function, thunk) = self.function(args, &mut own_refs)?;
@@ -303,6 +312,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         params,
         ret: ret.ty,
         doc: doc_of(&item.attrs),
+        field: false,
     };
     let record = record::section(bridge_schema::Item::Function(function), refs);
     Ok(Some(Export { thunk, record }))
@@ -391,6 +401,7 @@ fn member(
         params,
         ret: ret.ty,
         doc,
+        field: false,
     };
     Ok((function, thunk))
 }

@@ -8,6 +8,7 @@ mod attrs;
 mod callback_names;
 mod class;
 mod data;
+mod fields;
 mod functions;
 mod imports;
 mod jscall;
