@@ -30,7 +30,7 @@ class BenchCounter {
     return this.n;
   }
 }
-globalThis.benchHost = { bump, BenchCounter };
+globalThis.benchHost = { bump, BenchCounter, applyLent: (f, x) => f(x) };
 const bareImportLoop = importLoop(bump);
 
 export const TREE_FANOUTS = [10, 10, 10, 100];
@@ -398,6 +398,22 @@ export const SCENARIOS = {
     setup: () => ({ x: 0, f: (x) => (x + 1) | 0 }),
     run(api, st, n) {
       st.x = api.probes.callCallbackN(n, st.x, st.f);
+    },
+    floor(api, st, n) {
+      st.x = bareImportLoop(n, st.x);
+    },
+    teardown() {},
+  },
+
+  // Rust lends a closure to a JS import that calls it once (`&dyn Fn(i32) -> i32`; the
+  // peer: a `Closure` made per call and passed as `&Closure`), `n` times per export call.
+  lentClosure: {
+    iterations: 1_000_000,
+    crossings: 2,
+    importFloor: true,
+    setup: () => ({ x: 0 }),
+    run(api, st, n) {
+      st.x = api.probes.lendClosureN(n, st.x);
     },
     floor(api, st, n) {
       st.x = bareImportLoop(n, st.x);

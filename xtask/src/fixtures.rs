@@ -28,6 +28,7 @@ pub const FIXTURES: &[Fixture] = &[
     in_fixtures("collections", "fixtures/collections"),
     in_fixtures("js-classes", "fixtures/js-classes"),
     in_fixtures("classes", "fixtures/classes"),
+    in_fixtures("closures", "fixtures/closures"),
     Fixture {
         package: "ws-default",
         manifest: "fixtures/ws-default/Cargo.toml",

@@ -23,10 +23,6 @@ const NOT_CHECKED: &[(&str, &str)] = &[
         "syn refuses the other bounds of a trait object (`use<..>`) before the macro sees it",
     ),
     (
-        "expected an `Fn` or `FnMut` bound",
-        "syn refuses a trait object without a trait (`dyn 'static`) before the macro sees it",
-    ),
-    (
         "a Rust closure returned to JS cannot return a reference or a function",
         "jscall::check, run on every function type as it is classified, refuses these \
          results first (\"JS functions return what exports take, owned\", \"a JS function \

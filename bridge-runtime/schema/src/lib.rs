@@ -57,6 +57,20 @@ pub fn closure_call_export(symbol: &str) -> String {
     format!("{symbol}#closure-call")
 }
 
+/// How errors name a Rust closure passed as argument `index` (Rust name `name`, where
+/// known) to the JS function `what` (`the JS import `each``). The macro's and the glue's
+/// messages use it alike. (An owned closure keeps the words it had before lent and
+/// `FnOnce` closures existed.)
+pub fn closure_arg_label(index: usize, name: Option<&str>, what: &str, hold: Hold) -> String {
+    match (hold, name) {
+        (Hold::Owned, _) | (_, None) => {
+            format!("the closure passed as argument {index} to {what}")
+        }
+        (Hold::Lent, Some(name)) => format!("the closure `{name}` lent to {what}"),
+        (Hold::Once, Some(name)) => format!("the closure `{name}` passed to {what}"),
+    }
+}
+
 /// Name of the wasm export that frees a Rust closure the export `symbol` returned.
 pub fn closure_drop_export(symbol: &str) -> String {
     format!("{symbol}#closure-drop")
@@ -292,6 +306,30 @@ pub struct Callback {
     /// For the `.d.ts` only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
+    /// How JS holds a Rust closure of this type (what the glue's function does after a
+    /// call and when the import it was passed to returns). For JS functions passed to
+    /// exports it only says how Rust holds them.
+    #[serde(default, skip_serializing_if = "Hold::is_owned")]
+    pub hold: Hold,
+}
+
+/// How long a function is valid across the boundary.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hold {
+    /// `Box<dyn Fn>` / `Box<dyn FnMut>`: valid until released (or collected).
+    #[default]
+    Owned,
+    /// `Box<dyn FnOnce>`: the first call consumes it.
+    Once,
+    /// `&dyn Fn` / `&mut dyn FnMut`: valid until the call it was passed to returns.
+    Lent,
+}
+
+impl Hold {
+    pub fn is_owned(&self) -> bool {
+        *self == Hold::Owned
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -417,6 +455,19 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// The function type of a callback or closure, also inside an `Option` (an optional
+    /// parameter or argument).
+    pub fn closure(&self) -> Option<&Callback> {
+        match self {
+            Ty::Callback(cb) => Some(cb),
+            Ty::Option(inner) => match &**inner {
+                Ty::Callback(cb) => Some(cb),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The type id of the user type this type carries, at any depth.
     pub fn type_id(&self) -> Option<&str> {
         match self {

@@ -393,7 +393,10 @@ pub fn on_wire(ty: &Ty, site: Site) -> bool {
             Ty::Vec(_) => true,
             Ty::Option(inner) => {
                 Scalar::of(inner).is_none()
-                    && !matches!(**inner, Ty::Str | Ty::String | Ty::Named(_))
+                    && !matches!(
+                        **inner,
+                        Ty::Str | Ty::String | Ty::Named(_) | Ty::Callback(_)
+                    )
             }
             _ => false,
         },
@@ -482,6 +485,10 @@ fn option_parts(inner: &Ty, site: Site) -> Option<Vec<Part>> {
     use Role::*;
     let param = matches!(site, Site::ExportParam | Site::JsArg);
     let value = match inner {
+        // A function's table index or a closure's address: 0 is `None` (no flag).
+        Ty::Callback(_) => {
+            return matches!(site, Site::ExportParam | Site::JsArg).then(|| vec![Part::i32(Value)]);
+        }
         Ty::String | Ty::Str => {
             return match site {
                 Site::ExportParam => parts(&Ty::String, site),
@@ -711,6 +718,7 @@ mod tests {
             ret: boxed(Ty::Unit),
             catch: false,
             names: Vec::new(),
+            hold: crate::Hold::Owned,
         };
         assert_eq!(
             closure_call_signature(&cb).unwrap().to_string(),

@@ -64,6 +64,11 @@ pub struct ClosureView {
     pub drop: String,
     /// Names the closure in errors.
     pub label: String,
+    /// `Box<dyn FnOnce>`: its first call consumes it (`$makeOnce`).
+    pub once: bool,
+    /// `&dyn Fn`/`&mut dyn FnMut` passed to JS: valid until the call it was lent to
+    /// returns (`$lend`); it has no `#closure-drop`.
+    pub lent: bool,
 }
 
 #[derive(Serialize, Clone)]
@@ -197,6 +202,8 @@ pub fn closure_of(
         call,
         drop: js_string(&bridge_schema::closure_drop_export(symbol)),
         label,
+        once: cb.hold == bridge_schema::Hold::Once,
+        lent: cb.hold == bridge_schema::Hold::Lent,
     }
 }
 

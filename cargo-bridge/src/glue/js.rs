@@ -130,24 +130,36 @@ pub(super) fn js_ty(ty: &Ty, names: &TypeNames, site: Site) -> TyView {
 /// The arguments of a call into JS whose wasm import is `symbol`; a Rust closure among them
 /// gets the exports `<symbol>#a<index>#closure-call` / `#closure-drop` (the macro's
 /// `jscall::build` names them so).
-fn params(symbol: &str, what: &str, tys: &[(String, &Ty)], names: &TypeNames) -> Vec<JsParamView> {
+/// `declared`: the names are the declaration's (an import's; a callback's are `a<i>`),
+/// so messages name a closure argument by it.
+fn params(
+    symbol: &str,
+    what: &str,
+    tys: &[(String, &Ty)],
+    declared: bool,
+    names: &TypeNames,
+) -> Vec<JsParamView> {
     // A reserved word (`new`, `class`) or a repeated name is bound with `_` added.
     let bound = calls::bindings(tys.iter().map(|(name, _)| name.as_str()));
     tys.iter()
         .zip(bound)
         .enumerate()
-        .map(|(index, ((_, ty), name))| JsParamView {
+        .map(|(index, ((declared_name, ty), name))| JsParamView {
             name,
             ty: js_ty(ty, names, Site::JsArg),
-            closure: match ty {
-                Ty::Callback(cb) => Some(calls::closure_of(
+            closure: ty.closure().map(|cb| {
+                calls::closure_of(
                     &bridge_schema::callback_symbol(symbol, &format!("a{index}")),
                     cb,
-                    format!("the closure passed as argument {index} to {what}"),
+                    bridge_schema::closure_arg_label(
+                        index,
+                        declared.then_some(declared_name.as_str()),
+                        what,
+                        cb.hold,
+                    ),
                     names,
-                )),
-                _ => None,
-            },
+                )
+            }),
         })
         .collect()
 }
@@ -233,6 +245,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                         .iter()
                         .map(|p| (p.name.clone(), &p.ty))
                         .collect::<Vec<_>>(),
+                    true,
                     &names,
                 ),
                 ret: js_ty(&import.ret, &names, Site::JsResult),
@@ -269,7 +282,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
             uses_values = true;
         }
         for p in &f.params {
-            let Ty::Callback(cb) = &p.ty else { continue };
+            let Some(cb) = p.ty.closure() else { continue };
             uses_values = true;
             let owner = match class {
                 Some(c) => format!("{c}.{}", f.js_name),
@@ -285,6 +298,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                         .enumerate()
                         .map(|(i, t)| (format!("a{i}"), t))
                         .collect::<Vec<_>>(),
+                    false,
                     &names,
                 ),
                 symbol,

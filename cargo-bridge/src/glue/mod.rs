@@ -270,7 +270,9 @@ mod tests {
                 ret: Box::new(Ty::Unit),
                 catch: false,
                 names: Vec::new(),
+                hold: bridge_schema::Hold::Owned,
             }),
+            Kind::OptCallback => opt(Kind::Callback),
             Kind::OptBool => opt(Kind::Bool),
             Kind::OptNumber => opt(Kind::Number),
             Kind::OptU32 => opt(Kind::U32),
@@ -402,10 +404,10 @@ mod tests {
                 }
             }
             // `()` has no value to lift; `&JsValue` is a parameter only; a Rust closure
-            // result is made by `$makeClosure` in `body`.
+            // result is made by `$makeClosure` in `body` (an optional one is no result).
             if !matches!(
                 kind,
-                Kind::Unit | Kind::JsValueRef | Kind::Callback | Kind::MutSlice
+                Kind::Unit | Kind::JsValueRef | Kind::Callback | Kind::OptCallback | Kind::MutSlice
             ) {
                 let lifted = render_macro("abi.js.j2", "m.lift(ty)", tag)
                     .unwrap_or_else(|e| panic!("lift of a `{tag}` result: {e}"));
@@ -432,7 +434,7 @@ mod tests {
         let index = |kind: Kind| match kind {
             Kind::Unit | Kind::Bool | Kind::Number | Kind::U32 | Kind::Bigint | Kind::U64 => 0,
             Kind::Usize | Kind::Isize | Kind::Char | Kind::String | Kind::Enum | Kind::Class => 1,
-            Kind::JsValue | Kind::JsValueRef | Kind::Callback => 2,
+            Kind::JsValue | Kind::JsValueRef | Kind::Callback | Kind::OptCallback => 2,
             Kind::OptBool | Kind::OptNumber | Kind::OptU32 | Kind::OptBigint | Kind::OptU64 => 3,
             Kind::OptUsize | Kind::OptIsize | Kind::OptChar | Kind::OptString => 4,
             Kind::OptEnum | Kind::OptClass | Kind::NumVec | Kind::ClassVec => 5,
@@ -443,7 +445,7 @@ mod tests {
             c[index(*k)] += 1;
             c
         });
-        assert_eq!(counts, [6, 6, 3, 5, 4, 4, 4, 2]);
+        assert_eq!(counts, [6, 6, 4, 5, 4, 4, 4, 2]);
         for (i, a) in Kind::ALL.iter().enumerate() {
             assert!(!Kind::ALL[..i].contains(a), "{a:?} is listed twice");
         }

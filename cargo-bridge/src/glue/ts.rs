@@ -69,6 +69,10 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
         Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => class_ref(&names.js_name(id)),
+        // A function type is parenthesized: `(() => void) | null`.
+        Ty::Option(inner) if matches!(**inner, Ty::Callback(_)) => {
+            format!("({}) | null", of(inner, names))
+        }
         Ty::Option(inner) => format!("{} | null", of(inner, names)),
         Ty::Vec(inner) => match numbers::typed_array(inner) {
             Some(array) => array.to_string(),
@@ -88,6 +92,9 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
                 .zip(fn_type_params(cb))
                 .map(|(t, name)| match t {
                     Ty::Callback(c) => format!("{name}: {}", closure(c, names)),
+                    Ty::Option(inner) if let Ty::Callback(c) = &**inner => {
+                        format!("{name}: ({}) | null", closure(c, names))
+                    }
                     t => format!("{name}: {}", of(t, names)),
                 })
                 .collect();
@@ -166,7 +173,7 @@ pub fn required_params<'a>(tys: impl IntoIterator<Item = &'a Ty>) -> usize {
 }
 
 /// The type of a Rust closure JS holds: called with what an export takes, returning what
-/// an export returns, with `release()`.
+/// an export returns, with `release()` (not when it is lent for a call).
 pub fn closure(cb: &Callback, names: &TypeNames) -> String {
     // The calling function checks no arity: trailing optional parameters may be left out.
     let required = required_params(cb.params.iter());
@@ -180,11 +187,12 @@ pub fn closure(cb: &Callback, names: &TypeNames) -> String {
             format!("{name}{optional}: {}", param(t, names))
         })
         .collect();
-    format!(
-        "(({}) => {}) & {{ release(): void }}",
-        params.join(", "),
-        of(&cb.ret, names)
-    )
+    let f = format!("({}) => {}", params.join(", "), of(&cb.ret, names));
+    // A lent closure has nothing to release: it stops working when its call returns.
+    if cb.hold == bridge_schema::Hold::Lent {
+        return format!("({f})");
+    }
+    format!("({f}) & {{ release(): void }}")
 }
 
 /// The type of a value decoded from the wire (record fields, codecs' messages).
@@ -285,6 +293,7 @@ mod tests {
             ret: Box::new(Ty::Named("a::Node".into())),
             catch: false,
             names: Vec::new(),
+            hold: bridge_schema::Hold::Owned,
         };
         assert_eq!(
             closure(&cb, &names),

@@ -42,6 +42,8 @@ pub enum Kind {
     JsValueRef,
     /// A JS function (parameters) or a Rust closure (results).
     Callback,
+    /// `Option` of a function: `null`/`undefined` is `None` (its one value is 0).
+    OptCallback,
     OptBool,
     OptNumber,
     OptU32,
@@ -73,7 +75,7 @@ pub enum Kind {
 impl Kind {
     /// Every kind: the templates' `kinds` (a switch that has nothing to do for a kind
     /// checks it is one of them), and the tests render each through the templates.
-    pub const ALL: [Kind; 34] = [
+    pub const ALL: [Kind; 35] = [
         Kind::Unit,
         Kind::Bool,
         Kind::Number,
@@ -89,6 +91,7 @@ impl Kind {
         Kind::JsValue,
         Kind::JsValueRef,
         Kind::Callback,
+        Kind::OptCallback,
         Kind::OptBool,
         Kind::OptNumber,
         Kind::OptU32,
@@ -128,10 +131,11 @@ impl Kind {
             Kind::Enum => Kind::OptEnum,
             Kind::Class => Kind::OptClass,
             Kind::Data => Kind::OptData,
+            Kind::Callback => Kind::OptCallback,
             Kind::Unit
             | Kind::JsValue
             | Kind::JsValueRef
-            | Kind::Callback
+            | Kind::OptCallback
             | Kind::OptBool
             | Kind::OptNumber
             | Kind::OptU32
@@ -173,6 +177,7 @@ impl Kind {
             | Kind::JsValue
             | Kind::JsValueRef
             | Kind::Callback
+            | Kind::OptCallback
             | Kind::OptBool
             | Kind::OptNumber
             | Kind::OptU32
@@ -212,6 +217,7 @@ impl Kind {
             | Kind::JsValue
             | Kind::JsValueRef
             | Kind::Callback
+            | Kind::OptCallback
             | Kind::OptBool
             | Kind::OptNumber
             | Kind::OptU32
@@ -248,6 +254,7 @@ impl Kind {
             Kind::OptEnum => Kind::Enum,
             Kind::OptClass => Kind::Class,
             Kind::OptData => Kind::Data,
+            Kind::OptCallback => Kind::Callback,
             Kind::Unit
             | Kind::Bool
             | Kind::Number
@@ -296,6 +303,7 @@ impl Kind {
             | Kind::JsValue
             | Kind::JsValueRef
             | Kind::Callback
+            | Kind::OptCallback
             | Kind::OptBool
             | Kind::OptNumber
             | Kind::OptU32
@@ -335,6 +343,7 @@ impl Kind {
             | Kind::JsValue
             | Kind::JsValueRef
             | Kind::Callback
+            | Kind::OptCallback
             | Kind::OptBool
             | Kind::OptNumber
             | Kind::OptU32
@@ -374,6 +383,7 @@ impl Kind {
             | Kind::JsValue
             | Kind::JsValueRef
             | Kind::Callback
+            | Kind::OptCallback
             | Kind::OptBool
             | Kind::OptNumber
             | Kind::OptU32
@@ -416,6 +426,7 @@ impl Kind {
             | Kind::JsValue
             | Kind::JsValueRef
             | Kind::Callback
+            | Kind::OptCallback
             | Kind::OptBool
             | Kind::OptNumber
             | Kind::OptU32
@@ -460,6 +471,7 @@ impl Kind {
             Kind::OptBigint | Kind::OptU64 => Some(Pass::OrZeroBig),
             Kind::Class | Kind::OptClass => Some(Pass::Addr),
             Kind::JsValue | Kind::JsValueRef | Kind::Callback => Some(Pass::Heap),
+            Kind::OptCallback => Some(Pass::HeapOrZero),
             Kind::Wire | Kind::Data | Kind::OptData => Some(Pass::At),
             Kind::Unit
             | Kind::String
@@ -502,6 +514,8 @@ pub enum Pass {
     Cap,
     Addr,
     Heap,
+    /// `null`/`undefined` as 0, else the value's new table entry.
+    HeapOrZero,
     At,
     Zero,
 }

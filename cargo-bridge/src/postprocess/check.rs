@@ -27,14 +27,17 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
             )
         })?;
         for (index, p) in im.import.params.iter().enumerate() {
-            if !matches!(p.ty, Ty::Callback(_)) {
+            let Some(cb) = p.ty.closure() else {
                 continue;
-            }
+            };
             let base = bridge_schema::callback_symbol(&im.import.symbol, &format!("a{index}"));
-            for symbol in [
-                bridge_schema::closure_call_export(&base),
-                bridge_schema::closure_drop_export(&base),
-            ] {
+            // A lent closure has nothing to free.
+            let drop = (cb.hold != bridge_schema::Hold::Lent)
+                .then(|| bridge_schema::closure_drop_export(&base));
+            for symbol in [Some(bridge_schema::closure_call_export(&base)), drop]
+                .into_iter()
+                .flatten()
+            {
                 if !exported(&symbol) {
                     bail!(
                         "{wasm_name}: the JS import `{}` takes a Rust closure, but the module \
@@ -187,7 +190,7 @@ fn check_types(f: &Function) -> Result<(), String> {
 /// optional kind for it: `types::Kind::optional`).
 fn check_options(params: &[bridge_schema::Param], ret: &Ty) -> Result<(), String> {
     for p in params {
-        if let Some(what) = non_optional_option(&p.ty) {
+        if let Some(what) = non_optional_param(&p.ty) {
             return Err(format!("{what} in parameter `{}`", p.name));
         }
     }
@@ -197,8 +200,17 @@ fn check_options(params: &[bridge_schema::Param], ret: &Ty) -> Result<(), String
     }
 }
 
+/// [`non_optional_option`] of a parameter, which may be an optional function
+/// (`Option<&dyn Fn(..)>`, `Option<Box<dyn Fn(..)>>`: `null` for `None`).
+fn non_optional_param(ty: &Ty) -> Option<String> {
+    match ty {
+        Ty::Option(inner) if matches!(**inner, Ty::Callback(_)) => non_optional_option(inner),
+        t => non_optional_option(t),
+    }
+}
+
 /// An `Option` of `()`, another `Option`, a `Result`, `&JsValue`, a function or `&mut C`
-/// in `ty` (the macro refuses each).
+/// in `ty` (the macro refuses each; a parameter may be an optional function).
 fn non_optional_option(ty: &Ty) -> Option<String> {
     match ty {
         Ty::Option(inner)
@@ -218,8 +230,8 @@ fn non_optional_option(ty: &Ty) -> Option<String> {
         Ty::Callback(cb) => cb
             .params
             .iter()
-            .chain([&*cb.ret])
-            .find_map(non_optional_option),
+            .find_map(non_optional_param)
+            .or_else(|| non_optional_option(&cb.ret)),
         _ => None,
     }
 }
@@ -230,7 +242,7 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         (Ty::Unit, Param | InsideReturn) => Err("`()`".into()),
         // A Rust closure returned to JS: its parameters cross like an export's, its result
         // like an export's result (no `Result`).
-        (Ty::Callback(cb), Return) if !cb.catch => {
+        (Ty::Callback(cb), Return) if !cb.catch && cb.hold != bridge_schema::Hold::Lent => {
             for p in &cb.params {
                 if matches!(p, Ty::SliceMut(_)) {
                     return Err("a `&mut [T]` parameter of a closure".into());
@@ -398,15 +410,14 @@ mod tests {
                 "an `Option` of ClassMut",
             ),
             (
-                vec![Ty::Option(Box::new(Ty::Callback(
-                    bridge_schema::Callback {
-                        params: vec![],
-                        ret: Box::new(Ty::Unit),
-                        catch: false,
-                        names: Vec::new(),
-                    },
-                )))],
-                Ty::Unit,
+                vec![],
+                Ty::Option(Box::new(Ty::Callback(bridge_schema::Callback {
+                    params: vec![],
+                    ret: Box::new(Ty::Unit),
+                    catch: false,
+                    names: Vec::new(),
+                    hold: bridge_schema::Hold::Owned,
+                }))),
                 "an `Option` of Callback",
             ),
             (
@@ -420,6 +431,7 @@ mod tests {
                     ret: Box::new(Ty::Unit),
                     catch: false,
                     names: Vec::new(),
+                    hold: bridge_schema::Hold::Owned,
                 })],
                 Ty::Unit,
                 "an `Option` of Option(I8) in parameter `p0`",

@@ -76,7 +76,7 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
         // A JS function passed as a parameter: Rust calls it through its trampoline,
         // whose first parameter is the function's `JsValue` index.
         for p in &f.params {
-            if let Ty::Callback(cb) = &p.ty {
+            if let Some(cb) = p.ty.closure() {
                 let symbol = bridge_schema::callback_symbol(&f.symbol, &p.name);
                 let what = format!("the JS function {what} takes as `{}`", p.name);
                 if let Some(func) = import(module, &symbol) {
@@ -103,7 +103,7 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
             )?;
         }
         for (index, ty) in params.iter().enumerate() {
-            if let Ty::Callback(cb) = ty {
+            if let Some(cb) = ty.closure() {
                 let base = bridge_schema::callback_symbol(&import.symbol, &format!("a{index}"));
                 closure(&base, cb, &format!("the closure passed to {what}"))?;
             }

@@ -159,6 +159,18 @@ pub const SCENARIOS: &[Scenario] = &[
                peer: `&js_sys::Function` and `call1`) in a loop (floor: a bare import call)",
     },
     Scenario {
+        name: "lentClosure",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 2,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "Rust lends a closure to a JS import that calls it once: `x = apply_lent(&|v| v \
+               + 1, x)` (`&dyn Fn(i32) -> i32`; the peer: a `Closure<dyn Fn(i32) -> i32>` made \
+               per call and passed as `&Closure`) in a loop (floor: a bare import call)",
+    },
+    Scenario {
         name: "jsValueRoundtrip",
         iterations: 1_000_000,
         quick_iterations: 2_000,

@@ -27,6 +27,7 @@ pub fn lift_param(
     info: &CallbackInfo,
     symbol: &str,
     items: &TokenStream,
+    optional: bool,
 ) -> (TokenStream, TokenStream) {
     let arg_names = arg_names(info);
     let call = jscall::build(&info.call, &arg_names);
@@ -47,6 +48,32 @@ pub fn lift_param(
         move |#(#arg_names: #arg_tys),*| #ret { #invoke }
     };
     let dyn_ty = &info.dyn_ty;
+    if optional {
+        // `Option<..>`: JS passed `null`/`undefined` as index 0 (`undefined`'s entry,
+        // never a function's).
+        let prelude = match info.form {
+            Form::Ref | Form::Mut => quote! {
+                #declare
+                let #held = (#name != 0).then(|| ::bridge_runtime::JsValue::from_abi(#name));
+                #[allow(unused_mut)]
+                let mut #name = #held.as_ref().map(|#held| #closure);
+            },
+            Form::Boxed | Form::Once => quote! {
+                #declare
+                let #name: ::core::option::Option<::std::boxed::Box<#dyn_ty>> = (#name != 0)
+                    .then(|| {
+                        let #held = ::bridge_runtime::JsValue::from_abi(#name);
+                        ::std::boxed::Box::new(#closure) as ::std::boxed::Box<#dyn_ty>
+                    });
+            },
+        };
+        let arg = match info.form {
+            Form::Ref => quote! { #name.as_ref().map(|f| f as &#dyn_ty) },
+            Form::Mut => quote! { #name.as_mut().map(|f| f as &mut #dyn_ty) },
+            Form::Boxed | Form::Once => quote! { #name },
+        };
+        return (prelude, arg);
+    }
     let prelude = match info.form {
         Form::Ref | Form::Mut => quote! {
             #declare
@@ -57,7 +84,7 @@ pub fn lift_param(
                 #closure
             };
         },
-        Form::Boxed => quote! {
+        Form::Boxed | Form::Once => quote! {
             #declare
             let #held = ::bridge_runtime::JsValue::from_abi(#name);
             let #name: ::std::boxed::Box<#dyn_ty> = ::std::boxed::Box::new(#closure);
@@ -66,7 +93,7 @@ pub fn lift_param(
     let arg = match info.form {
         Form::Ref => quote! { &#name },
         Form::Mut => quote! { &mut #name },
-        Form::Boxed => quote! { #name },
+        Form::Boxed | Form::Once => quote! { #name },
     };
     (prelude, arg)
 }

@@ -7,7 +7,7 @@
 //! active pool.
 
 use super::abi;
-use crate::model::ty::{JsCall, Lift, Lower};
+use crate::model::ty::{Form, JsCall, Lift, Lower};
 use bridge_schema::lowering::{Scalar, Site};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -125,9 +125,45 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
                 call.raw_args.push(quote! { #name });
             }
             // Its `#closure-call`/`#closure-drop` exports are the caller's (`closures`).
-            Lower::Closure(_) => {
+            Lower::Closure(cb) => {
+                let into = match cb.form {
+                    Form::Once => quote! { into_abi_once },
+                    _ => quote! { into_abi },
+                };
                 call.raw_args
-                    .push(quote! { ::bridge_runtime::js::closure::into_abi(#name) });
+                    .push(quote! { ::bridge_runtime::js::closure::#into(#name) });
+            }
+            Lower::OptClosure(cb) => {
+                let rt = quote! { ::bridge_runtime::js::closure };
+                let slot = format_ident!("__bridge_lent_{}", name);
+                call.lowering.push(match cb.form {
+                    Form::Once => quote! {
+                        let #name: u32 = #name.map_or(0, #rt::into_abi_once);
+                    },
+                    Form::Boxed => quote! {
+                        let #name: u32 = #name.map_or(0, #rt::into_abi);
+                    },
+                    // The `Some`'s reference is the slot (an `Option<&T>` is a `&T`).
+                    Form::Ref | Form::Mut => quote! {
+                        #[allow(unused_mut)]
+                        let mut #slot = #name;
+                        let #name: u32 = match &mut #slot {
+                            ::core::option::Option::Some(f) => #rt::lend(f),
+                            ::core::option::Option::None => 0,
+                        };
+                    },
+                });
+                call.raw_args.push(quote! { #name });
+            }
+            // The reference sits in a slot on this frame while the import runs.
+            Lower::Lent(_) => {
+                let slot = format_ident!("__bridge_lent_{}", name);
+                call.lowering.push(quote! {
+                    #[allow(unused_mut)]
+                    let mut #slot = #name;
+                });
+                call.raw_args
+                    .push(quote! { ::bridge_runtime::js::closure::lend(&mut #slot) });
             }
         }
     }

@@ -227,6 +227,9 @@ fn lower(info: &TyInfo) -> TokenStream {
         }
         Ty::String => quote! { #rt::ret_string(__value) },
         Ty::JsValue => quote! { __value.into_abi() },
+        Ty::Callback(cb) if cb.hold == bridge_schema::Hold::Once => {
+            quote! { ::bridge_runtime::js::closure::into_abi_once(__value) }
+        }
         Ty::Callback(_) => quote! { ::bridge_runtime::js::closure::into_abi(__value) },
         Ty::Named(_) => quote! { #into::into_abi(__value) },
         Ty::Option(inner) => match &**inner {

@@ -6,7 +6,7 @@ use super::abi::{self, scalar};
 use super::callback;
 use super::lift::{borrow_prelude, kept_by_thunk, lift_param, lower_return};
 use crate::model::thunk::{Receiver, ThunkSpec};
-use crate::model::ty::{CallbackInfo, JsCall, Lower, plain};
+use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, plain};
 use bridge_schema::Ty;
 use bridge_schema::lowering::Site;
 use proc_macro2::{Ident, TokenStream};
@@ -96,7 +96,8 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         if let Some(cb) = &info.callback {
             let symbol = bridge_schema::callback_symbol(&spec.symbol, js_name);
             let items = closures(&cb.call, &symbol, &name.to_string());
-            let (prelude, arg) = callback::lift_param(&name, cb, &symbol, &items);
+            let optional = matches!(info.ty, Ty::Option(_));
+            let (prelude, arg) = callback::lift_param(&name, cb, &symbol, &items, optional);
             wasm_params.extend(abi::params(&name, &info.ty, Site::ExportParam, &quote! {}));
             owned.push(prelude);
             args.push(arg);
@@ -210,7 +211,15 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             symbol,
             ident,
             cb,
-            &format!("the closure returned by {symbol}"),
+            // As the glue names it (`makeAdder`, `Class.method`).
+            &match &spec.class {
+                Some(class) => format!(
+                    "the closure returned by {}.{}",
+                    quote!(#class).to_string().replace(' ', ""),
+                    spec.member
+                ),
+                None => format!("the closure returned by {}", spec.member),
+            },
         ),
         None => quote! {},
     };
@@ -288,20 +297,63 @@ pub fn closure_exports(
     });
     let drop_symbol = bridge_schema::closure_drop_export(symbol);
     let drop_ident = format_ident!("{}_closure_drop", ident);
+    let rt = quote! { ::bridge_runtime::js::closure };
+    let (body, free) = match info.form {
+        Form::Boxed => (
+            quote! {
+                // SAFETY: the glue passes the address `into_abi` gave for this export's
+                // closure type, while it is live, and never while the closure runs.
+                let __f = unsafe { #rt::get::<#dyn_ty>(__closure) };
+                __f(#(#arg_names),*)
+            },
+            quote! { #rt::free::<#dyn_ty> },
+        ),
+        Form::Once => {
+            let twice = format!("{label} was already called: a `FnOnce` closure runs once");
+            (
+                quote! {
+                    // SAFETY: as for `get`, from `into_abi_once`.
+                    match unsafe { #rt::take_once::<#dyn_ty>(__closure) } {
+                        ::core::option::Option::Some(__f) => __f(#(#arg_names),*),
+                        // A call that took it threw before the glue saw it return.
+                        ::core::option::Option::None => ::bridge_runtime::abi::throw(
+                            ::bridge_runtime::abi::BridgeError::new(
+                                ::std::string::String::from(#twice),
+                            ),
+                        ),
+                    }
+                },
+                quote! { #rt::free_once::<#dyn_ty> },
+            )
+        }
+        // Lent: only callable while the import runs; nothing to free.
+        Form::Ref | Form::Mut => {
+            let get = match info.form {
+                Form::Ref => quote! { get_lent },
+                _ => quote! { get_lent_mut },
+            };
+            let body = quote! {
+                // SAFETY: the glue passes the slot address `lend` gave, only until the
+                // import it was lent to returns, and never while the closure runs.
+                let __f = unsafe { #rt::#get::<#dyn_ty>(__closure) };
+                __f(#(#arg_names),*)
+            };
+            return quote! {
+                #[allow(non_snake_case, clippy::all)]
+                fn #helper(__closure: u32, #(#arg_names: #arg_tys),*) #ret { #body }
+                #call
+            };
+        }
+    };
     quote! {
         #[allow(non_snake_case, clippy::all)]
-        fn #helper(__closure: u32, #(#arg_names: #arg_tys),*) #ret {
-            // SAFETY: the glue passes the address `into_abi` gave for this export's
-            // closure type, while it is live, and never while the closure runs.
-            let __f = unsafe { ::bridge_runtime::js::closure::get::<#dyn_ty>(__closure) };
-            __f(#(#arg_names),*)
-        }
+        fn #helper(__closure: u32, #(#arg_names: #arg_tys),*) #ret { #body }
         #call
         #[unsafe(export_name = #drop_symbol)]
         #[allow(non_snake_case, clippy::all)]
         unsafe extern "C" fn #drop_ident(addr: u32) {
             // SAFETY: as above; the glue frees each closure once.
-            unsafe { ::bridge_runtime::js::closure::free::<#dyn_ty>(addr) }
+            unsafe { #free(addr) }
         }
     }
 }
@@ -312,10 +364,16 @@ pub fn closure_exports(
 pub fn closures(call: &JsCall, symbol: &str, prefix: &str) -> TokenStream {
     let mut items = TokenStream::new();
     for (index, arg) in call.args.iter().enumerate() {
-        if let Lower::Closure(cb) = &arg.lower {
+        if let Lower::Closure(cb) | Lower::Lent(cb) | Lower::OptClosure(cb) = &arg.lower {
             let base = bridge_schema::callback_symbol(symbol, &format!("a{index}"));
             let ident = format_ident!("{}_a{}", prefix, index);
-            let label = format!("the closure passed as argument {index} to {}", call.what);
+            let name = call.arg_names.get(index).map(String::as_str);
+            let hold = match cb.form {
+                Form::Ref | Form::Mut => bridge_schema::Hold::Lent,
+                Form::Once => bridge_schema::Hold::Once,
+                Form::Boxed => bridge_schema::Hold::Owned,
+            };
+            let label = bridge_schema::closure_arg_label(index, name, &call.what, hold);
             items.extend(closure_exports(&base, &ident, cb, &label));
         }
     }

@@ -58,6 +58,8 @@ pub enum Form {
     Mut,
     /// `Box<dyn Fn>` / `Box<dyn FnMut>`
     Boxed,
+    /// `Box<dyn FnOnce>`
+    Once,
 }
 
 /// A function type's signature.
@@ -84,6 +86,9 @@ pub struct CallbackInfo {
 #[derive(Clone)]
 pub struct JsCall {
     pub args: Vec<Arg>,
+    /// The arguments' JS names where the declaration gives them (imports; empty for
+    /// callbacks), for messages naming a closure argument.
+    pub arg_names: Vec<String>,
     pub ret: Lift,
     /// The result's schema type (its wasm values: `bridge_schema::lowering::parts`).
     pub ret_ty: Ty,
@@ -127,6 +132,12 @@ pub enum Lower {
     /// A Rust closure, passed owned (`Box<dyn Fn>`): its `#closure-call`/`#closure-drop`
     /// exports are named from the call and the argument's index.
     Closure(Box<CallbackInfo>),
+    /// A `&dyn Fn` / `&mut dyn FnMut` lent for the call: the address of a stack slot
+    /// holding the reference (no `#closure-drop`: the glue's function stops working when
+    /// the call returns).
+    Lent(Box<CallbackInfo>),
+    /// `Option` of a closure (owned or lent, as its form says): 0 for `None`.
+    OptClosure(Box<CallbackInfo>),
 }
 
 /// How the result of a call into JS is lifted.

@@ -717,7 +717,8 @@ fn build(
     };
     let symbol = bridge_schema::import_symbol(&record::crate_name(), &rust_name);
     let typed: Vec<(&TyInfo, &syn::Type)> = infos.iter().map(|(i, t)| (i, *t)).collect();
-    let call = jscall::check(&typed, &ret, ret_ty, catch, &what)?;
+    let mut call = jscall::check(&typed, &ret, ret_ty, catch, &what)?;
+    call.arg_names = params.iter().map(|p| p.name.clone()).collect();
 
     let namespace = namespace_of(args)?;
     if js_name.is_empty() && member.is_none() {

@@ -4,7 +4,7 @@
 //! through the class's identity hook exactly like a returned class.
 
 use super::unsupported::unsupported;
-use crate::model::ty::{Arg, Form, JsCall, Lift, Lower, TyInfo};
+use crate::model::ty::{Arg, CallbackInfo, Form, JsCall, Lift, Lower, TyInfo};
 use bridge_schema::Ty;
 use bridge_schema::lowering::{Scalar, Site, on_wire};
 use syn::Type;
@@ -38,18 +38,22 @@ pub fn check(
                 t if let Some(s) = Scalar::of(t) => Lower::OptScalar(s),
                 Ty::Str | Ty::String => Lower::OptStr,
                 Ty::Named(_) => Lower::OptNamed(carrier(info)),
+                // `None` is address 0: JS gets `null`.
+                Ty::Callback(_) => {
+                    let cb = info.callback.as_deref().expect("a callback type");
+                    check_closure_signature(cb, ty)?;
+                    Lower::OptClosure(Box::new(cb.clone()))
+                }
                 _ => unreachable!("other options travel on the wire"),
             },
             Ty::Callback(_) => {
                 let cb = info.callback.as_deref().expect("a callback type");
-                if cb.form != Form::Boxed {
-                    return bad(
-                        "JS may keep a function it is given, so a Rust closure is passed owned: \
-                         `Box<dyn Fn(A, ..) -> R>` or `Box<dyn FnMut(A, ..) -> R>`",
-                    );
+                check_closure_signature(cb, ty)?;
+                match cb.form {
+                    Form::Boxed | Form::Once => Lower::Closure(Box::new(cb.clone())),
+                    // Lent for the call: JS's function stops working when it returns.
+                    Form::Ref | Form::Mut => Lower::Lent(Box::new(cb.clone())),
                 }
-                check_closure(info, ty)?;
-                Lower::Closure(Box::new(cb.clone()))
             }
             Ty::ClassRef(_) | Ty::ClassMut(_) => {
                 return bad("pass a class as Handle<C> (JS may keep the object)");
@@ -100,6 +104,7 @@ pub fn check(
     };
     Ok(JsCall {
         args,
+        arg_names: Vec::new(),
         ret: lift,
         ret_ty: ret.ty.clone(),
         catch,
@@ -111,11 +116,19 @@ pub fn check(
 /// and its parameters and result cross like an export's (no `Result<_, JsError>`).
 pub fn check_closure(info: &TyInfo, ty: &Type) -> syn::Result<()> {
     let cb = info.callback.as_deref().expect("a callback type");
-    let why = if cb.form != Form::Boxed {
-        Some(
+    if !matches!(cb.form, Form::Boxed | Form::Once) {
+        return Err(unsupported(
+            ty,
             "a closure returned to JS is owned: return `Box<dyn Fn(A, ..) -> R>` or `Box<dyn FnMut(A, ..) -> R>`",
-        )
-    } else if cb.catch {
+        ));
+    }
+    check_closure_signature(cb, ty)
+}
+
+/// What a Rust closure JS calls may take and return (its parameters and result cross
+/// like an export's).
+fn check_closure_signature(cb: &CallbackInfo, ty: &Type) -> syn::Result<()> {
+    let why = if cb.catch {
         Some("a Rust closure called from JS does not return `Result<_, JsError>`: return the value")
     } else if cb
         .params

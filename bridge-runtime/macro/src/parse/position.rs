@@ -25,6 +25,11 @@ pub fn check(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
     };
     match (&info.ty, pos) {
         (Ty::Callback(_), Position::Return) => jscall::check_closure(info, ty),
+        (Ty::Option(t), Position::Return) if matches!(**t, Ty::Callback(_)) => Err(unsupported(
+            ty,
+            "an optional closure is a parameter or an import's argument, not a result: \
+             return `Box<dyn Fn(A, ..) -> R>` (or a `JsValue`, null for none)",
+        )),
         // A returned `&[T]` is a view (`slices::export_slice`), never a slice here.
         (t, Position::Return) if param_only(t) => Err(unsupported(ty, &borrowed_return(t, ""))),
         (Ty::Option(t), Position::Return) if param_only(t) => {

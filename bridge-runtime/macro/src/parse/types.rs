@@ -8,7 +8,7 @@ use super::slices;
 use super::unsupported::unsupported;
 use crate::model::refs::TypeRefs;
 use crate::model::ty::{CallbackInfo, Form, TyInfo, plain};
-use bridge_schema::{Callback, Ty};
+use bridge_schema::{Callback, Hold, Ty};
 use syn::{GenericArgument, PathArguments, ReturnType, Type, TypeParamBound};
 
 /// Classify `ty`; each user type it names gets a placeholder id from `refs`.
@@ -129,13 +129,13 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
             if is_last_ident(&r.elem, "JsValue") && r.mutability.is_none() {
                 return Ok(plain(Ty::JsValueRef));
             }
-            if let Type::TraitObject(_) = &*r.elem {
+            if let Type::TraitObject(_) = unparen(&r.elem) {
                 let form = if r.mutability.is_some() {
                     Form::Mut
                 } else {
                     Form::Ref
                 };
-                return callback(ty, &r.elem, form, self_ty, refs);
+                return callback(ty, unparen(&r.elem), form, self_ty, refs);
             }
             if let Some(why) = borrowed_container(&r.elem) {
                 return Err(unsupported(ty, why));
@@ -184,7 +184,8 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                 return Ok(plain(Ty::JsValue));
             }
             if seg.ident == "Box"
-                && let Ok(inner @ Type::TraitObject(_)) = single_arg(ty, &seg.arguments)
+                && let Ok(inner @ Type::TraitObject(_)) =
+                    single_arg(ty, &seg.arguments).map(unparen)
             {
                 return callback(ty, inner, Form::Boxed, self_ty, refs);
             }
@@ -221,7 +222,7 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                             "`Option<()>` is not supported: take a `bool`",
                         ));
                     }
-                    if matches!(inner.ty, Ty::JsValueRef | Ty::Callback(_)) {
+                    if matches!(inner.ty, Ty::JsValueRef) {
                         return Err(unsupported(
                             ty,
                             "Option of a &JsValue or a function is not supported: take \
@@ -265,7 +266,16 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
 }
 
 const SHAPES: &str = "JS functions are taken as `&dyn Fn(A, ..) -> R`, \
-`&mut dyn FnMut(A, ..) -> R` or `Box<dyn Fn(A, ..) -> R>`";
+`&mut dyn FnMut(A, ..) -> R`, `Box<dyn Fn(A, ..) -> R>` or `Box<dyn FnOnce(A, ..) -> R>`";
+
+/// `ty` without the parentheses around it (`&(dyn Fn() + Send)`).
+fn unparen(ty: &Type) -> &Type {
+    match ty {
+        Type::Paren(p) => unparen(&p.elem),
+        Type::Group(g) => unparen(&g.elem),
+        t => t,
+    }
+}
 
 /// Classify the trait object `dyn_ty` of a function type `ty`.
 fn callback(
@@ -280,15 +290,36 @@ fn callback(
         return bad("not a function type");
     };
     let mut sig = None;
+    let mut form = form;
     for bound in &obj.bounds {
         match bound {
+            // Marker traits say nothing about how the function crosses.
+            TypeParamBound::Trait(t)
+                if t.path.segments.len() == 1
+                    && matches!(t.path.segments[0].arguments, PathArguments::None)
+                    && (t.path.segments[0].ident == "Send"
+                        || t.path.segments[0].ident == "Sync") => {}
             TypeParamBound::Trait(t) => {
                 let seg = t.path.segments.last().expect("a segment");
-                if sig.is_some() || !(seg.ident == "Fn" || seg.ident == "FnMut") {
-                    return bad("only one `Fn` or `FnMut` bound (plus lifetimes) is supported");
+                if sig.is_some()
+                    || !(seg.ident == "Fn" || seg.ident == "FnMut" || seg.ident == "FnOnce")
+                {
+                    return bad(
+                        "only one `Fn`, `FnMut` or `FnOnce` bound (plus `Send`, `Sync` and \
+                         lifetimes) is supported",
+                    );
                 }
                 if seg.ident == "FnMut" && form == Form::Ref {
                     return bad("a `&dyn FnMut` cannot be called: take `&mut dyn FnMut`");
+                }
+                if seg.ident == "FnOnce" {
+                    if form != Form::Boxed {
+                        return bad(
+                            "a borrowed `dyn FnOnce` cannot be called (calling it moves it): \
+                             take `Box<dyn FnOnce(A, ..) -> R>`",
+                        );
+                    }
+                    form = Form::Once;
                 }
                 let PathArguments::Parenthesized(args) = &seg.arguments else {
                     return bad("expected `Fn(A, ..) -> R`");
@@ -300,7 +331,7 @@ fn callback(
         }
     }
     let Some(args) = sig else {
-        return bad("expected an `Fn` or `FnMut` bound");
+        return bad("expected an `Fn`, `FnMut` or `FnOnce` bound");
     };
     let mut params = Vec::new();
     for input in &args.inputs {
@@ -319,6 +350,11 @@ fn callback(
         ret: Box::new(ret.ty.clone()),
         catch,
         names: Vec::new(),
+        hold: match form {
+            Form::Ref | Form::Mut => Hold::Lent,
+            Form::Boxed => Hold::Owned,
+            Form::Once => Hold::Once,
+        },
     };
     // Checked now, for every function type, so the error points at the parameter's type.
     let typed: Vec<(&TyInfo, &Type)> = params.iter().map(|(i, t)| (i, t)).collect();

@@ -8,7 +8,13 @@ pub struct Widget {
 }
 
 #[bridge]
-pub fn two_bounds(f: &(dyn Fn(u32) + Send)) {}
+pub fn two_bounds(f: &(dyn Fn(u32) + Clone)) {}
+
+#[bridge]
+pub fn borrowed_once(f: &dyn FnOnce(u32)) {}
+
+#[bridge]
+pub fn borrowed_once_mut(f: &mut dyn FnOnce(u32)) {}
 
 #[bridge]
 pub fn not_fn(f: &dyn Send) {}
@@ -26,7 +32,7 @@ pub fn takes_class(f: &dyn Fn(&Widget)) {}
 pub fn takes_unit(f: &dyn Fn(())) {}
 
 #[bridge]
-pub fn takes_borrowed_closure(f: &dyn Fn(&dyn Fn(u32))) {}
+pub fn takes_borrowed_once(f: &dyn Fn(&dyn FnOnce(u32))) {}
 
 #[bridge]
 pub fn takes_catching_closure(f: &dyn Fn(Box<dyn Fn(u32) -> Result<u32, JsError>>)) {}
@@ -58,6 +64,11 @@ pub fn closure_taking_function() -> Box<dyn Fn(Box<dyn Fn()>)> {
 #[bridge]
 pub fn closure_returning_reference() -> Box<dyn Fn(u32) -> &'static str> {
     Box::new(|_| "")
+}
+
+#[bridge]
+pub fn optional_closure() -> Option<Box<dyn Fn(u32) -> u32>> {
+    None
 }
 
 fn main() {}

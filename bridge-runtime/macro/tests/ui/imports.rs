@@ -33,7 +33,7 @@ extern "C" {
 
     fn takes_class(w: &Widget);
 
-    fn takes_closure(f: &dyn Fn(u32) -> u32);
+    fn takes_once_ref(f: &dyn FnOnce(u32) -> u32);
 
     fn returns_str() -> &'static str;
 }

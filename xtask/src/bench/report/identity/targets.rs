@@ -150,6 +150,13 @@ pub fn calling_js(run: &Run) -> Vec<Target> {
         Mode::WasmBindgen,
         2.0,
     ));
+    out.push(speedup_target(
+        run,
+        g,
+        "lentClosure",
+        Mode::WasmBindgen,
+        2.0,
+    ));
     out.push(ratio_target(
         run,
         g,
