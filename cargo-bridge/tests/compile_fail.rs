@@ -125,21 +125,21 @@ extern "C" {
 }
 
 #[test]
-fn js_import_takes_rust_closures_owned() {
+fn js_import_takes_no_borrowed_fn_once() {
     build_lib_failing(
-        "import-borrowed-closure",
+        "import-borrowed-once",
         r#"use bridge_runtime::bridge;
 
 #[bridge]
 extern "C" {
     #[bridge(js_namespace = "host")]
-    fn keep(f: &dyn Fn(u32) -> u32);
+    fn keep(f: &dyn FnOnce(u32) -> u32);
 }
 "#,
     )
     .stderr_has(&[
-        "the JS import `keep` cannot take it: JS may keep a function it is given, so a Rust \
-         closure is passed owned",
+        "a borrowed `dyn FnOnce` cannot be called (calling it moves it): take \
+         `Box<dyn FnOnce(A, ..) -> R>`",
     ]);
 }
 

@@ -418,7 +418,7 @@ mod tests {
                     names: Vec::new(),
                     hold: bridge_schema::Hold::Owned,
                 }))),
-                "an `Option` of Callback",
+                "a borrowed or callback type (Callback(",
             ),
             (
                 vec![],
