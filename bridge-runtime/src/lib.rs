@@ -7,6 +7,8 @@
 //! - [`BridgeType`], [`BridgeClass`], [`IntoJs`], [`FromJs`]: what `#[bridge]` implements
 //!   for user types, and how thunks marshal them.
 //! - [`JsValue`], [`JsError`]: JS values and exceptions in Rust (see [`js`]).
+//! - [`spawn_local`], [`JsPromise`]: async (`async fn` exports return Promises; Rust
+//!   awaits JS promises), on a single-threaded executor polled from microtasks.
 //! - [`abi`]: the helpers the macro's generated code calls. Not a stable API.
 
 pub mod abi;
@@ -21,6 +23,7 @@ mod pool;
 pub mod record;
 mod result;
 mod ret;
+mod task;
 mod text;
 mod types;
 pub mod wire;
@@ -42,6 +45,7 @@ pub fn runtime_buffer_bytes() -> usize {
 pub use class_values::NotAClass;
 pub use handle::{Handle, HandleRef, HandleRefMut};
 pub use js::{JsError, JsStatic, JsType, JsValue};
+pub use task::{JsPromise, TaskResult, spawn_local};
 
 pub use result::BridgeData;
 pub use types::{BridgeClass, BridgeType, FromJs, IntoJs};

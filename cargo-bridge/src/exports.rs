@@ -398,6 +398,7 @@ mod tests {
 
     fn method(name: &str) -> Function {
         Function {
+            is_async: false,
             kind: FunctionKind::Method,
             js_name: name.into(),
             rust_name: name.into(),

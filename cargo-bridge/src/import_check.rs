@@ -16,6 +16,7 @@ pub const WASM_BINDGEN_MODULES: &[&str] =
 const BRIDGE_MODULES: &[&str] = &[
     bridge_schema::abi::host::MODULE,
     bridge_schema::JS_VALUE_MODULE,
+    bridge_schema::abi::tasks::MODULE,
     bridge_schema::JS_IMPORT_MODULE,
     bridge_schema::IDENTITY_IMPORT_MODULE,
 ];

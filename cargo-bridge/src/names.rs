@@ -206,6 +206,7 @@ mod tests {
         FunctionExport {
             crate_name: krate.into(),
             function: Function {
+                is_async: false,
                 kind: FunctionKind::Free,
                 js_name: js.into(),
                 rust_name: rust.into(),
@@ -303,6 +304,7 @@ mod tests {
 
     fn member(kind: FunctionKind, rust: &str, js: &str) -> Function {
         Function {
+            is_async: false,
             kind,
             js_name: js.into(),
             rust_name: rust.into(),

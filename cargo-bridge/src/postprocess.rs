@@ -96,6 +96,10 @@ pub fn run(
         .imports
         .iter()
         .any(|i| i.module == bridge_schema::JS_VALUE_MODULE);
+    let uses_tasks = module
+        .imports
+        .iter()
+        .any(|i| i.module == bridge_schema::abi::tasks::MODULE);
     let transformed = (|| {
         let hooks = transforms::identity::run(&mut module, &class_modes)?;
         transforms::inline_identity::run(&mut module, &hooks)?;
@@ -114,6 +118,7 @@ pub fn run(
         &exports,
     );
     model.debug = naming.debug;
+    model.tasks = uses_tasks;
     // bridge-runtime's JsValue conversions hand values to the table.
     let wbg_uses_values = wbg.connect.is_some();
     model.wbg = wbg;

@@ -29,6 +29,7 @@ pub const FIXTURES: &[Fixture] = &[
     in_fixtures("js-classes", "fixtures/js-classes"),
     in_fixtures("classes", "fixtures/classes"),
     in_fixtures("closures", "fixtures/closures"),
+    in_fixtures("async-fixture", "fixtures/async"),
     Fixture {
         package: "ws-default",
         manifest: "fixtures/ws-default/Cargo.toml",

@@ -147,6 +147,36 @@ pub mod host {
     pub const GUARDS_RESUMED: &str = "guards_resumed";
 }
 
+/// The async executor's host imports (`bridge-runtime/src/task/host.rs`,
+/// `templates/task.js.j2`) and the runtime's exports the glue calls. A module imports
+/// from [`tasks::MODULE`] only when it has async items: the glue includes its task half
+/// exactly then.
+pub mod tasks {
+    pub const MODULE: &str = "__bridge_task";
+    pub const SCHEDULE: &str = "schedule";
+    pub const DONE: &str = "done";
+    pub const THEN: &str = "then";
+    pub const REPORT: &str = "report";
+    pub const ALL: &[&str] = &[SCHEDULE, DONE, THEN, REPORT];
+    /// Those that run user JS (a thenable's `then`): they get wasm's stack pointer.
+    pub const REENTRANT: &[&str] = &[THEN];
+
+    /// `(task) -> 0|1`: the first poll of a new async export task (1: it finished).
+    pub const POLL_FIRST: &str = "__bridge_task_poll_first";
+    /// `()`: poll every woken task until none is ready.
+    pub const RUN: &str = "__bridge_task_run";
+    /// `(key, idx, ok)`: the promise of settlement slot `key` settled with the value
+    /// `idx` (fulfilled when `ok` is 1); then runs the executor.
+    pub const SETTLE: &str = "__bridge_task_settle";
+    /// `(task) -> task`: after a trap while polling, forget the task being polled (the
+    /// given one, or with 0 the innermost); 0 when none was being polled.
+    pub const ABANDON: &str = "__bridge_task_abandon";
+    /// `() -> n`: live tasks (for `__bridgeTasks()`).
+    pub const LIVE: &str = "__bridge_task_live";
+    /// `() -> n`: settlement slots in use (promises awaited or dropped unsettled).
+    pub const AWAITING: &str = "__bridge_task_awaiting";
+}
+
 /// The glue's `JsValue` table, as Rust sees it: the entries reserved for constants (never
 /// freed; Rust compares them by index) and the codes of the `type_of` host import.
 pub mod js_values {

@@ -71,6 +71,12 @@ pub fn closure_arg_label(index: usize, name: Option<&str>, what: &str, hold: Hol
     }
 }
 
+/// Name of the wasm export that hands JS the output of the finished task of the async
+/// export `symbol` (`(task) -> ret`).
+pub fn async_finish_export(symbol: &str) -> String {
+    format!("{symbol}#finish")
+}
+
 /// Name of the wasm export that frees a Rust closure the export `symbol` returned.
 pub fn closure_drop_export(symbol: &str) -> String {
     format!("{symbol}#closure-drop")
@@ -393,6 +399,12 @@ pub struct Function {
     /// field's): the CLI names it as a field when its JS name clashes with a member's.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub field: bool,
+    /// An `async fn`: JS gets a `Promise` of `ret`. The export `symbol` converts the
+    /// arguments and returns a task id (`u32`); [`async_finish_export`] of `symbol` takes
+    /// the task's output once it is ready and returns it as a sync export returns `ret`.
+    /// Absent from the records of sync functions (their bytes are as before).
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub is_async: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -541,11 +541,19 @@ pub fn export_signature(function: &Function) -> Option<Signature> {
         Receiver::None => None,
         Receiver::Shared | Receiver::Exclusive | Receiver::Handle => Some(Wasm::I32),
     };
-    signature(
-        receiver,
-        function.params.iter().map(|p| &p.ty),
-        &function.ret,
-    )
+    // An async export returns its task's id; the output comes from its finish export.
+    let ret = if function.is_async {
+        &Ty::U32
+    } else {
+        &function.ret
+    };
+    signature(receiver, function.params.iter().map(|p| &p.ty), ret)
+}
+
+/// The finish export of an async export (`bridge_schema::async_finish_export`): the task
+/// id, then the function's result as a sync export returns it.
+pub fn async_finish_signature(function: &Function) -> Option<Signature> {
+    signature(None, [Ty::U32].iter(), &function.ret)
 }
 
 /// The `#closure-call` export of a Rust closure of type `callback` (returned by an export
@@ -692,6 +700,7 @@ mod tests {
     #[test]
     fn an_export_signature_is_its_receiver_params_and_result() {
         let f = Function {
+            is_async: false,
             kind: FunctionKind::Method,
             js_name: "f".into(),
             rust_name: "f".into(),

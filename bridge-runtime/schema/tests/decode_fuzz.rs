@@ -10,6 +10,7 @@ use proptest::prelude::*;
 
 fn sample_records() -> Vec<Record> {
     let method = Function {
+        is_async: false,
         kind: FunctionKind::Method,
         js_name: "add".into(),
         rust_name: "add".into(),

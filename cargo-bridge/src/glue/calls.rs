@@ -44,6 +44,17 @@ pub struct FnView {
     pub borrows: Vec<BorrowView>,
     /// The function returns a Rust closure (see [`ClosureView`]).
     pub closure: Option<Box<ClosureView>>,
+    /// An `async fn`: this call starts its task (its `ret` is the task id) and the
+    /// Promise settles with what `finish` returns.
+    pub finish: Option<Box<FinishView>>,
+}
+
+/// The finish export of an async function: `(task) -> ret`, lifted as a sync export's
+/// result; a module-level glue function (`var`, assigned by [`GlueModel::new`]).
+#[derive(Serialize, Clone)]
+pub struct FinishView {
+    pub var: String,
+    pub call: FnView,
 }
 
 /// One borrow guard of a thunk: the binding (`this` or a parameter) of the object.
@@ -120,6 +131,34 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
     if let Ty::Callback(cb) = &f.ret {
         ret.ts = ts::closure(cb, names);
     }
+    let finish = f.is_async.then(|| {
+        let call = Function {
+            kind: FunctionKind::Free,
+            js_name: "$finish".to_string(),
+            rust_name: String::new(),
+            symbol: bridge_schema::async_finish_export(&f.symbol),
+            receiver: Receiver::None,
+            params: vec![bridge_schema::Param {
+                name: "task".to_string(),
+                ty: Ty::U32,
+            }],
+            ret: f.ret.clone(),
+            doc: String::new(),
+            is_async: false,
+        };
+        let mut call = fn_view(&call, None, names);
+        call.label = label.clone();
+        call.required = 0;
+        Box::new(FinishView {
+            var: String::new(),
+            call,
+        })
+    });
+    if let Some(finish) = &finish {
+        // The start returns the task id; JS gets a Promise of the result.
+        ret = types::at(types::view(&Ty::U32, names), &Ty::U32, Site::ExportResult);
+        ret.ts = format!("Promise<{}>", finish.call.ret.ts);
+    }
     let required = ts::required_params(f.params.iter().map(|p| &p.ty));
     FnView {
         js_name: f.js_name.clone(),
@@ -149,6 +188,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         doc: doc_with_throws(&f.doc, &f.ret, names),
         borrows: borrows(f),
         closure,
+        finish,
     }
 }
 
@@ -183,6 +223,7 @@ pub fn closure_of(
     )
     .collect();
     let call = Function {
+        is_async: false,
         kind: FunctionKind::Free,
         js_name: "$call".to_string(),
         rust_name: String::new(),

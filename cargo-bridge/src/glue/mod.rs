@@ -61,6 +61,7 @@ const TEMPLATES: &[(&str, &str)] = &[
         "pools.js.j2",
         include_str!("../../../templates/pools.js.j2"),
     ),
+    ("task.js.j2", include_str!("../../../templates/task.js.j2")),
     ("abi.js.j2", include_str!("../../../templates/abi.js.j2")),
     (
         "debug/leaks.js.j2",

@@ -1,7 +1,7 @@
 //! The data the templates render: the module's exports, grouped the way a JS class is
 //! written (constructor, methods, statics, properties), with each class's resolved mode.
 
-use super::calls::{ClosureView, FnView, doc_lines, fn_view, js_string};
+use super::calls::{ClosureView, FinishView, FnView, doc_lines, fn_view, js_string};
 use super::data::{self, EnumView, RecordView};
 use super::js::JsView;
 use super::ts;
@@ -40,6 +40,11 @@ pub struct GlueModel {
     pub wasm_abi: WasmAbi,
     /// Rust closures the exports return.
     pub closures: Vec<ClosureView>,
+    /// The finish calls of async exports (`$finish<n>`), rendered before their users.
+    pub finishes: Vec<FinishView>,
+    /// The module imports the async executor's host functions: the glue includes its
+    /// task half (`templates/task.js.j2`). Set by the post-process.
+    pub tasks: bool,
     /// Every function's wasm export, bound once at instantiation: a call then loads a
     /// module binding instead of looking the name up on the exports object.
     pub exports: Vec<ExportBinding>,
@@ -154,6 +159,8 @@ impl GlueModel {
             js: Default::default(),
             wasm_abi: WasmAbi::new(),
             closures: Vec::new(),
+            finishes: Vec::new(),
+            tasks: false,
             exports: Vec::new(),
             debug: false,
             wbg: Default::default(),
@@ -187,6 +194,7 @@ impl GlueModel {
     fn number_functions(mut self) -> Self {
         let mut closures = Vec::new();
         let mut exports = Vec::new();
+        let mut finishes = Vec::new();
         for f in self.fns_mut() {
             bind_export(f, &mut exports);
             if let Some(c) = &mut f.closure {
@@ -194,8 +202,14 @@ impl GlueModel {
                 c.var = format!("$closure{}", closures.len());
                 closures.push((**c).clone());
             }
+            if let Some(fin) = &mut f.finish {
+                bind_export(&mut fin.call, &mut exports);
+                fin.var = format!("$finish{}", finishes.len());
+                finishes.push((**fin).clone());
+            }
         }
         self.closures = closures;
+        self.finishes = finishes;
         self.exports = exports;
         self
     }
@@ -212,6 +226,11 @@ impl GlueModel {
             let ret = &mut f.ret;
             ret.cached_wrappers = ret.kind == Kind::ClassVec
                 && ret.class.as_deref().is_some_and(|c| cached.contains(&c));
+            if let Some(fin) = &mut f.finish {
+                let ret = &mut fin.call.ret;
+                ret.cached_wrappers = ret.kind == Kind::ClassVec
+                    && ret.class.as_deref().is_some_and(|c| cached.contains(&c));
+            }
         }
         self
     }

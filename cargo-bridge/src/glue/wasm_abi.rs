@@ -4,7 +4,7 @@
 //! `wasm_abi.exports.<name>` (`$wasm.{{ ... }}`), the box header's identity slot and the
 //! return area's fields as offsets.
 
-use bridge_schema::abi::{exports, header, host, js_values, released_wrapper, ret_area};
+use bridge_schema::abi::{exports, header, host, js_values, released_wrapper, ret_area, tasks};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -23,6 +23,23 @@ pub struct WasmAbi {
     pub ret: RetArea,
     /// What a fast-pool drain describes: one entry per released wrapper.
     pub released: ReleasedWrapper,
+    /// The async executor's imports and exports (`bridge_schema::abi::tasks`).
+    pub tasks: Tasks,
+}
+
+#[derive(Serialize)]
+pub struct Tasks {
+    pub module: &'static str,
+    pub schedule: &'static str,
+    pub done: &'static str,
+    pub then: &'static str,
+    pub report: &'static str,
+    pub poll_first: &'static str,
+    pub run: &'static str,
+    pub settle: &'static str,
+    pub abandon: &'static str,
+    pub live: &'static str,
+    pub awaiting: &'static str,
 }
 
 /// The runtime's exports the glue calls (`bridge_schema::abi::exports`).
@@ -217,6 +234,19 @@ impl WasmAbi {
                 class: word(released_wrapper::CLASS_OFFSET),
                 slot: word(released_wrapper::SLOT_OFFSET),
                 words: word(released_wrapper::SIZE),
+            },
+            tasks: Tasks {
+                module: tasks::MODULE,
+                schedule: tasks::SCHEDULE,
+                done: tasks::DONE,
+                then: tasks::THEN,
+                report: tasks::REPORT,
+                poll_first: tasks::POLL_FIRST,
+                run: tasks::RUN,
+                settle: tasks::SETTLE,
+                abandon: tasks::ABANDON,
+                live: tasks::LIVE,
+                awaiting: tasks::AWAITING,
             },
             ret: RetArea {
                 ptr: word(ret_area::PTR_OFFSET),

@@ -75,6 +75,20 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
             Some(c) => format!("{c}.{}", f.js_name),
             None => f.js_name.clone(),
         };
+        if f.is_async {
+            let finish = bridge_schema::async_finish_export(&f.symbol);
+            if !module
+                .exports
+                .iter()
+                .any(|e| e.name == finish && matches!(e.item, ExportItem::Function(_)))
+            {
+                bail!(
+                    "{wasm_name}: the async export `{}` has no finish export `{finish}`; \
+                     rebuild with matching bridge-runtime and cargo-bridge versions",
+                    label()
+                );
+            }
+        }
         if let Ty::Callback(_) = f.ret {
             // A Rust closure as the result: the macro also exports its call and drop.
             for symbol in [
@@ -134,7 +148,7 @@ pub fn runtime_matches_module(module: &Module, wasm_name: &str) -> Result<()> {
         }
     }
     // The runtime's own import modules: the glue provides exactly these functions.
-    let provided: [(&str, &[&str]); 2] = [
+    let provided: [(&str, &[&str]); 3] = [
         (
             host::MODULE,
             &[
@@ -145,6 +159,10 @@ pub fn runtime_matches_module(module: &Module, wasm_name: &str) -> Result<()> {
             ],
         ),
         (bridge_schema::JS_VALUE_MODULE, js_values::ops::ALL),
+        (
+            bridge_schema::abi::tasks::MODULE,
+            bridge_schema::abi::tasks::ALL,
+        ),
     ];
     for (import_module, known) in provided {
         if let Some(import) = module
@@ -288,6 +306,7 @@ mod tests {
             functions: vec![FunctionExport {
                 crate_name: "a".into(),
                 function: Function {
+                    is_async: false,
                     kind: FunctionKind::Free,
                     js_name: "make".into(),
                     rust_name: "make".into(),

@@ -70,6 +70,12 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
         if let Some(func) = export(&f.symbol) {
             check(&f.symbol, &what, lowering::export_signature(f), func)?;
         }
+        if f.is_async {
+            let finish = bridge_schema::async_finish_export(&f.symbol);
+            if let Some(func) = export(&finish) {
+                check(&finish, &what, lowering::async_finish_signature(f), func)?;
+            }
+        }
         if let Ty::Callback(cb) = &f.ret {
             closure(&f.symbol, cb, &format!("the closure {what} returns"))?;
         }
@@ -169,6 +175,7 @@ mod tests {
 
     fn function(symbol: &str, receiver: Receiver, params: Vec<Ty>, ret: Ty) -> Function {
         Function {
+            is_async: false,
             kind: FunctionKind::Method,
             js_name: "scale".into(),
             rust_name: "scale".into(),

@@ -104,6 +104,8 @@ fn runs_user_js(module: &str, name: &str) -> bool {
     module == bridge_schema::JS_IMPORT_MODULE
         || (module == bridge_schema::JS_VALUE_MODULE
             && bridge_schema::abi::js_values::ops::REENTRANT.contains(&name))
+        || (module == bridge_schema::abi::tasks::MODULE
+            && bridge_schema::abi::tasks::REENTRANT.contains(&name))
 }
 
 /// Scratch locals of one function for the inlined calls' arguments, shared between sites.

@@ -223,8 +223,14 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         ),
         None => quote! {},
     };
+    let asynchronous = spec.asynchronous.as_ref().map(|a| {
+        let items = &a.items;
+        let finish = thunk(&a.finish);
+        quote! { #items #finish }
+    });
     quote! {
         #closure
+        #asynchronous
         #[unsafe(export_name = #symbol)]
         #[allow(non_snake_case, unused_mut, clippy::all)]
         unsafe extern "C" fn #ident(#(#wasm_params),*) #ret_sig {
@@ -294,6 +300,7 @@ pub fn closure_exports(
         receiver: Receiver::None,
         params,
         ret: info.ret.clone(),
+        asynchronous: None,
     });
     let drop_symbol = bridge_schema::closure_drop_export(symbol);
     let drop_ident = format_ident!("{}_closure_drop", ident);

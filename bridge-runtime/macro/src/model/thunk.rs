@@ -29,4 +29,15 @@ pub struct ThunkSpec {
     /// JS name and type of each parameter.
     pub params: Vec<(String, TyInfo)>,
     pub ret: TyInfo,
+    /// An `async fn`: this thunk starts its task (`callee` is the start helper in
+    /// `items`, returning the task id); `finish` hands JS the task's output.
+    pub asynchronous: Option<Box<AsyncParts>>,
+}
+
+/// What an async export adds to its start thunk.
+pub struct AsyncParts {
+    /// The finish thunk: `(task: u32) -> R`, `R` the function's return type.
+    pub finish: ThunkSpec,
+    /// The start and finish helpers the two thunks call.
+    pub items: TokenStream,
 }

@@ -5,7 +5,7 @@
 use super::attrs::{self, MemberRole};
 use super::position::Position;
 use super::record::{self, doc_of};
-use super::{callback_names, names, slices, types};
+use super::{asyncs, callback_names, names, slices, types};
 use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{Receiver, ThunkSpec};
@@ -281,6 +281,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         ));
     }
     check_plain_signature(&item.sig)?;
+    asyncs::check_params(&item.sig, 0)?;
     let rust_name = item.sig.ident.unraw().to_string();
     let js_name = args
         .js_name
@@ -290,10 +291,11 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
     let (mut params, infos) = params_of(&item.sig, None, 0, &mut refs)?;
     let mut ret = return_of(&item.sig, None, &mut refs)?;
     slices::check_view_source(&item.sig)?;
+    asyncs::check_return(&item.sig, &ret)?;
     name_callbacks(&item.sig, &item.block, 0, &mut params, &mut ret);
     let ident = &item.sig.ident;
     let symbol = bridge_schema::function_symbol(&record::crate_name(), &rust_name);
-    let thunk = ThunkSpec {
+    let mut thunk = ThunkSpec {
         symbol: symbol.clone(),
         ident: format_ident!("__bridge_export"),
         callee: quote! { #ident },
@@ -302,7 +304,12 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         receiver: Receiver::None,
         params: infos,
         ret: ret.clone(),
+        asynchronous: None,
     };
+    let is_async = item.sig.asyncness.is_some();
+    if is_async {
+        thunk = asyncs::start_thunk(thunk, &item.sig, None);
+    }
     let function = Function {
         kind: FunctionKind::Free,
         js_name,
@@ -313,6 +320,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         ret: ret.ty,
         doc: doc_of(&item.attrs),
         field: false,
+        is_async,
     };
     let record = record::section(bridge_schema::Item::Function(function), refs);
     Ok(Some(Export { thunk, record }))
@@ -329,11 +337,18 @@ fn member(
 ) -> syn::Result<(Function, ThunkSpec)> {
     check_plain_signature(sig)?;
     let rust_name = sig.ident.unraw().to_string();
-    let receiver = receiver_of(sig, self_ty)?;
+    let is_async = sig.asyncness.is_some();
+    let receiver = if is_async {
+        asyncs::receiver(sig, self_ty, class, args.role)?
+    } else {
+        receiver_of(sig, self_ty)?
+    };
     let skip = usize::from(receiver != Receiver::None);
+    asyncs::check_params(sig, skip)?;
     let (mut params, infos) = params_of(sig, Some(self_ty), skip, refs)?;
     let mut ret = return_of(sig, Some(self_ty), refs)?;
     slices::check_view_source(sig)?;
+    asyncs::check_return(sig, &ret)?;
     name_callbacks(sig, body, skip, &mut params, &mut ret);
     let err = |msg: String| Err(syn::Error::new_spanned(&sig.ident, msg));
     let kind = match args.role {
@@ -376,7 +391,7 @@ fn member(
     let type_id = bridge_schema::type_id(&record::crate_name(), class);
     let symbol = bridge_schema::member_symbol(&type_id, &rust_name);
     let ident = &sig.ident;
-    let thunk = ThunkSpec {
+    let mut thunk = ThunkSpec {
         symbol: symbol.clone(),
         ident: format_ident!("__bridge_export_{}", rust_name),
         callee: quote! { <#self_ty>::#ident },
@@ -385,7 +400,11 @@ fn member(
         receiver,
         params: infos,
         ret: ret.clone(),
+        asynchronous: None,
     };
+    if is_async {
+        thunk = asyncs::start_thunk(thunk, sig, Some(self_ty));
+    }
     let schema_receiver = match receiver {
         Receiver::None => bridge_schema::Receiver::None,
         Receiver::Ref => bridge_schema::Receiver::Shared,
@@ -402,6 +421,7 @@ fn member(
         ret: ret.ty,
         doc,
         field: false,
+        is_async,
     };
     Ok((function, thunk))
 }
@@ -429,12 +449,6 @@ fn check_plain_signature(sig: &Signature) -> syn::Result<()> {
                  (or keep it Rust-only with #[bridge(skip)])",
                 sig.ident
             ),
-        ));
-    }
-    if sig.asyncness.is_some() {
-        return Err(syn::Error::new_spanned(
-            sig.asyncness,
-            "exported functions cannot be async",
         ));
     }
     Ok(())
@@ -505,11 +519,11 @@ fn returns_self(ret: &TyInfo, self_ty: &Type) -> bool {
     matches!(made, Ty::Named(_)) && names_self(ret, self_ty)
 }
 
-fn is_handle(info: &TyInfo) -> bool {
+pub(super) fn is_handle(info: &TyInfo) -> bool {
     matches!(info.ty, Ty::Named(_)) && info.handle
 }
 
-fn names_self(info: &TyInfo, self_ty: &Type) -> bool {
+pub(super) fn names_self(info: &TyInfo, self_ty: &Type) -> bool {
     let last = |ty: &Type| match ty {
         Type::Path(p) => p.path.segments.last().map(|s| s.ident.unraw().to_string()),
         _ => None,

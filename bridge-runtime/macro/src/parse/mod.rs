@@ -4,6 +4,7 @@
 //!
 //! [`model`]: crate::model
 
+mod asyncs;
 mod attrs;
 mod callback_names;
 mod class;

@@ -1,0 +1,198 @@
+//! `async fn` exports: what their signatures may be (owned parameters, an owned
+//! `this: Handle<Self>` receiver) and the start thunk that turns an export into a task
+//! (`bridge_runtime::abi::start_task`) with a finish thunk that hands JS its output
+//! (`finish_task`), so the output crosses exactly as a sync return would.
+
+use super::attrs::MemberRole;
+use super::functions::{is_handle, names_self};
+use super::position::Position;
+use super::types;
+use crate::model::refs::TypeRefs;
+use crate::model::thunk::{AsyncParts, Receiver, ThunkSpec};
+use crate::model::ty::plain;
+use bridge_schema::Ty;
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{ToTokens, format_ident, quote};
+use syn::{FnArg, ReturnType, Signature, Type};
+
+/// The receiver of an async member: none (a static) or an owned `this: Handle<Self>`.
+pub fn receiver(
+    sig: &Signature,
+    self_ty: &Type,
+    class: &str,
+    role: MemberRole,
+) -> syn::Result<Receiver> {
+    let name = &sig.ident;
+    if role != MemberRole::Plain {
+        return Err(syn::Error::new_spanned(
+            sig.asyncness,
+            format!(
+                "`{class}::{name}` is async, but a constructor, getter or setter must return \
+                 its value at once: make it a plain method (it then returns a Promise)"
+            ),
+        ));
+    }
+    match sig.inputs.first() {
+        Some(FnArg::Receiver(r)) => Err(syn::Error::new_spanned(
+            r,
+            format!(
+                "async method `{class}::{name}` takes `self` by reference: its borrow would be \
+                 held across every `.await`, while JS runs and may call the object's other \
+                 methods; take `this: Handle<Self>` instead (an owned handle the future keeps) \
+                 and borrow it between awaits (`this.borrow()`, `this.borrow_mut()`)"
+            ),
+        )),
+        Some(FnArg::Typed(t)) if handle_of_self(&t.ty, self_ty) => Ok(Receiver::Handle),
+        Some(FnArg::Typed(t)) if matches!(&*t.ty, Type::Reference(r) if handle_of_self(&r.elem, self_ty)) => {
+            Err(syn::Error::new_spanned(
+                &t.ty,
+                format!(
+                    "async method `{class}::{name}` takes `this: &Handle<Self>`: the future \
+                     outlives the call, so it must own its handle: take `this: Handle<Self>`"
+                ),
+            ))
+        }
+        _ => Ok(Receiver::None),
+    }
+}
+
+fn handle_of_self(ty: &Type, self_ty: &Type) -> bool {
+    types::classify(
+        ty,
+        Some(self_ty),
+        Position::Return,
+        &mut TypeRefs::default(),
+    )
+    .map(|info| is_handle(&info) && names_self(&info, self_ty))
+    .unwrap_or(false)
+}
+
+/// An async function's parameters (after the receiver's `skip`) are owned.
+pub fn check_params(sig: &Signature, skip: usize) -> syn::Result<()> {
+    if sig.asyncness.is_none() {
+        return Ok(());
+    }
+    for arg in sig.inputs.iter().skip(skip) {
+        let FnArg::Typed(t) = arg else { continue };
+        if has_reference(t.ty.to_token_stream()) {
+            return Err(syn::Error::new_spanned(
+                &t.ty,
+                format!(
+                    "`{}` is async, so its parameters must be owned: the future outlives the \
+                     call, and JS may change or free a lent value meanwhile. Take `String` for \
+                     `&str`, `Vec<T>` for `&[T]`, `Handle<C>` for `&C` or `&mut C`, `JsValue` \
+                     for `&JsValue`; a JS function (`&dyn Fn`) cannot be kept: take it as a \
+                     `JsValue` and call it with `JsValue::call`",
+                    sig.ident
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An async function's result crosses when its task ends; a Rust closure cannot yet.
+pub fn check_return(sig: &Signature, ret: &crate::model::ty::TyInfo) -> syn::Result<()> {
+    if sig.asyncness.is_some() && ret.callback.is_some() {
+        return Err(syn::Error::new_spanned(
+            &sig.output,
+            format!(
+                "`{}` is async and returns a Rust closure, which cannot cross through a \
+                 Promise yet: return a class holding the closure's state, or make it sync",
+                sig.ident
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn has_reference(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Punct(p) => p.as_char() == '&',
+        TokenTree::Group(g) => has_reference(g.stream()),
+        _ => false,
+    })
+}
+
+/// `Self` spelled as the class (the helpers live outside the impl block).
+fn without_self(tokens: TokenStream, self_ty: Option<&Type>) -> TokenStream {
+    let Some(self_ty) = self_ty else {
+        return tokens;
+    };
+    tokens
+        .into_iter()
+        .map(|t| match t {
+            TokenTree::Ident(i) if i == "Self" => self_ty.to_token_stream(),
+            TokenTree::Group(g) => {
+                let mut out =
+                    proc_macro2::Group::new(g.delimiter(), without_self(g.stream(), Some(self_ty)));
+                out.set_span(g.span());
+                TokenTree::Group(out).into_token_stream()
+            }
+            other => other.into_token_stream(),
+        })
+        .collect()
+}
+
+/// The sync thunk `spec` of an async function made its start thunk (same parameters,
+/// returning the task id), with the finish thunk and both helpers.
+pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> ThunkSpec {
+    let ident = &spec.ident;
+    let start = format_ident!("{}_async_start", ident);
+    let finish = format_ident!("{}_async_finish", ident);
+    let typed: Vec<&syn::PatType> = sig
+        .inputs
+        .iter()
+        .filter_map(|a| match a {
+            FnArg::Typed(t) => Some(t),
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
+    let (this, rest) = match spec.receiver {
+        Receiver::Handle => (Some(typed[0]), &typed[1..]),
+        _ => (None, &typed[..]),
+    };
+    let fix = |t: &Type| without_self(t.to_token_stream(), self_ty);
+    let this_param = this.map(|t| {
+        let ty = fix(&t.ty);
+        quote! { __this: &#ty, }
+    });
+    let this_arg = this.map(|_| quote! { ::core::clone::Clone::clone(__this), });
+    let names: Vec<_> = (0..rest.len()).map(|i| format_ident!("__a{}", i)).collect();
+    let tys = rest.iter().map(|t| fix(&t.ty));
+    let callee = &spec.callee;
+    let ret_ty = match &sig.output {
+        ReturnType::Default => quote! { () },
+        ReturnType::Type(_, t) => fix(t),
+    };
+    let items = quote! {
+        #[allow(non_snake_case, clippy::all)]
+        fn #start(#this_param #(#names: #tys),*) -> u32 {
+            ::bridge_runtime::abi::start_task(#callee(#this_arg #(#names),*))
+        }
+        #[allow(non_snake_case, clippy::all)]
+        fn #finish(task: u32) -> #ret_ty {
+            ::bridge_runtime::abi::finish_task::<#ret_ty>(task)
+        }
+    };
+    let finish_spec = ThunkSpec {
+        symbol: bridge_schema::async_finish_export(&spec.symbol),
+        ident: format_ident!("{}_finish", ident),
+        callee: quote! { #finish },
+        class: spec.class.clone(),
+        member: spec.member.clone(),
+        receiver: Receiver::None,
+        params: vec![("task".to_string(), plain(Ty::U32))],
+        ret: spec.ret.clone(),
+        asynchronous: None,
+    };
+    ThunkSpec {
+        callee: quote! { #start },
+        ret: plain(Ty::U32),
+        asynchronous: Some(Box::new(AsyncParts {
+            finish: finish_spec,
+            items,
+        })),
+        ..spec
+    }
+}

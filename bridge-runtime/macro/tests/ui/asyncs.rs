@@ -1,0 +1,39 @@
+// async exports: what their signatures may be.
+use bridge_runtime::{Handle, bridge};
+
+#[bridge]
+pub struct Doc {
+    n: u32,
+}
+
+#[bridge]
+impl Doc {
+    pub async fn borrowed(&self) -> u32 {
+        self.n
+    }
+
+    pub async fn lent(this: &Handle<Self>) -> u32 {
+        this.borrow().n
+    }
+
+    #[bridge(getter)]
+    pub async fn size(this: Handle<Self>) -> u32 {
+        this.borrow().n
+    }
+
+    pub async fn fine(this: Handle<Self>, by: u32) -> u32 {
+        this.borrow().n + by
+    }
+}
+
+#[bridge]
+pub async fn load(url: &str) -> String {
+    url.to_string()
+}
+
+#[bridge]
+pub async fn later() -> Box<dyn Fn(u32) -> u32> {
+    Box::new(|x| x)
+}
+
+fn main() {}
