@@ -4,9 +4,8 @@
 //! (`finish_task`), so the output crosses exactly as a sync return would.
 
 use super::attrs::MemberRole;
-use super::functions::{is_handle, names_self};
 use super::position::Position;
-use super::types;
+use super::types::{self, is_handle, names_self};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{AsyncParts, Receiver, ThunkSpec};
 use crate::model::ty::plain;

@@ -5,6 +5,7 @@
 use super::attrs::{self, MemberRole};
 use super::position::Position;
 use super::record::{self, doc_of};
+use super::types::{is_handle, names_self};
 use super::{asyncs, callback_names, names, slices, types};
 use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
 use crate::model::refs::TypeRefs;
@@ -517,18 +518,6 @@ fn returns_self(ret: &TyInfo, self_ty: &Type) -> bool {
         other => other,
     };
     matches!(made, Ty::Named(_)) && names_self(ret, self_ty)
-}
-
-pub(super) fn is_handle(info: &TyInfo) -> bool {
-    matches!(info.ty, Ty::Named(_)) && info.handle
-}
-
-pub(super) fn names_self(info: &TyInfo, self_ty: &Type) -> bool {
-    let last = |ty: &Type| match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.unraw().to_string()),
-        _ => None,
-    };
-    info.named.as_ref().and_then(last) == last(self_ty)
 }
 
 /// Give the callbacks of a signature the parameter names the body shows: a callback

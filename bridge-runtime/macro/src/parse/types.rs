@@ -450,3 +450,20 @@ pub fn is_self(ty: &Type) -> bool {
 fn is_ident(ty: &Type, name: &str) -> bool {
     matches!(ty, Type::Path(p) if p.path.is_ident(name))
 }
+
+/// A class handle (`Handle<C>`).
+pub fn is_handle(info: &TyInfo) -> bool {
+    matches!(info.ty, Ty::Named(_)) && info.handle
+}
+
+pub fn names_self(info: &TyInfo, self_ty: &Type) -> bool {
+    let last = |ty: &Type| match ty {
+        Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .map(|s| syn::ext::IdentExt::unraw(&s.ident).to_string()),
+        _ => None,
+    };
+    info.named.as_ref().and_then(last) == last(self_ty)
+}
