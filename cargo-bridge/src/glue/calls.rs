@@ -145,6 +145,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
             ret: f.ret.clone(),
             doc: String::new(),
             is_async: false,
+            field: false,
         };
         let mut call = fn_view(&call, None, names);
         call.label = label.clone();
