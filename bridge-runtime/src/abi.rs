@@ -19,7 +19,7 @@ pub use crate::ret::{
     lift_slice_mut, lift_string, lift_vec, ret_is_some, ret_opt_string, ret_option, ret_string,
     ret_vec, ret_view, take_ret_string, view_parts,
 };
-pub use crate::task::{finish_task, start_task};
+pub use crate::task::{await_or_throw, finish_task, start_task};
 use crate::text::concat;
 pub use crate::types::{handle_arg, lower_class};
 use crate::{BridgeClass, FromJs, Handle, IntoJs};

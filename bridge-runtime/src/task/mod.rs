@@ -16,5 +16,5 @@ mod promise;
 mod spawn;
 
 pub use export::{finish_task, start_task};
-pub use promise::JsPromise;
+pub use promise::{JsPromise, await_or_throw};
 pub use spawn::{TaskResult, spawn_local};

@@ -75,3 +75,12 @@ impl Drop for JsPromise {
         }
     }
 }
+
+/// What an async JS import declared without `Result` awaits: a rejection is thrown on as
+/// a JS exception, so the async export awaiting it rejects with that very value.
+pub async fn await_or_throw(value: JsValue) -> JsValue {
+    match JsPromise::new(value).await {
+        Ok(value) => value,
+        Err(e) => crate::js::throw_value(e.value.into_abi()),
+    }
+}

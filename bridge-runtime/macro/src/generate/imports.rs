@@ -73,13 +73,46 @@ fn function(f: &ImportFn) -> TokenStream {
     let attrs = &f.attrs;
     let vis = &f.vis;
     let sig = &f.sig;
+    if !f.asynchronous {
+        return quote! {
+            #(#attrs)*
+            #[allow(clippy::let_unit_value, clippy::unused_unit)]
+            #vis #sig {
+                #(let #names = #binds;)*
+                #declare
+                #invoke
+            }
+        };
+    }
+    // The call happens now (its arguments are lent for the call only); the future owns
+    // just the `JsValue` it returned.
+    let mut outer = sig.clone();
+    let output = match &sig.output {
+        syn::ReturnType::Type(_, t) => quote! { #t },
+        syn::ReturnType::Default => quote! { () },
+    };
+    outer.output = syn::parse_quote! {
+        -> impl ::core::future::Future<Output = #output> + use<>
+    };
+    let mut inner = sig.clone();
+    inner.ident = format_ident!("__bridge_call");
+    let args = &f.args;
+    let awaited = if f.catch {
+        quote! { ::bridge_runtime::JsPromise::new(__promise?).await }
+    } else {
+        quote! { ::bridge_runtime::abi::await_or_throw(__promise).await }
+    };
     quote! {
         #(#attrs)*
-        #[allow(clippy::let_unit_value, clippy::unused_unit)]
-        #vis #sig {
-            #(let #names = #binds;)*
-            #declare
-            #invoke
+        #vis #outer {
+            #[allow(clippy::let_unit_value, clippy::unused_unit)]
+            #inner {
+                #(let #names = #binds;)*
+                #declare
+                #invoke
+            }
+            let __promise = __bridge_call(#(#args),*);
+            async move { #awaited }
         }
     }
 }

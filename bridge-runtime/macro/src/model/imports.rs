@@ -41,6 +41,14 @@ pub struct ImportFn {
     pub record: RecordSection,
     /// A member of the JS class `T` of the block: generated in `impl T`.
     pub member_of: Option<Ident>,
+    /// Declared `async fn` (its `sig` has the `async` taken off): the safe function returns
+    /// a future awaiting what the JS call returned (a `JsValue`).
+    pub asynchronous: bool,
+    /// Declared `-> Result<_, JsError>`: a JS exception, and a rejection, is `Err`.
+    pub catch: bool,
+    /// The safe function's parameter names, in order (what an async import's inner
+    /// call passes on).
+    pub args: Vec<Ident>,
 }
 
 /// `pub type T;`: an owned handle to a JS object of one class (a `JsValue` inside).

@@ -640,11 +640,43 @@ fn build(
     rust_name: String,
 ) -> syn::Result<ImportFn> {
     let sig = &f.sig;
-    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.variadic.is_some() {
+    if !sig.generics.params.is_empty() || sig.variadic.is_some() {
         return Err(syn::Error::new_spanned(
             sig,
-            "JS imports cannot be generic, async or variadic",
+            "JS imports cannot be generic or variadic",
         ));
+    }
+    if sig.asyncness.is_some() && member.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig.asyncness,
+            format!(
+                "the async JS import `{rust_name}` is a member of a JS class: async members \
+                 are not supported yet; declare it as a free `async fn` of the block taking \
+                 the object as its first parameter (`this: &T`)"
+            ),
+        ));
+    }
+    // `async fn`: the call returns its promise (or any value) as a `JsValue`, which the
+    // safe function's future awaits.
+    if sig.asyncness.is_some() {
+        let resolves_to_value = match &sig.output {
+            ReturnType::Type(_, t) => {
+                let ok = jscall::result_of_js_error(t).unwrap_or(t);
+                matches!(ok, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "JsValue" && s.arguments.is_none()))
+            }
+            ReturnType::Default => false,
+        };
+        if !resolves_to_value {
+            return Err(syn::Error::new_spanned(
+                &sig.output,
+                format!(
+                    "the async JS import `{}` must return `JsValue` or `Result<JsValue, \
+                     JsError>` (what its promise settles with; convert it in Rust, e.g. \
+                     `.as_string()`): other result types are not converted after an await yet",
+                    sig.ident
+                ),
+            ));
+        }
     }
     let js_name = args
         .js_name
@@ -779,8 +811,11 @@ fn build(
     Ok(ImportFn {
         attrs: attrs.to_vec(),
         vis: f.vis.clone(),
+        asynchronous: rust_sig.asyncness.take().is_some(),
+        catch,
         sig: rust_sig,
         binds,
+        args: users,
         symbol,
         call,
         record,

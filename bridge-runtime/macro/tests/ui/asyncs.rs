@@ -36,4 +36,16 @@ pub async fn later() -> Box<dyn Fn(u32) -> u32> {
     Box::new(|x| x)
 }
 
+#[bridge]
+extern "C" {
+    async fn fetch_text(url: &str) -> String;
+}
+
+#[bridge]
+extern "C" {
+    pub type Loader;
+    #[bridge(method)]
+    async fn load(this: &Loader) -> bridge_runtime::JsValue;
+}
+
 fn main() {}
