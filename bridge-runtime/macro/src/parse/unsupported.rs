@@ -4,8 +4,10 @@ use syn::Type;
 
 const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, usize, \
 isize, char, String, &str, Option<T>, #[bridge] types (classes as C, Handle<C>, &C, &mut C), \
-Vec<T>, &[number] parameters, Result<T, E: Display> returns, JsValue, &JsValue and JS \
-functions (&dyn Fn(..) -> R, &mut dyn FnMut(..) -> R, Box<dyn Fn(..) -> R>)";
+imported JS classes (`pub type T;` in a #[bridge] extern block), Vec<T>, Box<[T]>, \
+&[number] and &mut [number] parameters, &[number] results borrowed from &self (views), \
+Result<T, E: Display> returns, JsValue, &JsValue and JS functions (&dyn Fn(..) -> R, \
+&mut dyn FnMut(..) -> R, Box<dyn Fn(..) -> R>, Box<dyn FnOnce(..) -> R>, and Option of these as parameters)";
 
 /// `ty` cannot cross the boundary (`why`, if not empty).
 pub fn unsupported(ty: &Type, why: &str) -> syn::Error {
