@@ -13,6 +13,7 @@ mod prune;
 mod test_support;
 mod text;
 mod ts;
+mod ts_names;
 mod type_names;
 mod types;
 mod wasm_abi;

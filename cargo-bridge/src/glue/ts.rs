@@ -3,42 +3,10 @@
 //! closure JS holds, as a value decoded from the wire). The one place that prints types.
 
 use super::numbers;
+pub use super::ts_names::plain;
 use super::type_names::TypeNames;
 use bridge_schema::lowering::Scalar;
 use bridge_schema::{Callback, Ty};
-
-/// Names the `.d.ts` refers to itself (globals and TypeScript's own type names; and the
-/// typed arrays, from the lowering table): a user class spelled like one is declared
-/// under its glue name and exported as an alias.
-const TS_TAKEN: &[&str] = &[
-    "Record",
-    "Promise",
-    "Request",
-    "Response",
-    "BufferSource",
-    "WebAssembly",
-    "URL",
-    "Symbol",
-    "globalThis",
-    "Error",
-    "any",
-    "unknown",
-    "never",
-    "object",
-    "string",
-    "number",
-    "boolean",
-    "bigint",
-    "symbol",
-    "undefined",
-];
-
-/// Whether the `.d.ts` can declare `name` as itself (`export class Name`), rather than as
-/// `Name$class` exported under its name.
-pub fn plain(name: &str) -> bool {
-    let typed_array = Scalar::ALL.iter().any(|s| s.typed_array() == Some(name));
-    bridge_schema::js::is_bindable(name) && !TS_TAKEN.contains(&name) && !typed_array
-}
 
 /// How the `.d.ts` refers to the class `name`.
 pub fn class_ref(name: &str) -> String {

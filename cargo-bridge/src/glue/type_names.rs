@@ -119,7 +119,7 @@ impl<'a> TypeNames<'a> {
                     }
             });
         if bridge_schema::js::identifier_problem(export).is_none()
-            && super::ts::plain(export)
+            && super::ts_names::plain(export)
             && !taken
         {
             export.clone()
