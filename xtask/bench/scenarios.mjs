@@ -415,8 +415,10 @@ export const SCENARIOS = {
     run(api, st, n) {
       st.x = api.probes.lendClosureN(n, st.x);
     },
+    // Two crossings a call (the import, and JS calling the lent closure back): twice
+    // the bare import calls.
     floor(api, st, n) {
-      st.x = bareImportLoop(n, st.x);
+      st.x = bareImportLoop(2 * n, st.x);
     },
     teardown() {},
   },
