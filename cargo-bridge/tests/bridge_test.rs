@@ -1,6 +1,7 @@
 //! `cargo bridge test`: `#[bridge::test]` functions run inside wasm with the real glue, in
 //! Node and in headless Chromium; libtest's output and exit code, a filter, a panicking
-//! test failing with its message while the others still run.
+//! test failing with its message while the others still run; async tests awaiting JS
+//! promises, and tests returning `Result<(), E>`.
 //!
 //! Crate names are unique per test (see `support`).
 
@@ -9,7 +10,7 @@ mod support;
 use support::{Project, run_in_env};
 
 const LIB: &str = r#"
-use bridge_runtime::{bridge, JsValue};
+use bridge_runtime::{bridge, JsError, JsPromise, JsValue};
 
 #[bridge]
 extern "C" {
@@ -17,6 +18,10 @@ extern "C" {
     fn max(a: f64, b: f64) -> f64;
     #[bridge(js_namespace = "JSON")]
     fn stringify(value: &JsValue) -> String;
+    #[bridge(js_namespace = "Promise", js_name = "resolve")]
+    async fn resolved(value: &JsValue) -> JsValue;
+    #[bridge(js_namespace = "Promise", js_name = "reject")]
+    async fn rejected(value: &JsValue) -> Result<JsValue, JsError>;
 }
 
 #[bridge]
@@ -68,6 +73,48 @@ mod checks {
     fn runs_after_the_panic() {
         assert_eq!(max(-1.0, -2.0), -1.0);
     }
+
+    #[bridge::test]
+    fn returns_err_on_purpose() -> Result<(), String> {
+        Err(String::from("an Err on purpose"))
+    }
+
+    #[bridge::test]
+    fn returns_ok() -> Result<(), String> {
+        Ok(())
+    }
+}
+
+mod later {
+    use super::*;
+
+    #[bridge::test]
+    async fn awaits_imports_and_promises() {
+        let seven = resolved(&JsValue::from(7.0)).await;
+        assert_eq!(seven.as_f64(), Some(7.0));
+        let text = JsPromise::new(JsValue::from("plain")).await.ok();
+        assert_eq!(text.and_then(|v| v.as_string()).as_deref(), Some("plain"));
+        assert_eq!(max(1.0, resolved(&JsValue::from(3.0)).await.as_f64().unwrap()), 3.0);
+    }
+
+    #[bridge::test]
+    async fn a_rejection_fails_it() -> Result<(), JsError> {
+        rejected(&JsValue::from("rejected on purpose")).await?;
+        Ok(())
+    }
+
+    #[bridge::test]
+    async fn panics_after_an_await() {
+        resolved(&JsValue::null()).await;
+        panic!("a panic after an await on purpose");
+    }
+
+    #[bridge::test]
+    async fn runs_after_the_async_failures() -> Result<(), JsError> {
+        let back = rejected(&JsValue::from(5.0)).await.err().map(|e| e.value.as_f64());
+        assert_eq!(back, Some(Some(5.0)));
+        Ok(())
+    }
 }
 "#;
 
@@ -81,15 +128,28 @@ fn project(dir: &str, name: &str) -> Project {
 fn tests_run_in_wasm_with_libtest_output_in_node_and_chromium() {
     let project = project("bt", "bt-crate");
     let expected_lines = [
-        "running 4 tests",
+        "running 10 tests",
         "test bt_crate::checks::classes_and_closures_work ... ok",
         "test bt_crate::checks::imports_reach_js ... ok",
         "test bt_crate::checks::panics_on_purpose ... FAILED",
+        "test bt_crate::checks::returns_err_on_purpose ... FAILED",
+        "test bt_crate::checks::returns_ok ... ok",
         "test bt_crate::checks::runs_after_the_panic ... ok",
+        "test bt_crate::later::a_rejection_fails_it ... FAILED",
+        "test bt_crate::later::awaits_imports_and_promises ... ok",
+        "test bt_crate::later::panics_after_an_await ... FAILED",
+        "test bt_crate::later::runs_after_the_async_failures ... ok",
         "---- bt_crate::checks::panics_on_purpose ----",
         "the vector is empty on purpose",
-        "failures:\n    bt_crate::checks::panics_on_purpose",
-        "test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+        "---- bt_crate::checks::returns_err_on_purpose ----\nError: \"an Err on purpose\"\n",
+        "---- bt_crate::later::a_rejection_fails_it ----\n\
+         Error: JsError { name: \"\", message: \"rejected on purpose\", .. }\n",
+        "---- bt_crate::later::panics_after_an_await ----",
+        "a panic after an await on purpose",
+        "failures:\n    bt_crate::checks::panics_on_purpose\n    \
+         bt_crate::checks::returns_err_on_purpose\n    bt_crate::later::a_rejection_fails_it\n    \
+         bt_crate::later::panics_after_an_await\n",
+        "test result: FAILED. 6 passed; 4 failed; 0 ignored; 0 measured; 0 filtered out",
     ];
     let node = project.run(&["test"]);
     assert_eq!(node.code, Some(101), "{}\n{}", node.stdout, node.stderr);
@@ -101,10 +161,10 @@ fn tests_run_in_wasm_with_libtest_output_in_node_and_chromium() {
         );
     }
     // The tests ran in source order's sorted order, one line each.
-    assert_eq!(node.stdout.matches(" ... ").count(), 4, "{}", node.stdout);
+    assert_eq!(node.stdout.matches(" ... ").count(), 10, "{}", node.stdout);
 
     // A filter: only the matching tests run, the rest are counted as filtered out.
-    let filtered = project.run(&["test", "imports"]);
+    let filtered = project.run(&["test", "imports_reach"]);
     assert_eq!(
         filtered.code,
         Some(0),
@@ -115,7 +175,7 @@ fn tests_run_in_wasm_with_libtest_output_in_node_and_chromium() {
     assert!(
         filtered.stdout.contains("running 1 test\n")
             && filtered.stdout.contains(
-                "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 3 filtered out"
+                "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 9 filtered out"
             ),
         "{}",
         filtered.stdout
@@ -150,24 +210,60 @@ fn tests_run_in_wasm_with_libtest_output_in_node_and_chromium() {
 }
 
 #[test]
-fn async_and_other_unsupported_tests_are_compile_errors() {
+fn unsupported_tests_are_compile_errors() {
     let project = Project::workspace(&["bta"], "");
     project.bridge_crate(
         "bta",
-        "bt-async-crate",
+        "bt-bad-crate",
         "\"cdylib\"",
         "",
         "use bridge_runtime::bridge;\n\
-         #[bridge::test]\nasync fn later() {}\n\
          #[bridge::test]\nfn with_arg(x: u32) { let _ = x; }\n\
          #[bridge::test]\nfn returns() -> u32 { 1 }\n",
     );
     let run = project.run(&["test"]);
     run.fails().stderr_has(&[
-        "async #[bridge::test] functions are not supported yet",
         "a #[bridge::test] function takes no parameters",
-        "a #[bridge::test] function returns nothing",
+        "a #[bridge::test] function returns `()` or `Result<(), E>`",
     ]);
+}
+
+/// An async test awaiting a Promise nothing settles: Node's event loop empties with the
+/// test in flight; the runner names it and fails (exit 101), it does not hang.
+#[test]
+fn an_async_test_that_never_settles_is_named() {
+    let project = Project::workspace(&["btn"], "");
+    project.bridge_crate(
+        "btn",
+        "bt-never-crate",
+        "\"cdylib\"",
+        "",
+        "use bridge_runtime::{bridge, JsPromise, JsValue};\n\
+         #[bridge]\nextern \"C\" {\n    \
+             #[bridge(js_name = \"Function\")]\n    \
+             fn function(body: &str) -> JsValue;\n}\n\
+         #[bridge::test]\nfn first() {}\n\
+         #[bridge::test]\nasync fn waits_forever() {\n    \
+             // A thenable whose `then` never calls back.\n    \
+             let never = JsValue::object();\n    \
+             never.set(\"then\", &function(\"\"));\n    \
+             let _ = JsPromise::new(JsValue::undefined()).await;\n    \
+             let _ = JsPromise::new(never).await;\n}\n",
+    );
+    let run = project.run(&["test"]);
+    assert_eq!(run.code, Some(101), "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("test bt_never_crate::first ... ok")
+            && run
+                .stdout
+                .contains("test bt_never_crate::waits_forever ... FAILED")
+            && run.stdout.contains(
+                "error: bt_never_crate::waits_forever never finished: it awaits a Promise that \
+                 nothing settles"
+            ),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]

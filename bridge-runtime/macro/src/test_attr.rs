@@ -3,10 +3,13 @@
 //! The function stays as written (always compiled, so it is type-checked by every build;
 //! `allow(dead_code)` as no package calls it). Under `--cfg bridge_test`, which only
 //! `cargo bridge test` passes, it also gets a `#[bridge]` export
-//! `bridgeTest_<name>_<hash>(run: bool) -> String`: with `false` it returns the test's path
-//! (`module::name`, as libtest prints it), with `true` it runs the test, whose panic the
-//! glue turns into an `Error` with the panic message. The hash (of the name's source
-//! location) keeps two tests of one name in two modules apart.
+//! `bridgeTest_<name>_<hash>(run: bool) -> Result<String, String>`: with `false` it returns
+//! the test's path (`module::name`, as libtest prints it), with `true` it runs the test,
+//! whose panic the glue turns into an `Error` with the panic message and whose `Err(e)`
+//! (a test may return `Result<(), E: Debug>`, as with `#[test]`) into an `Error` with
+//! libtest's `Error: {e:?}`. An `async fn` test is an async export (a Promise for both
+//! answers; the runner awaits each). The hash (of the name's source location) keeps two
+//! tests of one name in two modules apart.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -20,13 +23,6 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     }
     let func: syn::ItemFn = syn::parse2(item)?;
     let sig = &func.sig;
-    if let Some(asyncness) = &sig.asyncness {
-        return Err(syn::Error::new_spanned(
-            asyncness,
-            "async #[bridge::test] functions are not supported yet (bridge crates have no \
-             async exports yet): write a plain `fn`",
-        ));
-    }
     // Spanned at what is there: empty inputs have no span of their own.
     let extra: Option<&dyn quote::ToTokens> = if !sig.inputs.is_empty() {
         Some(&sig.inputs)
@@ -41,12 +37,17 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             "a #[bridge::test] function takes no parameters and no generics",
         ));
     }
-    if let syn::ReturnType::Type(_, ty) = &sig.output {
-        return Err(syn::Error::new_spanned(
-            ty,
-            "a #[bridge::test] function returns nothing: fail it with a panic (assert!, unwrap)",
-        ));
-    }
+    let returns_result = match &sig.output {
+        syn::ReturnType::Default => false,
+        syn::ReturnType::Type(_, ty) if is_unit_result(ty) => true,
+        syn::ReturnType::Type(_, ty) => {
+            return Err(syn::Error::new_spanned(
+                ty,
+                "a #[bridge::test] function returns `()` or `Result<(), E>` (E: Debug, as \
+                 with #[test]): fail it with a panic (assert!, unwrap) or an `Err`",
+            ));
+        }
+    };
     if let Some(unsafety) = &sig.unsafety {
         return Err(syn::Error::new_spanned(
             unsafety,
@@ -58,6 +59,22 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let export = format_ident!("__bridge_test_{name}_{hash:08x}");
     let js_name = format!("bridgeTest_{name}_{hash:08x}");
     let path = format!("::{name}");
+    let (asyncness, dot_await) = match &sig.asyncness {
+        Some(a) => (Some(a), Some(quote! { .await })),
+        None => (None, None),
+    };
+    let run = if returns_result {
+        quote! {
+            match #name() #dot_await {
+                ::core::result::Result::Ok(()) => {}
+                ::core::result::Result::Err(e) => {
+                    return ::core::result::Result::Err(::std::format!("Error: {e:?}"));
+                }
+            }
+        }
+    } else {
+        quote! { #name() #dot_await; }
+    };
     Ok(quote! {
         #[allow(dead_code)]
         #func
@@ -66,16 +83,38 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         const _: () = {
             #[cfg(bridge_test)]
             #[::bridge_runtime::bridge(js_name = #js_name)]
-            pub fn #export(run: bool) -> ::std::string::String {
+            pub #asyncness fn #export(
+                run: bool,
+            ) -> ::core::result::Result<::std::string::String, ::std::string::String> {
                 if run {
-                    #name();
-                    ::std::string::String::new()
+                    #run
+                    ::core::result::Result::Ok(::std::string::String::new())
                 } else {
-                    ::std::string::String::from(::core::concat!(::core::module_path!(), #path))
+                    ::core::result::Result::Ok(::std::string::String::from(::core::concat!(
+                        ::core::module_path!(),
+                        #path
+                    )))
                 }
             }
         };
     })
+}
+
+/// `Result<(), ..>` (any path ending in `Result`, so aliases such as `anyhow::Result<()>`
+/// pass; the `E: Debug` bound is checked where the test export formats it).
+fn is_unit_result(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return false;
+    };
+    last.ident == "Result"
+        && matches!(args.args.first(),
+            Some(syn::GenericArgument::Type(syn::Type::Tuple(t))) if t.elems.is_empty())
 }
 
 /// FNV-1a, 32 bits.

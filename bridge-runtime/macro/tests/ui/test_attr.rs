@@ -4,8 +4,14 @@ use bridge_runtime::bridge;
 #[bridge::test(should_panic)]
 fn with_arguments() {}
 
+// Allowed: async tests and `Result<(), E>` results (no error below).
 #[bridge::test]
 async fn later() {}
+
+#[bridge::test]
+async fn later_result() -> Result<(), String> {
+    Ok(())
+}
 
 #[bridge::test]
 fn takes(x: u32) {
