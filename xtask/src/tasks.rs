@@ -64,6 +64,11 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
     cmd!(sh, "rustup target add wasm32-unknown-unknown")
         .quiet()
         .run()?;
+    // The tests compile while the installs finish: only running them needs Chromium and
+    // the wasm-bindgen CLI.
+    phases.run("cargo test (build)", || {
+        Ok(cmd!(sh, "cargo test --workspace --quiet --no-run").run()?)
+    })?;
     // `cargo bridge test --chromium` is tested in cargo-bridge/tests/bridge_test.rs; the
     // with_wasm_bindgen tests use the CLI the background install puts in the bridge home.
     let chromium = debian.join()?;
@@ -115,8 +120,14 @@ pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {
         bail!("no node test suites matched");
     }
     suites.sort();
+    // One suite per core: node's default leaves one core idle (`availableParallelism() - 1`),
+    // and each suite is a process of its own, so nothing is shared but the CPU.
+    let concurrency = format!(
+        "--test-concurrency={}",
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    );
     // A suite that builds a package itself runs the same binary.
-    cmd!(sh, "node --expose-gc --test {suites...}")
+    cmd!(sh, "node --expose-gc {concurrency} --test {suites...}")
         .env("CARGO_BRIDGE_EXE", &bridge.exe)
         .run()?;
     Ok(())

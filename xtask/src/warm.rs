@@ -71,6 +71,9 @@ pub fn wasm_bindgen_cli() -> Result<()> {
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["install", "wasm-bindgen-cli", "--version"])
         .arg(format!("={version}"))
+        // As `cargo bridge` installs it (`INSTALL_ONLY_THE_CLI` in
+        // cargo-bridge/src/wasm_bindgen/cli.rs): the one binary, no TLS feature.
+        .args(["--no-default-features", "--bin", "wasm-bindgen"])
         .arg("--root")
         .arg(&staging)
         .stdout(log.try_clone()?)

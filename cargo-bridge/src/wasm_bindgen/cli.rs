@@ -75,6 +75,12 @@ pub fn find_or_install(version: &str, quiet: bool) -> Result<PathBuf> {
     }
 }
 
+/// What of the `wasm-bindgen-cli` package `cargo bridge` builds: the `wasm-bindgen` binary
+/// alone (not the test runner or wasm2es6js), without the default TLS feature (rustls and
+/// ring, used only by the test runner's downloads), which is about a third less to compile.
+/// The xtask's background install (`xtask/src/warm.rs`) fills the same cache the same way.
+const INSTALL_ONLY_THE_CLI: [&str; 3] = ["--no-default-features", "--bin", "wasm-bindgen"];
+
 /// `cargo install wasm-bindgen-cli --version <version>` into a staging directory beside
 /// `dir`, renamed to `dir` when complete; progress from cargo's `Compiling` lines.
 fn install(version: &str, dir: &Path, quiet: bool) -> Result<()> {
@@ -89,6 +95,7 @@ fn install(version: &str, dir: &Path, quiet: bool) -> Result<()> {
     let mut child = Command::new(&cargo)
         .args(["install", "wasm-bindgen-cli", "--version"])
         .arg(format!("={version}"))
+        .args(INSTALL_ONLY_THE_CLI)
         .arg("--root")
         .arg(&staging)
         .stdout(Stdio::null())

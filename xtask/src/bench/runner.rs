@@ -11,6 +11,8 @@ use serde::de::DeserializeOwned;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How a runner process samples (`target_cv` as a fraction).
@@ -72,30 +74,63 @@ struct Line<T> {
 }
 
 impl Runner {
-    /// Every job in order, one process each; a failure is logged and kept, never fatal.
+    /// Every job, one process each, results in the jobs' order; a failure is logged and
+    /// kept, never fatal. A measuring run starts one process at a time, so no two share the
+    /// machine; a smoke run (`--quick`) checks the pipeline, not the figures, so it keeps
+    /// every core busy.
     pub fn run_all(&self, jobs: Vec<Job>) -> Vec<(Job, Result<Measured>)> {
+        let workers = if self.quick {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            1
+        };
+        let next = AtomicUsize::new(0);
+        let outcomes: Vec<Mutex<Option<Result<Measured>>>> =
+            jobs.iter().map(|_| Mutex::new(None)).collect();
+        std::thread::scope(|scope| {
+            for _ in 0..workers.min(jobs.len()) {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        let out = self.run_one(job);
+                        *outcomes[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
+                    }
+                });
+            }
+        });
         jobs.into_iter()
-            .map(|job| {
-                eprintln!(
-                    "bench: {:<24} {:<13} {:<10} ({} {})",
-                    job.scenario,
-                    job.row(),
-                    job.kind.name(),
-                    job.iterations,
-                    job.unit
-                );
-                let out = self.run(&job);
-                if let Err(e) = &out {
-                    eprintln!(
-                        "bench: FAILED {} {} {}: {e:#}",
-                        job.scenario,
-                        job.row(),
-                        job.kind.name()
-                    );
-                }
+            .zip(outcomes)
+            .map(|(job, outcome)| {
+                let out = outcome
+                    .into_inner()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .unwrap_or_else(|| Err(anyhow::anyhow!("the job never ran")));
                 (job, out)
             })
             .collect()
+    }
+
+    /// One job with its progress line (and its failure, if any) on stderr.
+    fn run_one(&self, job: &Job) -> Result<Measured> {
+        eprintln!(
+            "bench: {:<24} {:<13} {:<10} ({} {})",
+            job.scenario,
+            job.row(),
+            job.kind.name(),
+            job.iterations,
+            job.unit
+        );
+        let out = self.run(job);
+        if let Err(e) = &out {
+            eprintln!(
+                "bench: FAILED {} {} {}: {e:#}",
+                job.scenario,
+                job.row(),
+                job.kind.name()
+            );
+        }
+        out
     }
 
     fn run(&self, job: &Job) -> Result<Measured> {
