@@ -45,6 +45,12 @@ pub fn import_symbol(crate_name: &str, name: &str) -> String {
     format!("{crate_name}::{name}")
 }
 
+/// Name of the wasm import converting what the promise of the async import `symbol`
+/// settled with (`MemberForm::Settled`).
+pub fn settled_import_symbol(symbol: &str) -> String {
+    format!("{symbol}#settled")
+}
+
 /// Name of the wasm import through which Rust calls the JS function passed as `param`
 /// of the export `symbol` (one trampoline per callback parameter).
 pub fn callback_symbol(symbol: &str, param: &str) -> String {
@@ -275,6 +281,10 @@ pub enum MemberForm {
     InstanceOf,
     /// The value of `source` itself (a `static` of the block), read once.
     Value,
+    /// `args[0]` itself: the value an `async fn` import's promise settled with, converted
+    /// as that import's declared result (`rust_name` and `source` are the import's, so
+    /// messages read as its own; the symbol is [`settled_import_symbol`]).
+    Settled,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -254,7 +254,10 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                 on_instance: import.member.as_ref().is_some_and(|m| {
                     matches!(
                         m.form,
-                        MemberForm::Method | MemberForm::Getter | MemberForm::Setter
+                        MemberForm::Method
+                            | MemberForm::Getter
+                            | MemberForm::Setter
+                            | MemberForm::Settled
                     )
                 }),
                 member_key: import

@@ -46,6 +46,10 @@ fn import_fn(f: &ImportFn, cfg: Option<&TokenStream>) -> TokenStream {
     let cfg = cfg.map(|c| quote! { #[cfg(#c)] });
     let function = function(f);
     let record = record::emit(&f.record);
+    let settle_record = f.settle.as_ref().map(|s| {
+        let record = record::emit(&s.import.record);
+        quote! { #cfg const _: () = { #record }; }
+    });
     let function = match &f.member_of {
         Some(ty) => quote! { #cfg impl #ty { #function } },
         None => quote! { #cfg #function },
@@ -56,6 +60,7 @@ fn import_fn(f: &ImportFn, cfg: Option<&TokenStream>) -> TokenStream {
         const _: () = {
             #record
         };
+        #settle_record
     }
 }
 
@@ -87,7 +92,8 @@ fn function(f: &ImportFn) -> TokenStream {
     // The call happens now (its arguments are lent for the call only); the future owns
     // just the `JsValue` it returned.
     let mut outer = sig.clone();
-    let output = match &sig.output {
+    let declared = f.settle.as_ref().map_or(&sig.output, |s| &s.output);
+    let output = match declared {
         syn::ReturnType::Type(_, t) => quote! { #t },
         syn::ReturnType::Default => quote! { () },
     };
@@ -102,6 +108,20 @@ fn function(f: &ImportFn) -> TokenStream {
     } else {
         quote! { ::bridge_runtime::abi::await_or_throw(__promise).await }
     };
+    // A declared result other than `JsValue`: the settled value converted by the second
+    // import, as a sync import's result (`?` first under `Result`: a rejection is `Err`).
+    let (convert, awaited) = match &f.settle {
+        None => (None, awaited),
+        Some(s) => {
+            let convert = function(&s.import);
+            let awaited = if f.catch {
+                quote! { __bridge_settle(#awaited?) }
+            } else {
+                quote! { __bridge_settle(#awaited) }
+            };
+            (Some(convert), awaited)
+        }
+    };
     quote! {
         #(#attrs)*
         #vis #outer {
@@ -111,6 +131,7 @@ fn function(f: &ImportFn) -> TokenStream {
                 #declare
                 #invoke
             }
+            #convert
             let __promise = __bridge_call(#(#args),*);
             async move { #awaited }
         }

@@ -49,6 +49,20 @@ pub struct ImportFn {
     /// The safe function's parameter names, in order (what an async import's inner
     /// call passes on).
     pub args: Vec<Ident>,
+    /// An async import whose result is not a `JsValue`: `sig` (and the call) return the
+    /// `JsValue` the JS function returned, and this converts what it settles with.
+    pub settle: Option<Box<Settle>>,
+}
+
+/// The second half of an async import declared `-> T` (or `-> Result<T, JsError>`) for a
+/// `T` other than `JsValue`: a sync import (`MemberForm::Settled`: JS returns its
+/// argument) converting the settled value exactly as a sync import's result, with its
+/// TypeError (or, declared with `Result`, `Err`) on a wrong shape.
+pub struct Settle {
+    /// `fn __bridge_settle(value: JsValue) -> <the declared result>`.
+    pub import: ImportFn,
+    /// The declared result: the future's output.
+    pub output: syn::ReturnType,
 }
 
 /// `pub type T;`: an owned handle to a JS object of one class (a `JsValue` inside).

@@ -16,7 +16,7 @@
 
 use super::{attrs, jscall, record, types};
 use crate::model::conditional::Configured;
-use crate::model::imports::{ImportFn, Imports, JsStaticItem, JsType};
+use crate::model::imports::{ImportFn, Imports, JsStaticItem, JsType, Settle};
 use crate::model::refs::TypeRefs;
 use crate::model::ty::{TyInfo, plain};
 use bridge_schema::{Import, ImportSource, JsMember, JsTypeDef, MemberForm, Param, Ty};
@@ -629,6 +629,68 @@ fn import_fn_with(
     build(f, attrs, args, types, member, rust_name)
 }
 
+/// `-> JsValue` or `-> Result<JsValue, JsError>`.
+fn resolves_to_value(output: &ReturnType) -> bool {
+    match output {
+        ReturnType::Type(_, t) => {
+            let ok = jscall::result_of_js_error(t).unwrap_or(t);
+            matches!(ok, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "JsValue" && s.arguments.is_none()))
+        }
+        ReturnType::Default => false,
+    }
+}
+
+/// An async import `f` declared `-> T` (or `-> Result<T, JsError>`, or nothing) for a `T`
+/// other than `JsValue`: the import returning the `JsValue` its JS function returned, and
+/// the `Settle` import converting what that settles with to `T`.
+fn settled(
+    f: &syn::ForeignItemFn,
+    attrs: &[syn::Attribute],
+    args: &ImportArgs,
+    types: &[BlockType],
+    rust_name: String,
+) -> syn::Result<ImportFn> {
+    let output = f.sig.output.clone();
+    let catch = match &output {
+        ReturnType::Type(_, t) => jscall::result_of_js_error(t).is_some(),
+        ReturnType::Default => false,
+    };
+    let mut call = f.clone();
+    call.sig.output = if catch {
+        syn::parse_quote! {
+            -> ::core::result::Result<::bridge_runtime::JsValue, ::bridge_runtime::JsError>
+        }
+    } else {
+        syn::parse_quote! { -> ::bridge_runtime::JsValue }
+    };
+    let mut import = build(&call, attrs, args, types, None, rust_name.clone())?;
+    let convert: syn::ForeignItemFn = syn::parse_quote! {
+        fn __bridge_settle(value: ::bridge_runtime::JsValue) #output;
+    };
+    let js_name = args
+        .js_name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| rust_name.clone());
+    let member = Member {
+        of: f.sig.ident.clone(),
+        form: MemberForm::Settled,
+        key: String::new(),
+        source: class_source(args, &js_name, &namespace_of(args)?),
+    };
+    let mut convert = build(&convert, &[], args, types, Some(member), rust_name)?;
+    convert.member_of = None;
+    convert.symbol = bridge_schema::settled_import_symbol(&import.symbol);
+    if let bridge_schema::Item::Import(record) = &mut convert.record.record.item {
+        record.symbol = convert.symbol.clone();
+    }
+    import.settle = Some(Box::new(Settle {
+        import: convert,
+        output,
+    }));
+    Ok(import)
+}
+
 /// The safe function and record of `f` (a member of a class when `member` says so),
 /// imported as `rust_name`.
 fn build(
@@ -657,26 +719,10 @@ fn build(
         ));
     }
     // `async fn`: the call returns its promise (or any value) as a `JsValue`, which the
-    // safe function's future awaits.
-    if sig.asyncness.is_some() {
-        let resolves_to_value = match &sig.output {
-            ReturnType::Type(_, t) => {
-                let ok = jscall::result_of_js_error(t).unwrap_or(t);
-                matches!(ok, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "JsValue" && s.arguments.is_none()))
-            }
-            ReturnType::Default => false,
-        };
-        if !resolves_to_value {
-            return Err(syn::Error::new_spanned(
-                &sig.output,
-                format!(
-                    "the async JS import `{}` must return `JsValue` or `Result<JsValue, \
-                     JsError>` (what its promise settles with; convert it in Rust, e.g. \
-                     `.as_string()`): other result types are not converted after an await yet",
-                    sig.ident
-                ),
-            ));
-        }
+    // safe function's future awaits; a declared result other than `JsValue` is what a
+    // second import converts the settled value to.
+    if sig.asyncness.is_some() && !resolves_to_value(&sig.output) {
+        return settled(f, attrs, args, types, rust_name);
     }
     let js_name = args
         .js_name
@@ -816,6 +862,7 @@ fn build(
         sig: rust_sig,
         binds,
         args: users,
+        settle: None,
         symbol,
         call,
         record,

@@ -38,7 +38,10 @@ pub async fn later() -> Box<dyn Fn(u32) -> u32> {
 
 #[bridge]
 extern "C" {
+    // Any result a sync import may have (here `String`) converts after the await; one it
+    // may not is refused as for a sync import.
     async fn fetch_text(url: &str) -> String;
+    async fn fetch_str(url: &str) -> &'static str;
 }
 
 #[bridge]
