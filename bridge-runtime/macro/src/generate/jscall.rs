@@ -188,6 +188,9 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
             quote! { { let () = __raw; unsafe { #rt::take_ret_string() }.unwrap_or_default() } }
         }
         Lift::JsValue => quote! { ::bridge_runtime::JsValue::from_abi(__raw) },
+        Lift::JsPromise => {
+            quote! { ::bridge_runtime::JsPromise::new(::bridge_runtime::JsValue::from_abi(__raw)) }
+        }
         // SAFETY: the glue checked the value (a class: a live wrapper's address; a record
         // or enum with data: written on the wire at this offset).
         Lift::Named(carrier) => {

@@ -32,6 +32,9 @@ pub struct TyInfo {
     pub callback: Option<Box<CallbackInfo>>,
     /// The error type `E` of a `Result<T, E>` return.
     pub error: Option<Type>,
+    /// `bridge_runtime::JsPromise`: a `Ty::JsValue` that only the result of a call into JS
+    /// may be (lifted as the value, wrapped to be awaited).
+    pub promise: bool,
 }
 
 /// A type that carries nothing beyond its schema type.
@@ -45,6 +48,7 @@ pub fn plain(ty: Ty) -> TyInfo {
         boxed: false,
         callback: None,
         error: None,
+        promise: false,
     }
 }
 
@@ -149,6 +153,8 @@ pub enum Lift {
     /// Through the return area.
     String,
     JsValue,
+    /// `JsPromise`: the `JsValue`, to be awaited.
+    JsPromise,
     /// A user type (its carrier type), by its wasm value.
     Named(Type),
     /// A value JS wrote into the wire's in-buffer (the type as written), at the offset it

@@ -27,6 +27,9 @@ pub fn check(
     let mut args = Vec::new();
     for (info, ty) in params {
         let bad = |why: &str| Err(unsupported(ty, &format!("{what} cannot take it: {why}")));
+        if info.promise {
+            return bad(super::types::JS_PROMISE_ALONE);
+        }
         let lower = match &info.ty {
             t if let Some(s) = Scalar::of(t) => Lower::Scalar(s),
             Ty::Str | Ty::String => Lower::Str,
@@ -79,6 +82,7 @@ pub fn check(
         Ty::Unit => Lift::Unit,
         t if let Some(s) = Scalar::of(t) => Lift::Scalar(s),
         Ty::String => Lift::String,
+        Ty::JsValue if ret.promise => Lift::JsPromise,
         Ty::JsValue => Lift::JsValue,
         Ty::Named(_) => Lift::Named(carrier(ret)),
         t if on_wire(t, Site::JsResult) && !ret.slice => {
@@ -128,7 +132,9 @@ pub fn check_closure(info: &TyInfo, ty: &Type) -> syn::Result<()> {
 /// What a Rust closure JS calls may take and return (its parameters and result cross
 /// like an export's).
 fn check_closure_signature(cb: &CallbackInfo, ty: &Type) -> syn::Result<()> {
-    let why = if cb.catch {
+    let why = if cb.ret.promise || cb.params.iter().any(|(p, _)| p.promise) {
+        Some(super::types::JS_PROMISE_ALONE)
+    } else if cb.catch {
         Some("a Rust closure called from JS does not return `Result<_, JsError>`: return the value")
     } else if cb
         .params

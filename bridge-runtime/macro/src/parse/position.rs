@@ -23,6 +23,9 @@ pub fn check(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
             Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::JsValueRef | Ty::Callback(_)
         )
     };
+    if info.promise {
+        return Err(unsupported(ty, super::types::JS_PROMISE_ALONE));
+    }
     match (&info.ty, pos) {
         (Ty::Callback(_), Position::Return) => jscall::check_closure(info, ty),
         (Ty::Option(t), Position::Return) if matches!(**t, Ty::Callback(_)) => Err(unsupported(

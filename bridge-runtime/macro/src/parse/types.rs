@@ -183,6 +183,12 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
             if seg.ident == "JsValue" && matches!(seg.arguments, PathArguments::None) {
                 return Ok(plain(Ty::JsValue));
             }
+            if seg.ident == "JsPromise" && matches!(seg.arguments, PathArguments::None) {
+                return Ok(TyInfo {
+                    promise: true,
+                    ..plain(Ty::JsValue)
+                });
+            }
             if seg.ident == "Box"
                 && let Ok(inner @ Type::TraitObject(_)) =
                     single_arg(ty, &seg.arguments).map(unparen)
@@ -199,6 +205,9 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                 ));
             }
             match seg.ident.to_string().as_str() {
+                "Option" | "Vec" if promise_inside(ty, self_ty, refs) => {
+                    Err(unsupported(ty, JS_PROMISE_ALONE))
+                }
                 "Option" => {
                     let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty, refs)?;
                     if inner.slice {
@@ -263,6 +272,24 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
         }
         _ => Err(unsupported(ty, "")),
     }
+}
+
+/// Why a `JsPromise` stands only where it stands.
+pub const JS_PROMISE_ALONE: &str = "a `JsPromise` is the result of a JS function Rust calls \
+(an import's, or a callback's: `&dyn Fn() -> JsPromise`), to be awaited; anywhere else \
+(parameters, arguments to JS, exports' results, fields, Option, Vec) take a `JsValue` and \
+wrap it with `JsPromise::new`";
+
+/// `Option<JsPromise>` or `Vec<JsPromise>` (`ty`'s argument is a `JsPromise`).
+fn promise_inside(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> bool {
+    let Type::Path(p) = ty else { return false };
+    let Some(seg) = p.path.segments.last() else {
+        return false;
+    };
+    single_arg(ty, &seg.arguments)
+        .ok()
+        .and_then(|inner| classify_any(inner, self_ty, refs).ok())
+        .is_some_and(|inner| inner.promise)
 }
 
 const SHAPES: &str = "JS functions are taken as `&dyn Fn(A, ..) -> R`, \
@@ -424,6 +451,7 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
         boxed: false,
         callback: None,
         error: None,
+        promise: false,
     })
 }
 

@@ -51,4 +51,20 @@ extern "C" {
     async fn load(this: &Loader) -> bridge_runtime::JsValue;
 }
 
+// A JsPromise is the result of a JS function Rust calls, nowhere else.
+#[bridge]
+pub fn takes_promise(p: bridge_runtime::JsPromise) {
+    drop(p);
+}
+
+#[bridge]
+pub fn optional_promise(f: &dyn Fn() -> Option<bridge_runtime::JsPromise>) {
+    drop(f);
+}
+
+#[bridge]
+pub fn closure_returning_promise() -> Box<dyn Fn() -> bridge_runtime::JsPromise> {
+    Box::new(|| bridge_runtime::JsPromise::new(bridge_runtime::JsValue::null()))
+}
+
 fn main() {}
