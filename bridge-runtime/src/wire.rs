@@ -11,6 +11,7 @@
 //! - `String`: `u32` byte length, then the UTF-8 bytes (unaligned);
 //! - `Option<T>`: `u8` 0 (`None`) or 1 followed by `T`;
 //! - `Vec<T>`: `u32` count, then the elements;
+//! - a tuple `(A, B, ..)`: its elements in order (a JS array of that length);
 //! - `JsValue`: `u32` index of its entry in the glue's value table (the entry moves with
 //!   the value: the receiving side owns it).
 //!
@@ -276,8 +277,8 @@ pub fn bad_variant(enum_name: &str, index: u32, count: usize) -> BridgeError {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be sent to JS inside a record, enum or compound value",
     label = "not a bridge data type",
-    note = "fields and elements may be numbers, bool, char, String, Option, Vec, #[bridge(record)] \
-            structs, #[bridge] enums, class handles (`Handle<C>`) and JsValue"
+    note = "fields and elements may be numbers, bool, char, String, Option, Vec, tuples, \
+            #[bridge(record)] structs, #[bridge] enums, class handles (`Handle<C>`) and JsValue"
 )]
 pub trait WireOut {
     fn wire_write(self, w: &mut WireBuf);
@@ -291,9 +292,9 @@ pub trait WireOut {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be taken by value from JS inside an Option, Vec, record or enum",
     label = "a class is not taken by value; other types need #[bridge(record)] or #[bridge]",
-    note = "inside Option or Vec, take a class as `Handle<{Self}>`; fields and elements may be \
-            numbers, bool, char, String, Option, Vec, #[bridge(record)] structs, #[bridge] enums, \
-            class handles and JsValue"
+    note = "inside Option, Vec or a tuple, take a class as `Handle<{Self}>`; fields and elements \
+            may be numbers, bool, char, String, Option, Vec, tuples, #[bridge(record)] structs, \
+            #[bridge] enums, class handles and JsValue"
 )]
 pub unsafe trait WireIn: Sized {
     /// # Safety
@@ -459,6 +460,38 @@ impl<T: WireOut + Copy> WireOut for &[T] {
     }
 }
 
+// Tuples of 1 to `bridge_schema::MAX_TUPLE` elements: the elements in order. A decode
+// that fails half-way drops the elements it made.
+macro_rules! tuple {
+    ($(($($t:ident $v:ident),+)),*) => {$(
+        impl<$($t: WireOut),+> WireOut for ($($t,)+) {
+            #[inline]
+            fn wire_write(self, w: &mut WireBuf) {
+                let ($($v,)+) = self;
+                $($v.wire_write(w);)+
+            }
+        }
+        unsafe impl<$($t: WireIn),+> WireIn for ($($t,)+) {
+            #[inline]
+            unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+                // SAFETY: forwarded contract, element by element.
+                Ok(($(unsafe { $t::wire_read(r) }?,)+))
+            }
+        }
+    )*};
+}
+tuple!(
+    (A a),
+    (A a, B b),
+    (A a, B b, C c),
+    (A a, B b, C c, D d),
+    (A a, B b, C c, D d, E e),
+    (A a, B b, C c, D d, E e, F f),
+    (A a, B b, C c, D d, E e, F f, G g),
+    (A a, B b, C c, D d, E e, F f, G g, H h)
+);
+const _: () = assert!(bridge_schema::MAX_TUPLE == 8);
+
 impl WireOut for crate::JsValue {
     /// Its table index; JS takes the entry when it reads the value.
     #[inline]
@@ -504,6 +537,10 @@ mod tests {
         assert_eq!(roundtrip(vec!['é', '𝄞']), vec!['é', '𝄞']);
         assert_eq!(roundtrip(vec![7usize]), vec![7]);
         assert_eq!(roundtrip(vec![-3isize]), vec![-3]);
+        let t = (7u32, 2.5f64, "x".to_string(), Some('é'), vec![(1u8, true)]);
+        assert_eq!(roundtrip(t.clone()), t);
+        let eight = (1u8, 2u16, 3u32, 4u64, 5i8, 6i16, 7i32, 8i64);
+        assert_eq!(roundtrip(eight), eight);
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub const FIXTURES: &[Fixture] = &[
     in_fixtures("classes", "fixtures/classes"),
     in_fixtures("closures", "fixtures/closures"),
     in_fixtures("async-fixture", "fixtures/async"),
+    in_fixtures("shapes", "fixtures/shapes"),
     Fixture {
         package: "ws-default",
         manifest: "fixtures/ws-default/Cargo.toml",

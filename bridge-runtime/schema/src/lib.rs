@@ -15,7 +15,7 @@ pub mod lowering;
 pub use abi::header;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -474,7 +474,13 @@ pub enum Ty {
     /// `&mut [T]` of numbers (export parameters only): copied in, and what Rust wrote is
     /// copied back into the caller's array after the call.
     SliceMut(Box<Ty>),
+    /// A tuple `(A, B, ..)` of 1 to [`MAX_TUPLE`] elements: a JS array of that length,
+    /// on the wire element by element.
+    Tuple(Vec<Ty>),
 }
+
+/// The most elements a tuple that crosses may have (a longer one is a record's job).
+pub const MAX_TUPLE: usize = 8;
 
 impl Ty {
     /// The function type of a callback or closure, also inside an `Option` (an optional
@@ -490,7 +496,8 @@ impl Ty {
         }
     }
 
-    /// The type id of the user type this type carries, at any depth.
+    /// The type id of the user type this type carries, at any depth (a tuple carries
+    /// several: [`Ty::type_ids`] lists them).
     pub fn type_id(&self) -> Option<&str> {
         match self {
             Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
@@ -516,6 +523,8 @@ impl Ty {
                 .chain([&*cb.ret])
                 .flat_map(Ty::type_ids)
                 .collect(),
+            Ty::Tuple(elems) => elems.iter().flat_map(Ty::type_ids).collect(),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => inner.type_ids(),
             other => other.type_id().into_iter().collect(),
         }
     }
@@ -550,11 +559,12 @@ impl Ty {
 
     /// Compound values that cross encoded in the wire buffer (`bridge_runtime::wire`)
     /// rather than as wasm scalars, typed arrays or class addresses: vectors of anything
-    /// but numbers and classes, and options of vectors or `JsValue`s.
+    /// but numbers and classes, tuples, and options of vectors, tuples or `JsValue`s.
     pub fn travels_on_wire(&self) -> bool {
         match self {
             Ty::Vec(inner) => !inner.is_number() && !matches!(**inner, Ty::Named(_)),
-            Ty::Option(inner) => matches!(**inner, Ty::Vec(_) | Ty::JsValue),
+            Ty::Option(inner) => matches!(**inner, Ty::Vec(_) | Ty::JsValue | Ty::Tuple(_)),
+            Ty::Tuple(_) => true,
             _ => false,
         }
     }

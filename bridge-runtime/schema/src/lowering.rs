@@ -119,7 +119,8 @@ impl Scalar {
             | Ty::JsValueRef
             | Ty::Callback(_)
             | Ty::View(_)
-            | Ty::SliceMut(_) => return None,
+            | Ty::SliceMut(_)
+            | Ty::Tuple(_) => return None,
         })
     }
 
@@ -383,14 +384,15 @@ pub enum Site {
 }
 
 /// Whether `ty` crosses encoded on the wire (as its [`Role::WireOffset`]) at `site`: for
-/// exports, [`Ty::travels_on_wire`]; in a call into JS every vector too, and every
-/// option of anything but scalars, strings and user types. (Records and data enums decide
-/// themselves: their `FromJs`/`IntoJs` value is their wire offset.)
+/// exports, [`Ty::travels_on_wire`] (tuples, most vectors); in a call into JS every vector
+/// and tuple too, and every option of anything but scalars, strings and user types.
+/// (Records and data enums decide themselves: their `FromJs`/`IntoJs` value is their wire
+/// offset.)
 pub fn on_wire(ty: &Ty, site: Site) -> bool {
     match site {
         Site::ExportParam | Site::ExportResult => ty.travels_on_wire(),
         Site::JsArg | Site::JsResult => match ty {
-            Ty::Vec(_) => true,
+            Ty::Vec(_) | Ty::Tuple(_) => true,
             Ty::Option(inner) => {
                 Scalar::of(inner).is_none()
                     && !matches!(
@@ -458,6 +460,7 @@ pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
         }
         (Ty::SliceMut(_), _) => None,
         (Ty::Option(inner), _) => option_parts(inner, site),
+        (Ty::Tuple(_), _) => unreachable!("tuples are on the wire at every site"),
         (
             Ty::Bool
             | Ty::I8
@@ -695,6 +698,20 @@ mod tests {
             &Ty::Option(boxed(Ty::Named("a::R".into()))),
             Site::JsArg
         ));
+    }
+
+    #[test]
+    fn tuples_are_wire_values_at_every_site() {
+        use Role::*;
+        let pair = Ty::Tuple(vec![Ty::U32, Ty::Named("a::C".into())]);
+        for site in [Site::ExportParam, Site::JsArg, Site::JsResult] {
+            assert_eq!(wasm_of(&pair, site), [(WireOffset, Wasm::I32)], "{site:?}");
+            let opt = Ty::Option(boxed(pair.clone()));
+            assert_eq!(wasm_of(&opt, site), [(WireOffset, Wasm::I32)], "{site:?}");
+        }
+        assert_eq!(wasm_of(&pair, Site::ExportResult), []);
+        assert!(Ty::Vec(boxed(pair.clone())).travels_on_wire());
+        assert_eq!(pair.type_ids(), ["a::C"]);
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
     }
     match ty {
         Ty::Result(ok, _) => of(ok, names),
+        Ty::Tuple(_) => wire(ty, names),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
         Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => class_ref(&names.js_name(id)),
@@ -163,6 +164,23 @@ pub fn closure(cb: &Callback, names: &TypeNames) -> String {
     format!("({f}) & {{ release(): void }}")
 }
 
+/// Whether `ts` is one bracketed tuple type (`[a, b | null]`), which needs no parentheses
+/// to be an array's element.
+fn bracketed(ts: &str) -> bool {
+    let mut depth = 0;
+    for (i, c) in ts.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            return ts.starts_with('[') && i + 1 == ts.len();
+        }
+    }
+    false
+}
+
 /// The type of a value decoded from the wire (record fields, codecs' messages).
 pub fn wire(ty: &Ty, names: &TypeNames) -> String {
     match ty {
@@ -170,7 +188,7 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
             Some(array) => array.to_string(),
             None => {
                 let elem = wire(inner, names);
-                if elem.contains(' ') {
+                if elem.contains(' ') && !bracketed(&elem) {
                     format!("({elem})[]")
                 } else {
                     format!("{elem}[]")
@@ -178,6 +196,11 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
             }
         },
         Ty::Option(inner) => format!("{} | null", wire(inner, names)),
+        // A TypeScript tuple type: the array's length and each element's type.
+        Ty::Tuple(elems) => {
+            let elems: Vec<String> = elems.iter().map(|e| wire(e, names)).collect();
+            format!("[{}]", elems.join(", "))
+        }
         Ty::String | Ty::Str => "string".into(),
         Ty::JsValue => "any".into(),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
@@ -228,6 +251,10 @@ mod tests {
         assert_eq!(ts(&vec(Ty::String), &names), "string[]");
         assert_eq!(ts(&vec(vec(Ty::Usize)), &names), "number[][]");
         assert_eq!(ts(&vec(Ty::JsValue), &names), "any[]");
+        let pair = Ty::Tuple(vec![Ty::U32, opt(Ty::String)]);
+        assert_eq!(ts(&pair, &names), "[number, string | null]");
+        assert_eq!(ts(&vec(pair.clone()), &names), "[number, string | null][]");
+        assert_eq!(of(&opt(pair), &names), "[number, string | null] | null");
     }
 
     #[test]

@@ -714,6 +714,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
             ..simple(Kind::Enum)
         },
         Ty::Named(id) if names.is_data(id) => coded(Kind::Data),
+        Ty::Tuple(_) => unreachable!("tuples travel on the wire (above)"),
         Ty::Option(inner) if named(inner).is_some_and(|id| names.is_fieldless_enum(&id)) => {
             TyView {
                 kind: Kind::OptEnum,

@@ -20,7 +20,7 @@ pub struct CodecView {
     pub array: Option<&'static str>,
     /// TypeScript type, for messages.
     pub ts: String,
-    /// A record's fields.
+    /// A record's fields; a tuple's elements (named by their index).
     pub fields: Vec<FieldView>,
     /// An enum's variants, by index.
     pub variants: Vec<VariantView>,
@@ -75,6 +75,8 @@ pub enum CodecKind {
     Enum,
     /// An enum crossing as its variant's name.
     Fieldless,
+    /// A JS array of a fixed length: its elements (`fields`) in order.
+    Tuple,
 }
 
 /// What a value inside a codec is: the tag of `wire.js.j2`'s `read`/`write` (snake_case;
@@ -168,7 +170,7 @@ pub struct LeafView {
 /// Whether `ty` gets a codec of its own (rather than being read inline).
 fn is_compound(ty: &Ty, names: &TypeNames) -> bool {
     match ty {
-        Ty::Vec(_) | Ty::Option(_) => true,
+        Ty::Vec(_) | Ty::Option(_) | Ty::Tuple(_) => true,
         Ty::Named(id) => names.is_data(id),
         _ => false,
     }
@@ -180,6 +182,16 @@ pub fn codec_name(ty: &Ty, names: &TypeNames) -> String {
     match ty {
         Ty::Vec(inner) => format!("Vec_{}", codec_name(inner, names)),
         Ty::Option(inner) => format!("Option_{}", codec_name(inner, names)),
+        // The arity keeps nested tuples apart: `Tuple2_U32_Tuple1_F64` is not
+        // `Tuple3_U32_Tuple0..`.
+        Ty::Tuple(elems) => {
+            let mut name = format!("Tuple{}", elems.len());
+            for e in elems {
+                name.push('_');
+                name.push_str(&codec_name(e, names));
+            }
+            name
+        }
         Ty::Named(id) => format!("C${}", names.glue_name(id)),
         Ty::Str => "String".into(),
         Ty::JsValue => "JsValue".into(),
@@ -289,17 +301,20 @@ pub fn collect_param(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
 fn fields(fields: &[Field], names: &TypeNames, out: &mut Vec<CodecView>) -> Vec<FieldView> {
     fields
         .iter()
-        .map(|f| {
-            if is_compound(&f.ty, names) {
-                add(&f.ty, names, out);
-            }
-            FieldView {
-                name: f.name.clone(),
-                leaf: leaf(&f.ty, names),
-                ts: ts::wire(&f.ty, names),
-            }
-        })
+        .map(|f| field(f.name.clone(), &f.ty, names, out))
         .collect()
+}
+
+/// A record's field or a tuple's element (named by its index), adding its codec.
+fn field(name: String, ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) -> FieldView {
+    if is_compound(ty, names) {
+        add(ty, names, out);
+    }
+    FieldView {
+        name,
+        leaf: leaf(ty, names),
+        ts: ts::wire(ty, names),
+    }
 }
 
 fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
@@ -361,6 +376,15 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
             },
             TypeDef::Class(_) | TypeDef::JsType(_) => unreachable!("classes are read inline"),
         },
+        Ty::Tuple(elems) => CodecView {
+            kind: CodecKind::Tuple,
+            fields: elems
+                .iter()
+                .enumerate()
+                .map(|(i, e)| field(i.to_string(), e, names, out))
+                .collect(),
+            ..base
+        },
         other => unreachable!("{other:?} has no codec"),
     };
     out[at] = codec;
@@ -410,6 +434,32 @@ mod tests {
         );
         let elem = out[0].elem.as_ref().unwrap();
         assert_eq!(elem.codec.as_deref(), Some("Option_String"));
+    }
+
+    #[test]
+    fn tuples_are_codecs_named_by_arity_and_elements() {
+        let exports = exports();
+        let names = TypeNames(&exports);
+        let mut out = Vec::new();
+        let inner = Ty::Tuple(vec![Ty::F64]);
+        collect(
+            &vec(Ty::Tuple(vec![Ty::U32, inner.clone(), Ty::JsValue])),
+            &names,
+            &mut out,
+        );
+        let got: Vec<_> = out.iter().map(|c| (c.name.as_str(), c.kind)).collect();
+        assert_eq!(
+            got,
+            [
+                ("Vec_Tuple3_U32_Tuple1_F64_JsValue", CodecKind::Vec),
+                ("Tuple3_U32_Tuple1_F64_JsValue", CodecKind::Tuple),
+                ("Tuple1_F64", CodecKind::Tuple),
+            ]
+        );
+        let elems: Vec<_> = out[1].fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(elems, ["0", "1", "2"]);
+        assert!(out[1].holds_values());
+        assert_eq!(out[1].ts, "[number, [number], any]");
     }
 
     #[test]

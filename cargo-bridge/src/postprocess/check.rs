@@ -245,6 +245,7 @@ fn non_optional_option(ty: &Ty) -> Option<String> {
             Some(format!("an `Option` of {inner:?}"))
         }
         Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => non_optional_option(inner),
+        Ty::Tuple(elems) => elems.iter().find_map(non_optional_option),
         Ty::Callback(cb) => cb
             .params
             .iter()
@@ -289,6 +290,17 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         }
         (Ty::Result(ok, _), Return) => check_type(ok, ResultOk),
         (Ty::Result(..), _) => Err("a `Result` that is not the result".into()),
+        // A tuple's elements are owned values, as a vector's.
+        (Ty::Tuple(elems), _) if elems.is_empty() || elems.len() > bridge_schema::MAX_TUPLE => {
+            Err(format!("a tuple of {} elements", elems.len()))
+        }
+        (Ty::Tuple(elems), Param) => elems.iter().try_for_each(|e| match e {
+            Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::JsValueRef | Ty::Callback(_) => {
+                Err(format!("a borrowed or callback type ({e:?}) in a tuple"))
+            }
+            e => check_type(e, Param),
+        }),
+        (Ty::Tuple(elems), _) => elems.iter().try_for_each(|e| check_type(e, InsideReturn)),
         (Ty::Option(inner) | Ty::Vec(inner), Param) => check_type(inner, Param),
         (Ty::Option(inner) | Ty::Vec(inner), _) => check_type(inner, InsideReturn),
         _ => Ok(()),

@@ -106,6 +106,7 @@ fn resolve_self(ty: &Type, self_ty: Option<&Type>) -> Type {
 fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Result<TyInfo> {
     match ty {
         Type::Tuple(t) if t.elems.is_empty() => Ok(plain(Ty::Unit)),
+        Type::Tuple(t) => tuple(ty, t, self_ty, refs),
         Type::Paren(p) => classify_any(&p.elem, self_ty, refs),
         Type::Group(g) => classify_any(&g.elem, self_ty, refs),
         Type::Reference(r) => {
@@ -290,6 +291,54 @@ fn promise_inside(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> boo
         .ok()
         .and_then(|inner| classify_any(inner, self_ty, refs).ok())
         .is_some_and(|inner| inner.promise)
+}
+
+/// A tuple `(A, B, ..)`: each element classified (and given its placeholders here, as
+/// the tuple carries several user types), each an owned value a `Vec` could hold.
+fn tuple(
+    ty: &Type,
+    t: &syn::TypeTuple,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    if t.elems.len() > bridge_schema::MAX_TUPLE {
+        return Err(unsupported(
+            ty,
+            &format!(
+                "a tuple crosses with at most {} elements (a JS array of that length): \
+                 use a #[bridge(record)] struct with named fields",
+                bridge_schema::MAX_TUPLE
+            ),
+        ));
+    }
+    let mut elems = Vec::new();
+    for elem in &t.elems {
+        let info = classify_any(elem, self_ty, refs)?;
+        let owned = !info.slice
+            && !info.boxed
+            && !info.promise
+            && !matches!(
+                info.ty,
+                Ty::Unit
+                    | Ty::Str
+                    | Ty::ClassRef(_)
+                    | Ty::ClassMut(_)
+                    | Ty::JsValueRef
+                    | Ty::Callback(_)
+                    | Ty::View(_)
+                    | Ty::SliceMut(_)
+            );
+        if !owned {
+            return Err(unsupported(
+                elem,
+                "a tuple holds owned values (numbers, bool, char, String, Option, Vec, tuples, \
+                 #[bridge] records and enums, Handle<C>, JsValue): take `String` for `&str`, \
+                 `Handle<C>` for `&C`",
+            ));
+        }
+        elems.push(with_placeholder(info, refs).ty);
+    }
+    Ok(plain(Ty::Tuple(elems)))
 }
 
 const SHAPES: &str = "JS functions are taken as `&dyn Fn(A, ..) -> R`, \

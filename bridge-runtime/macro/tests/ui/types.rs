@@ -130,11 +130,6 @@ pub fn self_outside(s: Self) {}
 pub fn two_args(v: Vec<u32, u32>) {}
 
 #[bridge]
-pub fn tuple(t: (u32, u32)) -> u32 {
-    t.0
-}
-
-#[bridge]
 pub fn pointer(p: *const u8) {}
 
 #[bridge]
