@@ -72,7 +72,7 @@ pub fn handles(nodes: Vec<Option<Handle<Node>>>) -> u32 {
         "type `Result < Result < u32, String > , String >` cannot cross the JS boundary: Result of Result is not supported",
         // Known from the class's own traits, not from the spelling (`Node` could be a record).
         "`Node` cannot be taken by value from JS inside an Option, Vec, record or enum",
-        "inside Option or Vec, take a class as `Handle<Node>`",
+        "inside Option, Vec or a tuple, take a class as `Handle<Node>`",
     ]);
     // The valid `handles` produced no error of its own.
     run.stderr_lacks(&["Vec < Option < Handle < Node > > >"]);
