@@ -206,7 +206,7 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                 ));
             }
             match seg.ident.to_string().as_str() {
-                "Option" | "Vec" if promise_inside(ty, self_ty, refs) => {
+                "Option" | "Vec" if promise_inside(ty, self_ty) => {
                     Err(unsupported(ty, JS_PROMISE_ALONE))
                 }
                 "Option" => {
@@ -282,7 +282,10 @@ pub const JS_PROMISE_ALONE: &str = "a `JsPromise` is the result of a JS function
 wrap it with `JsPromise::new`";
 
 /// `Option<JsPromise>` or `Vec<JsPromise>` (`ty`'s argument is a `JsPromise`).
-fn promise_inside(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> bool {
+/// A probe: its placeholders go to a scratch list (a tuple inside takes its own), so the
+/// record's stay in order.
+fn promise_inside(ty: &Type, self_ty: Option<&Type>) -> bool {
+    let refs = &mut TypeRefs::default();
     let Type::Path(p) = ty else { return false };
     let Some(seg) = p.path.segments.last() else {
         return false;
