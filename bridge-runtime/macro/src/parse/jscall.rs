@@ -3,7 +3,7 @@
 //! ([`Lower`]/[`Lift`], after `bridge_schema::lowering`: its scalars, what is on the wire). Class handles are passed as `Handle<C>`, so they reach JS
 //! through the class's identity hook exactly like a returned class.
 
-use super::unsupported::unsupported;
+use super::unsupported::{JS_PROMISE_ALONE, unsupported};
 use crate::model::ty::{Arg, CallbackInfo, Form, JsCall, Lift, Lower, TyInfo};
 use bridge_schema::Ty;
 use bridge_schema::lowering::{Scalar, Site, on_wire};
@@ -28,7 +28,7 @@ pub fn check(
     for (info, ty) in params {
         let bad = |why: &str| Err(unsupported(ty, &format!("{what} cannot take it: {why}")));
         if info.promise {
-            return bad(super::types::JS_PROMISE_ALONE);
+            return bad(JS_PROMISE_ALONE);
         }
         let lower = match &info.ty {
             t if let Some(s) = Scalar::of(t) => Lower::Scalar(s),
@@ -133,7 +133,7 @@ pub fn check_closure(info: &TyInfo, ty: &Type) -> syn::Result<()> {
 /// like an export's).
 fn check_closure_signature(cb: &CallbackInfo, ty: &Type) -> syn::Result<()> {
     let why = if cb.ret.promise || cb.params.iter().any(|(p, _)| p.promise) {
-        Some(super::types::JS_PROMISE_ALONE)
+        Some(JS_PROMISE_ALONE)
     } else if cb.catch {
         Some("a Rust closure called from JS does not return `Result<_, JsError>`: return the value")
     } else if cb

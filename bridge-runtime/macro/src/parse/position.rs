@@ -2,7 +2,7 @@
 //! function), what a return or a record field must be (owned).
 
 use super::jscall;
-use super::unsupported::unsupported;
+use super::unsupported::{JS_PROMISE_ALONE, unsupported};
 use crate::model::ty::TyInfo;
 use bridge_schema::Ty;
 use syn::Type;
@@ -24,7 +24,7 @@ pub fn check(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
         )
     };
     if info.promise {
-        return Err(unsupported(ty, super::types::JS_PROMISE_ALONE));
+        return Err(unsupported(ty, JS_PROMISE_ALONE));
     }
     match (&info.ty, pos) {
         (Ty::Callback(_), Position::Return) => jscall::check_closure(info, ty),

@@ -5,7 +5,7 @@
 use super::jscall;
 use super::position::{self, Position};
 use super::slices;
-use super::unsupported::unsupported;
+use super::unsupported::{JS_PROMISE_ALONE, unsupported};
 use crate::model::refs::TypeRefs;
 use crate::model::ty::{CallbackInfo, Form, TyInfo, plain};
 use bridge_schema::{Callback, Hold, Ty};
@@ -274,12 +274,6 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
         _ => Err(unsupported(ty, "")),
     }
 }
-
-/// Why a `JsPromise` stands only where it stands.
-pub const JS_PROMISE_ALONE: &str = "a `JsPromise` is the result of a JS function Rust calls \
-(an import's, or a callback's: `&dyn Fn() -> JsPromise`), to be awaited; anywhere else \
-(parameters, arguments to JS, exports' results, fields, Option, Vec) take a `JsValue` and \
-wrap it with `JsPromise::new`";
 
 /// `Option<JsPromise>` or `Vec<JsPromise>` (`ty`'s argument is a `JsPromise`).
 /// A probe: its placeholders go to a scratch list (a tuple inside takes its own), so the

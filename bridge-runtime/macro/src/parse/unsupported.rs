@@ -23,3 +23,9 @@ pub fn unsupported(ty: &Type, why: &str) -> syn::Error {
         format!("type `{shown}` cannot cross the JS boundary{why}; {SUPPORTED}"),
     )
 }
+
+/// Why a `JsPromise` stands only where it stands.
+pub const JS_PROMISE_ALONE: &str = "a `JsPromise` is the result of a JS function Rust calls \
+(an import's, or a callback's: `&dyn Fn() -> JsPromise`), to be awaited; anywhere else \
+(parameters, arguments to JS, exports' results, fields, Option, Vec) take a `JsValue` and \
+wrap it with `JsPromise::new`";
