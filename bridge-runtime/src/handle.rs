@@ -6,6 +6,7 @@
 use std::cell::{Cell, UnsafeCell};
 use std::fmt;
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
@@ -19,7 +20,11 @@ pub(crate) struct ObjectBox<T> {
     borrow: Cell<i32>,
     /// Identity slot, owned by the JS glue and the identity hook. 0 when new.
     slot: Cell<i32>,
-    value: UnsafeCell<T>,
+    /// `WeakHandle`s, plus one the strong references own together (as `Rc`'s): the value
+    /// drops when `strong` reaches 0, the allocation goes when `weak` does.
+    weak: Cell<u32>,
+    /// Dropped in place when the last strong reference goes (weak ones may keep the box).
+    value: UnsafeCell<ManuallyDrop<T>>,
 }
 
 const _: () = {
@@ -29,6 +34,7 @@ const _: () = {
     assert!(offset_of!(ObjectBox<u8>, strong) == header::STRONG_OFFSET as usize);
     assert!(offset_of!(ObjectBox<u8>, borrow) == header::BORROW_OFFSET as usize);
     assert!(offset_of!(ObjectBox<u8>, slot) == header::SLOT_OFFSET as usize);
+    assert!(offset_of!(ObjectBox<u8>, weak) == header::WEAK_OFFSET as usize);
 };
 
 /// The header fields of the box at `addr`, whatever its value type (the header does not
@@ -88,7 +94,8 @@ impl<T> Handle<T> {
             strong: Cell::new(1),
             borrow: Cell::new(0),
             slot: Cell::new(0),
-            value: UnsafeCell::new(value),
+            weak: Cell::new(1),
+            value: UnsafeCell::new(ManuallyDrop::new(value)),
         });
         Handle {
             ptr: NonNull::from(Box::leak(boxed)),
@@ -217,14 +224,114 @@ impl<T> Drop for Handle<T> {
     }
 }
 
-/// Drop the value and free the box.
+/// Drop the value, then free the box unless a `WeakHandle` still points at it.
 ///
 /// # Safety
 /// No reference (strong count 0) and no borrow of the box is left, and it came from
 /// `Box::leak` in [`Handle::new`].
 unsafe fn free_box<T>(object: &ObjectBox<T>) {
+    // The flag may still say doomed: a weak handle sees strong 0 either way.
+    object.borrow.set(0);
+    // SAFETY: the value is live (strong just reached 0, once) and nothing borrows it. The
+    // strong references' weak count stays until it has dropped, so a `WeakHandle` its
+    // `Drop` drops cannot free the box under it.
+    unsafe { ManuallyDrop::drop(&mut *object.value.get()) };
     // SAFETY: forwarded contract.
-    drop(unsafe { Box::from_raw(object as *const ObjectBox<T> as *mut ObjectBox<T>) });
+    unsafe { release_weak(object) };
+}
+
+/// One weak count less; the last frees the allocation (the value is gone by then).
+///
+/// # Safety
+/// The caller owns one weak count of a box from [`Handle::new`].
+unsafe fn release_weak<T>(object: &ObjectBox<T>) {
+    let n = object.weak.get() - 1;
+    object.weak.set(n);
+    if n == 0 {
+        // SAFETY: no strong or weak reference is left; `ManuallyDrop` keeps the dropped
+        // value from dropping twice.
+        drop(unsafe { Box::from_raw(object as *const ObjectBox<T> as *mut ObjectBox<T>) });
+    }
+}
+
+/// A weak reference to an exported object ([`Handle::downgrade`]): it keeps the
+/// allocation, not the object. [`WeakHandle::upgrade`] gives a [`Handle`] while a strong
+/// reference (a Rust `Handle` or a JS wrapper's) is left, `None` once the object was
+/// dropped. For parent links in a tree of handles, without a reference cycle.
+pub struct WeakHandle<T> {
+    ptr: NonNull<ObjectBox<T>>,
+    _owns: PhantomData<ObjectBox<T>>,
+}
+
+impl<T> Handle<T> {
+    /// A weak reference to this object (like `Rc::downgrade`).
+    pub fn downgrade(this: &Handle<T>) -> WeakHandle<T> {
+        let weak = &this.inner().weak;
+        weak.set(weak.get() + 1);
+        WeakHandle {
+            ptr: this.ptr,
+            _owns: PhantomData,
+        }
+    }
+
+    /// Number of [`WeakHandle`]s to this object.
+    pub fn weak_count(this: &Handle<T>) -> u32 {
+        // The strong references' own count is not a `WeakHandle`.
+        this.inner().weak.get() - 1
+    }
+}
+
+impl<T> WeakHandle<T> {
+    fn inner(&self) -> &ObjectBox<T> {
+        // SAFETY: a weak handle keeps the allocation (not the value).
+        unsafe { self.ptr.as_ref() }
+    }
+
+    /// A strong handle, if the object is still alive.
+    pub fn upgrade(&self) -> Option<Handle<T>> {
+        let object = self.inner();
+        let strong = object.strong.get();
+        if strong == 0 {
+            return None;
+        }
+        object.strong.set(strong + 1);
+        Some(Handle {
+            ptr: self.ptr,
+            _owns: PhantomData,
+        })
+    }
+
+    /// Strong references left (0: the object was dropped, or is being dropped).
+    pub fn strong_count(&self) -> u32 {
+        self.inner().strong.get()
+    }
+
+    /// Whether two weak handles point at the same allocation.
+    pub fn ptr_eq(a: &Self, b: &Self) -> bool {
+        a.ptr == b.ptr
+    }
+}
+
+impl<T> Clone for WeakHandle<T> {
+    fn clone(&self) -> Self {
+        Handle::downgrade(&std::mem::ManuallyDrop::new(Handle {
+            ptr: self.ptr,
+            _owns: PhantomData,
+        }))
+    }
+}
+
+impl<T> Drop for WeakHandle<T> {
+    fn drop(&mut self) {
+        // SAFETY: this handle owns one weak count.
+        unsafe { release_weak(self.inner()) }
+    }
+}
+
+impl<T> fmt::Debug for WeakHandle<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(WeakHandle)")
+    }
 }
 
 impl<T: fmt::Debug> fmt::Debug for Handle<T> {
@@ -438,7 +545,7 @@ mod tests {
 
     /// The wasm passes and the glue read the header at `bridge_schema::header`'s offsets
     /// (the const assertions above pin `offset_of!`): what sits there must be the box's
-    /// strong count, borrow flag and identity slot, for any value type.
+    /// strong count, borrow flag, identity slot and weak count, for any value type.
     #[test]
     fn header_fields_sit_at_the_schema_offsets() {
         use bridge_schema::header;
@@ -453,6 +560,14 @@ mod tests {
             assert_eq!(read(header::STRONG_OFFSET), 2);
             assert_eq!(read(header::BORROW_OFFSET), 1);
             assert_eq!(read(header::SLOT_OFFSET), header::SLOT_PENDING);
+            let weak = Handle::downgrade(&h);
+            assert_eq!(
+                read(header::WEAK_OFFSET),
+                2,
+                "one weak handle plus the strong ones'"
+            );
+            drop(weak);
+            assert_eq!(read(header::WEAK_OFFSET), 1);
             drop((shared, extra));
             assert_eq!(
                 (read(header::STRONG_OFFSET), read(header::BORROW_OFFSET)),
@@ -549,6 +664,85 @@ mod tests {
         drop(exclusive);
         assert_eq!(*unsafe { Handle::<i32>::try_borrow_raw(raw) }.unwrap(), 1);
         drop(unsafe { Handle::<i32>::from_raw(raw) });
+    }
+
+    #[test]
+    fn upgrade_gives_the_object_while_a_strong_reference_is_left() {
+        let drops = Rc::new(Cell::new(0));
+        let h = Handle::new(CountsDrops(drops.clone()));
+        let w = Handle::downgrade(&h);
+        let w2 = w.clone();
+        assert_eq!(Handle::weak_count(&h), 2);
+        let up = w.upgrade().expect("alive");
+        assert!(Handle::ptr_eq(&up, &h));
+        assert_eq!(h.strong_count(), 2);
+        drop((up, h));
+        assert_eq!(
+            drops.get(),
+            1,
+            "the value drops with the last strong reference"
+        );
+        assert!(w.upgrade().is_none());
+        assert_eq!(w2.strong_count(), 0);
+        drop(w);
+        drop(w2); // the last weak frees the allocation (miri/asan would see a double free)
+        assert_eq!(drops.get(), 1);
+    }
+
+    /// A value whose `Drop` drops a weak handle to its own box (a child's parent link, the
+    /// child owned by the parent): the box outlives the value's drop.
+    #[test]
+    fn a_weak_handle_dropped_by_the_value_itself_does_not_free_the_box_under_it() {
+        struct Node {
+            drops: Rc<Cell<u32>>,
+            parent: Option<WeakHandle<Node>>,
+            children: Vec<Handle<Node>>,
+        }
+        impl Drop for Node {
+            fn drop(&mut self) {
+                self.drops.set(self.drops.get() + 1);
+            }
+        }
+        let drops = Rc::new(Cell::new(0));
+        let root = Handle::new(Node {
+            drops: drops.clone(),
+            parent: None,
+            children: Vec::new(),
+        });
+        let child = Handle::new(Node {
+            drops: drops.clone(),
+            parent: Some(Handle::downgrade(&root)),
+            children: Vec::new(),
+        });
+        // The child's weak link to itself too: dropped while its own value drops.
+        child.borrow_mut().parent = Some(Handle::downgrade(&child));
+        child.borrow_mut().children.clear();
+        root.borrow_mut().children.push(child.clone());
+        let weak_child = Handle::downgrade(&child);
+        drop(child);
+        drop(root);
+        assert_eq!(drops.get(), 2, "no cycle: both dropped");
+        assert!(weak_child.upgrade().is_none());
+    }
+
+    /// Last strong reference dropped under a borrow (doomed): the weak handle sees the
+    /// object as gone at once, the value drops when the borrow ends, the box with the weak.
+    #[test]
+    fn a_doomed_box_is_gone_for_weak_handles_and_freed_after_the_borrow_and_the_weak() {
+        let drops = Rc::new(Cell::new(0));
+        let raw = Handle::new(CountsDrops(drops.clone())).into_raw();
+        let borrow = unsafe { Handle::<CountsDrops>::try_borrow_raw(raw) }.unwrap();
+        let owned = unsafe { Handle::<CountsDrops>::from_raw(raw) };
+        let w = Handle::downgrade(&owned);
+        drop(owned);
+        assert!(
+            w.upgrade().is_none(),
+            "strong is 0: no new handle to a doomed box"
+        );
+        assert_eq!(drops.get(), 0);
+        drop(borrow);
+        assert_eq!(drops.get(), 1);
+        drop(w);
     }
 
     #[test]

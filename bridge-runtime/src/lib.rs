@@ -7,12 +7,15 @@
 //! - [`BridgeType`], [`BridgeClass`], [`IntoJs`], [`FromJs`]: what `#[bridge]` implements
 //!   for user types, and how thunks marshal them.
 //! - [`JsValue`], [`JsError`]: JS values and exceptions in Rust (see [`js`]).
+//! - [`Closure`]: a Rust closure JS calls as a function, owned by Rust (dropping it
+//!   invalidates the function) until [`Closure::forget`] hands it to JS.
 //! - [`spawn_local`], [`JsPromise`]: async (`async fn` exports return Promises; Rust
 //!   awaits JS promises), on a single-threaded executor polled from microtasks.
 //! - [`abi`]: the helpers the macro's generated code calls. Not a stable API.
 
 pub mod abi;
 mod class_values;
+mod closure;
 mod error;
 mod global;
 mod handle;
@@ -43,7 +46,8 @@ pub fn runtime_buffer_bytes() -> usize {
     error::buffer_bytes() + pool::buffer_bytes() + wire::buffer_bytes()
 }
 pub use class_values::NotAClass;
-pub use handle::{Handle, HandleRef, HandleRefMut};
+pub use closure::{Closure, ClosureArg, ClosureReturn, IntoClosure, IntoOnce};
+pub use handle::{Handle, HandleRef, HandleRefMut, WeakHandle};
 pub use js::{JsError, JsStatic, JsType, JsValue};
 pub use task::{JsPromise, TaskResult, spawn_local};
 

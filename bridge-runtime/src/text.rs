@@ -15,6 +15,22 @@ pub(crate) fn push_hex(out: &mut String, n: u32) {
     }
 }
 
+/// `n` in decimal (what `{n}` writes).
+pub(crate) fn decimal(n: u32) -> String {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    concat(&[std::str::from_utf8(&digits[at..]).unwrap_or("?")])
+}
+
 /// `parts` joined, in one allocation. Copied into the capacity rather than pushed:
 /// `push_str` would link `String`'s growth path, which no message needs.
 pub(crate) fn concat(parts: &[&str]) -> String {
@@ -48,6 +64,13 @@ mod tests {
             let mut s = String::new();
             push_hex(&mut s, n);
             assert_eq!(s, format!("{n:#x}"));
+        }
+    }
+
+    #[test]
+    fn decimal_matches_display() {
+        for n in [0, 7, 10, 99, 100, 65535, 4_294_967_295] {
+            assert_eq!(decimal(n), n.to_string());
         }
     }
 

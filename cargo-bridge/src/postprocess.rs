@@ -100,6 +100,10 @@ pub fn run(
         .imports
         .iter()
         .any(|i| i.module == bridge_schema::abi::tasks::MODULE);
+    let owned_closures = module.imports.iter().any(|i| {
+        i.module == bridge_schema::JS_VALUE_MODULE
+            && i.name == bridge_schema::abi::js_values::ops::CLOSURE_NEW
+    });
     let transformed = (|| {
         let hooks = transforms::identity::run(&mut module, &class_modes)?;
         transforms::inline_identity::run(&mut module, &hooks)?;
@@ -119,6 +123,7 @@ pub fn run(
     );
     model.debug = naming.debug;
     model.tasks = uses_tasks;
+    model.owned_closures = owned_closures;
     // bridge-runtime's JsValue conversions hand values to the table.
     let wbg_uses_values = wbg.connect.is_some();
     model.wbg = wbg;

@@ -66,6 +66,12 @@ macro_rules! runtime_export {
     (pool_keep) => {
         "__bridge_pool_keep"
     };
+    (closure_call) => {
+        "__bridge_closure_call"
+    };
+    (closure_free) => {
+        "__bridge_closure_free"
+    };
 }
 
 /// The runtime's exports (see [`runtime_export!`]).
@@ -108,6 +114,11 @@ pub mod exports {
     pub const POOL_DRAIN: &str = crate::runtime_export!(pool_drain);
     pub const POOL_RELEASED: &str = crate::runtime_export!(pool_released);
     pub const POOL_KEEP: &str = crate::runtime_export!(pool_keep);
+    /// `(slot, args) -> idx`: call the Rust-owned closure (`bridge_runtime::Closure`) at
+    /// `slot` with the JS array `args` (a table entry it takes); its result as a new entry.
+    pub const CLOSURE_CALL: &str = crate::runtime_export!(closure_call);
+    /// `(slot)`: free a Rust-owned closure (runs its captured state's `Drop`).
+    pub const CLOSURE_FREE: &str = crate::runtime_export!(closure_free);
 
     /// The exports the glue needs in every module, for the post-process's check.
     pub const REQUIRED: &[&str] = &[
@@ -223,15 +234,48 @@ pub mod js_values {
         pub const NEW_ARRAY: &str = "new_array";
         /// `(idx, value)`: `Array.prototype.push.call(value_of(idx), value_of(value))`.
         pub const PUSH: &str = "push";
+        /// `(slot, once, label_ptr, label_len) -> idx`: the JS function of a Rust-owned
+        /// closure (`bridge_runtime::Closure`), calling it through
+        /// [`crate::abi::exports::CLOSURE_CALL`]. A module importing it gets the glue's
+        /// owned-closure half.
+        pub const CLOSURE_NEW: &str = "closure_new";
+        /// `(idx)`: Rust dropped the `Closure` whose function `idx` is: the function only
+        /// throws from now on, and the closure is freed (at the end of its call if it runs).
+        pub const CLOSURE_DROP: &str = "closure_drop";
+        /// `(idx)`: `Closure::forget`: JS owns the function (its `release()` or the
+        /// FinalizationRegistry frees the closure).
+        pub const CLOSURE_FORGET: &str = "closure_forget";
         pub const ALL: &[&str] = &[
-            DROP, CLONE, EQ, TYPE_OF, AS_F64, IS_NUMBER, AS_STRING, TO_STRING, FROM_F64, FROM_STR,
-            GET, SET, CALL, GET_TEXT, THROW, FROM_CLASS, CLASS_ADDR, NEW_OBJECT, NEW_ARRAY, PUSH,
+            DROP,
+            CLONE,
+            EQ,
+            TYPE_OF,
+            AS_F64,
+            IS_NUMBER,
+            AS_STRING,
+            TO_STRING,
+            FROM_F64,
+            FROM_STR,
+            GET,
+            SET,
+            CALL,
+            GET_TEXT,
+            THROW,
+            FROM_CLASS,
+            CLASS_ADDR,
+            NEW_OBJECT,
+            NEW_ARRAY,
+            PUSH,
+            CLOSURE_NEW,
+            CLOSURE_DROP,
+            CLOSURE_FORGET,
         ];
         /// Those that run user JS (`toString`, a getter, a setter, the called function),
         /// which may call back into wasm: like the imports of [`crate::JS_IMPORT_MODULE`],
         /// they receive wasm's stack pointer so that an exception out of such an inner
         /// call puts the shadow stack back to where Rust called JS, not to its base.
-        pub const REENTRANT: &[&str] = &[TO_STRING, GET, SET, CALL, GET_TEXT, PUSH];
+        /// (`CLOSURE_DROP` runs the closure's `Drop`, which may call JS.)
+        pub const REENTRANT: &[&str] = &[TO_STRING, GET, SET, CALL, GET_TEXT, PUSH, CLOSURE_DROP];
     }
 
     /// What `type_of` returns: `typeof`, with `null` split out of `"object"`.
@@ -277,6 +321,9 @@ pub mod header {
     /// assigned, >0 = index of the object's wrapper in the class's JS cache.
     pub const SLOT_OFFSET: u32 = 8;
     pub const SLOT_PENDING: i32 = -1;
+    /// `u32` weak count: `WeakHandle`s plus one the strong references own together. Only
+    /// the runtime reads it (the value drops at strong 0, the allocation goes at weak 0).
+    pub const WEAK_OFFSET: u32 = 12;
 }
 
 /// Layout of the return area (one per module, at the address [`exports::RET_AREA`]

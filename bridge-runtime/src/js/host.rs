@@ -36,6 +36,12 @@ mod imp {
         pub fn new_object() -> u32;
         pub fn new_array() -> u32;
         pub fn push(idx: u32, value: u32);
+        /// The JS function of the Rust-owned closure at `slot` (`bridge_runtime::Closure`).
+        pub fn closure_new(slot: u32, once: u32, label_ptr: u32, label_len: u32) -> u32;
+        /// Rust dropped the `Closure` of the function `idx`: invalidate it, free the slot.
+        pub fn closure_drop(idx: u32);
+        /// `Closure::forget`: JS owns the function `idx` from now on.
+        pub fn closure_forget(idx: u32);
     }
 }
 
@@ -103,6 +109,11 @@ mod imp {
     pub unsafe fn push(_idx: u32, _value: u32) {
         panic!("{NO_JS}")
     }
+    pub unsafe fn closure_new(_slot: u32, _once: u32, _label_ptr: u32, _label_len: u32) -> u32 {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn closure_drop(_idx: u32) {}
+    pub unsafe fn closure_forget(_idx: u32) {}
 }
 
 #[cfg(not(target_arch = "wasm32"))]

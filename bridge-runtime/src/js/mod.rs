@@ -6,7 +6,7 @@
 pub mod closure;
 mod error;
 mod exception;
-mod host;
+pub(crate) mod host;
 mod statics;
 mod value;
 #[cfg(feature = "wasm-bindgen")]

@@ -111,6 +111,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/js/closures.js.j2"),
     ),
     (
+        "js/owned_closures.js.j2",
+        include_str!("../../../templates/js/owned_closures.js.j2"),
+    ),
+    (
         "js/imports.js.j2",
         include_str!("../../../templates/js/imports.js.j2"),
     ),

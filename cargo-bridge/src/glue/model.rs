@@ -45,6 +45,10 @@ pub struct GlueModel {
     /// The module imports the async executor's host functions: the glue includes its
     /// task half (`templates/task.js.j2`). Set by the post-process.
     pub tasks: bool,
+    /// The module imports `closure_new` (it makes `bridge_runtime::Closure`s): the glue
+    /// includes its owned-closure half (`templates/js/owned_closures.js.j2`). Set by the
+    /// post-process.
+    pub owned_closures: bool,
     /// Every function's wasm export, bound once at instantiation: a call then loads a
     /// module binding instead of looking the name up on the exports object.
     pub exports: Vec<ExportBinding>,
@@ -161,6 +165,7 @@ impl GlueModel {
             closures: Vec::new(),
             finishes: Vec::new(),
             tasks: false,
+            owned_closures: false,
             exports: Vec::new(),
             debug: false,
             wbg: Default::default(),

@@ -63,6 +63,8 @@ pub struct RuntimeExports {
     pub pool_drain: &'static str,
     pub pool_released: &'static str,
     pub pool_keep: &'static str,
+    pub closure_call: &'static str,
+    pub closure_free: &'static str,
 }
 
 #[derive(Serialize)]
@@ -114,6 +116,9 @@ pub struct JsValueOps {
     pub class_addr: &'static str,
     pub new_object: &'static str,
     pub new_array: &'static str,
+    pub closure_new: &'static str,
+    pub closure_drop: &'static str,
+    pub closure_forget: &'static str,
     pub push: &'static str,
 }
 
@@ -171,6 +176,8 @@ impl WasmAbi {
                 pool_drain: exports::POOL_DRAIN,
                 pool_released: exports::POOL_RELEASED,
                 pool_keep: exports::POOL_KEEP,
+                closure_call: exports::CLOSURE_CALL,
+                closure_free: exports::CLOSURE_FREE,
             },
             imports: ImportModules {
                 host: host::MODULE,
@@ -226,6 +233,9 @@ impl WasmAbi {
                             new_object: o::NEW_OBJECT,
                             new_array: o::NEW_ARRAY,
                             push: o::PUSH,
+                            closure_new: o::CLOSURE_NEW,
+                            closure_drop: o::CLOSURE_DROP,
+                            closure_forget: o::CLOSURE_FORGET,
                         }
                     },
                 }
