@@ -47,10 +47,17 @@ pub enum Thrown {
 #[doc(hidden)]
 pub type ErasedCall = Box<dyn FnMut(JsValue, &str) -> Result<JsValue, Thrown>>;
 
-/// What the glue's function calls: the closure and its label.
+/// What the glue's function calls: the closure and its label. `throw_value` is reached
+/// through the slot so that the two exports, which every module links, import nothing of
+/// the glue's value table: a module that makes no `Closure` keeps a glue without it.
 struct Slot {
     label: String,
     call: ErasedCall,
+    throw_value: fn(JsValue) -> !,
+}
+
+fn throw_js_value(value: JsValue) -> ! {
+    crate::js::throw_value(value.into_abi())
 }
 
 /// The closure at `slot`, called with the JS array `args` (its table entry is taken).
@@ -64,7 +71,7 @@ pub extern "C" fn __bridge_closure_call(slot: u32, args: u32) -> u32 {
         Ok(value) => value.into_abi(),
         // Nothing of the call is live here: throwing skips no destructor.
         Err(Thrown::Message(message)) => throw(BridgeError::new(message)),
-        Err(Thrown::Value(value)) => crate::js::throw_value(value.into_abi()),
+        Err(Thrown::Value(value)) => (slot.throw_value)(value),
     }
 }
 
@@ -135,7 +142,11 @@ impl<T: ?Sized> Closure<T> {
             ":",
             &decimal(at.column()),
         ]);
-        let slot = Box::into_raw(Box::new(Slot { label, call }));
+        let slot = Box::into_raw(Box::new(Slot {
+            label,
+            call,
+            throw_value: throw_js_value,
+        }));
         // SAFETY: the slot stays put until `__bridge_closure_free`; JS copies the label.
         let idx = unsafe {
             let label = &(*slot).label;
