@@ -137,11 +137,19 @@ async function measureIdentity() {
   const state = floorRow ? { x: 1, sink: 0, seq: 0 } : scenario.setup(api);
 
   const settle = settlerFor(args.mode);
-  function timed(n) {
-    const t0 = performance.now();
-    run(api, state, n);
-    return performance.now() - t0;
-  }
+  // An async scenario's loop is awaited: the time includes its microtasks, nothing else
+  // (no timer or I/O turn runs before the last promise settles).
+  const timed = scenario.async
+    ? async (n) => {
+        const t0 = performance.now();
+        await run(api, state, n);
+        return performance.now() - t0;
+      }
+    : (n) => {
+        const t0 = performance.now();
+        run(api, state, n);
+        return performance.now() - t0;
+      };
   const heapUsed = () => v8.getHeapStatistics().used_heap_size;
   function probes() {
     return {
@@ -154,9 +162,9 @@ async function measureIdentity() {
   // `cpuMs`: the process's CPU time over the same run (every thread: after the warm-up,
   // mostly the main one). Not what the targets use; on a shared machine it leaves out the
   // time the process waited for a core, which `runMs` counts.
-  function sample() {
+  async function sample() {
     const cpu = process.cpuUsage();
-    const runMs = timed(iterations);
+    const runMs = await timed(iterations);
     const used = process.cpuUsage(cpu);
     return { runMs, cpuMs: (used.user + used.system) / 1000 };
   }
@@ -168,9 +176,10 @@ async function measureIdentity() {
     const before = probes();
     const runs = [];
     let spent = 0;
-    // Back to back, synchronously: no await, so no finalizer can run in between.
+    // Back to back, synchronously: no await, so no finalizer can run in between (an async
+    // scenario awaits only microtasks, which run no finalizer either).
     for (let i = 0; i < args.sustainedRuns; i++) {
-      const t = timed(iterations);
+      const t = scenario.async ? await timed(iterations) : timed(iterations);
       runs.push(t);
       spent += t;
       if (spent > args.budgetMs && i + 1 < args.sustainedRuns) break;
@@ -197,7 +206,8 @@ async function measureIdentity() {
     let peak = heapBefore;
     const t0 = performance.now();
     for (let done = 0; done < iterations; done += chunk) {
-      run(api, state, Math.min(chunk, iterations - done));
+      if (scenario.async) await run(api, state, Math.min(chunk, iterations - done));
+      else run(api, state, Math.min(chunk, iterations - done));
       const h = heapUsed();
       if (h > peak) peak = h;
     }

@@ -3,7 +3,8 @@
 // floor: the same loop making the same number of boundary crossings against the bare
 // `floor` export (i32 in, i32 out, no wrapper).
 //
-// Every scenario is { iterations, crossings, setup(api), run(api, state, n),
+// Every scenario is { iterations, crossings, setup(api), run(api, state, n) (with
+// `async: true`, `run` and `floor` return promises, awaited by the runner),
 // (`importFloor`: its floor makes bare wasm → JS import calls instead of `floor` calls)
 // floor(api, state, n), teardown(api, state) }, optionally allocFloor(api, state, n) (the
 // `alloc-floor` row: the same crossings doing the Rust work, without wrappers),
@@ -419,6 +420,52 @@ export const SCENARIOS = {
     // the bare import calls.
     floor(api, st, n) {
       st.x = bareImportLoop(2 * n, st.x);
+    },
+    teardown() {},
+  },
+
+  // Async (issue 22; `async: true`: `run` and `floor` return promises the runner awaits).
+  // JS awaits a Rust `async fn` that returns at once (`asyncNow(x)`, i32 in and out; the
+  // peer: a wasm-bindgen async export, wasm-bindgen-futures), one call and one await per
+  // iteration. The floor awaits the bare `floor` export's number: the same await, no task.
+  asyncReturn: {
+    iterations: 100_000,
+    crossings: 1,
+    async: true,
+    setup: () => ({ x: 0 }),
+    async run(api, st, n) {
+      const f = api.probes.asyncNow;
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = await f(x);
+      st.x = x;
+    },
+    async floor(api, st, n) {
+      const floor = api.floor;
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = await floor(x);
+      st.x = x;
+    },
+    teardown() {},
+  },
+
+  // Rust awaits an already-resolved JS Promise `n` times in one task (`JsPromise`; the
+  // peer: `JsFuture`), one export call per run. Each await is two crossings (Rust
+  // subscribes through an import, the settlement calls into wasm); the floor awaits the
+  // same promise in JS and makes two bare `floor` calls.
+  awaitJs: {
+    iterations: 100_000,
+    crossings: 2,
+    async: true,
+    setup: () => ({ resolved: Promise.resolve(1), n: 0 }),
+    async run(api, st, n) {
+      st.n += await api.probes.awaitResolvedN(st.resolved, n);
+    },
+    async floor(api, st, n) {
+      const floor = api.floor;
+      const resolved = Promise.resolve(1);
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = floor(floor(x + (await resolved) - 1));
+      st.x = x;
     },
     teardown() {},
   },

@@ -171,6 +171,31 @@ pub const SCENARIOS: &[Scenario] = &[
                per call and passed as `&Closure`) in a loop (floor: a bare import call)",
     },
     Scenario {
+        name: "asyncReturn",
+        iterations: 100_000,
+        quick_iterations: 1_000,
+        crossings: 1,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "JS awaits a Rust `async fn` that returns at once: `x = await asyncNow(x)` (the \
+               peer: a wasm-bindgen `async fn` export, wasm-bindgen-futures) in a loop (floor: \
+               `x = await floor(x)`)",
+    },
+    Scenario {
+        name: "awaitJs",
+        iterations: 100_000,
+        quick_iterations: 1_000,
+        crossings: 2,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "Rust awaits an already-resolved JS Promise N times in one task: \
+               `JsPromise::new(p.clone()).await` (the peer: `JsFuture::from(p.clone()).await`), \
+               one `awaitResolvedN(p, N)` call (floor: JS awaits the promise and makes two \
+               bare calls per iteration)",
+    },
+    Scenario {
         name: "jsValueRoundtrip",
         iterations: 1_000_000,
         quick_iterations: 2_000,

@@ -157,6 +157,21 @@ pub fn calling_js(run: &Run) -> Vec<Target> {
         Mode::WasmBindgen,
         2.0,
     ));
+    // Issue 22: async.
+    out.push(speedup_target(
+        run,
+        "async (issue 22)",
+        "asyncReturn",
+        Mode::WasmBindgen,
+        2.0,
+    ));
+    out.push(speedup_target(
+        run,
+        "async (issue 22)",
+        "awaitJs",
+        Mode::WasmBindgen,
+        2.0,
+    ));
     out.push(ratio_target(
         run,
         g,
