@@ -1,6 +1,6 @@
 // `cargo xtask fuzz`, runtime side: the model fuzz of fixtures/identity/tests/model.mjs
 // for a number of seconds (argv[2]), in stretches of fresh seeds on the same two module
-// instances; prints the totals. A failure prints its run seed (BRIDGE_FUZZ_SEED replays).
+// instances (every other one with the async operations); prints the totals. A failure prints its run seed (BRIDGE_FUZZ_SEED replays).
 import { Fuzzer, loadModules } from "../../fixtures/identity/tests/model.mjs";
 
 const seconds = Number(process.argv[2] ?? 60);
@@ -10,8 +10,10 @@ const deadline = Date.now() + seconds * 1000;
 let operations = 0;
 let stretches = 0;
 while (Date.now() < deadline || stretches === 0) {
-  const fuzzer = new Fuzzer(modules, base + stretches, { runSeed: base });
-  operations += fuzzer.run(10_000);
+  // Every other stretch draws the async operations too (handles held across awaits).
+  const async = stretches % 2 === 1;
+  const fuzzer = new Fuzzer(modules, base + stretches, { runSeed: base, async });
+  operations += async ? await fuzzer.runAsync(10_000) : fuzzer.run(10_000);
   fuzzer.close();
   stretches++;
 }
