@@ -13,6 +13,7 @@ pub use crate::error::{BridgeError, Result, err_display, lift_char, or_throw, th
 use crate::global::global;
 pub use crate::handle::{ArgRef, ArgRefMut};
 use crate::handle::{BorrowConflict, RawHeader};
+pub use crate::maps::MapKey;
 pub use crate::result::{ErrDisplayOnly, ErrProbe, ExportError};
 pub use crate::ret::{
     __bridge_alloc, __bridge_free, __bridge_realloc, __bridge_ret_area, lift_opt_string,

@@ -20,6 +20,7 @@ mod error;
 mod global;
 mod handle;
 pub mod js;
+mod maps;
 mod panic_hook;
 mod pool;
 #[doc(hidden)]

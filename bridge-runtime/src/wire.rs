@@ -12,6 +12,7 @@
 //! - `Option<T>`: `u8` 0 (`None`) or 1 followed by `T`;
 //! - `Vec<T>`: `u32` count, then the elements;
 //! - a tuple `(A, B, ..)`: its elements in order (a JS array of that length);
+//! - a map or set: `u32` count, then each key and value, or element (`maps.rs`);
 //! - `JsValue`: `u32` index of its entry in the glue's value table (the entry moves with
 //!   the value: the receiving side owns it).
 //!
@@ -116,6 +117,12 @@ impl WireReader {
         unsafe { (at as *const u8).copy_to_nonoverlapping(out.as_mut_ptr(), N) };
         self.at = at + N;
         Ok(out)
+    }
+
+    /// Bytes left to read (a count JS wrote cannot make a decoder reserve more).
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.end.saturating_sub(self.at)
     }
 
     /// `len` raw bytes.
@@ -541,6 +548,59 @@ mod tests {
         assert_eq!(roundtrip(t.clone()), t);
         let eight = (1u8, 2u16, 3u32, 4u64, 5i8, 6i16, 7i32, 8i64);
         assert_eq!(roundtrip(eight), eight);
+    }
+
+    #[test]
+    fn maps_and_sets_roundtrip_in_iteration_order() {
+        use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+        let m: BTreeMap<String, Vec<u32>> = [("b".into(), vec![2]), ("a".into(), vec![])]
+            .into_iter()
+            .collect();
+        assert_eq!(roundtrip(m.clone()), m);
+        let h: HashMap<char, (u8, bool)> = [('é', (1, true)), ('x', (2, false))].into();
+        assert_eq!(roundtrip(h.clone()), h);
+        let s: BTreeSet<i64> = [i64::MIN, 0, i64::MAX].into();
+        assert_eq!(roundtrip(s.clone()), s);
+        let hs: HashSet<usize> = [0, 7].into();
+        assert_eq!(roundtrip(hs.clone()), hs);
+        // A map is a count, then key and value after key and value.
+        let mut buf = WireBuf::new();
+        m.wire_write(&mut buf);
+        let mut pairs = WireBuf::new();
+        vec![("a".to_string(), Vec::<u32>::new()), ("b".into(), vec![2])].wire_write(&mut pairs);
+        let words = buf.len.div_ceil(8);
+        assert_eq!(buf.words[..words], pairs.words[..pairs.len.div_ceil(8)]);
+    }
+
+    #[test]
+    fn a_repeated_key_from_js_is_an_error_not_a_lost_entry() {
+        use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+        let decode = |bytes: &mut WireBuf| {
+            let at = bytes.base() as usize;
+            WireReader {
+                at,
+                end: at + bytes.len,
+            }
+        };
+        // The glue never writes this (it refuses keys that merge); the wasm still checks.
+        let mut buf = WireBuf::new();
+        vec![("k".to_string(), 1u32), ("k".into(), 2)].wire_write(&mut buf);
+        // SAFETY: the bytes are a count and (String, u32) pairs, the maps' encoding.
+        unsafe {
+            assert!(HashMap::<String, u32>::wire_read(&mut decode(&mut buf)).is_err());
+            assert!(BTreeMap::<String, u32>::wire_read(&mut decode(&mut buf)).is_err());
+        }
+        let mut buf = WireBuf::new();
+        vec![3u32, 3].wire_write(&mut buf);
+        // SAFETY: the bytes are a count and u32s, the sets' encoding.
+        unsafe {
+            assert!(HashSet::<u32>::wire_read(&mut decode(&mut buf)).is_err());
+            assert!(BTreeSet::<u32>::wire_read(&mut decode(&mut buf)).is_err());
+        }
+        assert!(
+            crate::error::buffer_bytes() > 0,
+            "the message waits to be thrown"
+        );
     }
 
     #[test]

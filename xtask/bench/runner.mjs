@@ -80,6 +80,8 @@ async function measureIdentity() {
         floor: m.floor,
         movePoint: m.movePoint,
         fillF64: m.fillF64,
+        tupleReturn: m.tupleReturn,
+        mapReturn: m.mapReturn,
         // viewRead: the book's way, a Uint8Array over the memory at the cells' address.
         life: {
           make: (w, h) => Object.assign(new m.PeerLife(w, h), { n: w * h, memory: m.wasmMemory() }),
@@ -108,6 +110,8 @@ async function measureIdentity() {
       floor: m.floor,
       movePoint: m.movePoint,
       fillF64: m.fillF64,
+      tupleReturn: m.tupleReturn,
+      mapReturn: m.mapReturn,
       life: {
         make: (w, h) => new m.Life(w, h),
         tick: (l) => l.tick(),

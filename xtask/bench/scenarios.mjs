@@ -264,6 +264,41 @@ export const SCENARIOS = {
     teardown() {},
   },
 
+  // Issue 23: a `(u32, f64)` tuple returned as a JS array (wasm-bindgen has no tuples:
+  // serde-wasm-bindgen), both elements read.
+  tupleReturn: {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: () => ({ sink: 0 }),
+    run(api, st, n) {
+      const tupleReturn = api.tupleReturn;
+      let sink = 0;
+      for (let i = 0; i < n; i++) {
+        const t = tupleReturn(i);
+        sink += t[0] + t[1];
+      }
+      st.sink += sink;
+    },
+    floor: chainFloor,
+    teardown() {},
+  },
+
+  // Issue 23: a `HashMap<String, u32>` of 100 entries returned as a JS Map (wasm-bindgen:
+  // serde-wasm-bindgen, whose default for maps is a Map), one entry read.
+  mapReturn: {
+    iterations: 20_000,
+    crossings: 1,
+    setup: () => ({ sink: 0 }),
+    run(api, st, n) {
+      const mapReturn = api.mapReturn;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += mapReturn().get("key7");
+      st.sink += sink;
+    },
+    floor: chainFloor,
+    teardown() {},
+  },
+
   recordRoundtrip: {
     iterations: 1_000_000,
     crossings: 1,

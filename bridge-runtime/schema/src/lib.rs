@@ -15,7 +15,7 @@ pub mod lowering;
 pub use abi::header;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -477,6 +477,12 @@ pub enum Ty {
     /// A tuple `(A, B, ..)` of 1 to [`MAX_TUPLE`] elements: a JS array of that length,
     /// on the wire element by element.
     Tuple(Vec<Ty>),
+    /// `HashMap<K, V>` / `BTreeMap<K, V>`: a JS `Map` (on the wire: a count, then each key
+    /// and value in the Rust map's iteration order). Keys are strings, integers, `char`s or
+    /// fieldless enums (`bridge_runtime::abi::MapKey`).
+    Map(Box<Ty>, Box<Ty>),
+    /// `HashSet<T>` / `BTreeSet<T>` of map keys: a JS `Set`.
+    Set(Box<Ty>),
 }
 
 /// The most elements a tuple that crosses may have (a longer one is a record's job).
@@ -524,6 +530,8 @@ impl Ty {
                 .flat_map(Ty::type_ids)
                 .collect(),
             Ty::Tuple(elems) => elems.iter().flat_map(Ty::type_ids).collect(),
+            Ty::Map(k, v) => k.type_ids().into_iter().chain(v.type_ids()).collect(),
+            Ty::Set(inner) => inner.type_ids(),
             Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => inner.type_ids(),
             other => other.type_id().into_iter().collect(),
         }
@@ -559,12 +567,16 @@ impl Ty {
 
     /// Compound values that cross encoded in the wire buffer (`bridge_runtime::wire`)
     /// rather than as wasm scalars, typed arrays or class addresses: vectors of anything
-    /// but numbers and classes, tuples, and options of vectors, tuples or `JsValue`s.
+    /// but numbers and classes, tuples, maps, sets, and options of vectors, tuples, maps,
+    /// sets or `JsValue`s.
     pub fn travels_on_wire(&self) -> bool {
         match self {
             Ty::Vec(inner) => !inner.is_number() && !matches!(**inner, Ty::Named(_)),
-            Ty::Option(inner) => matches!(**inner, Ty::Vec(_) | Ty::JsValue | Ty::Tuple(_)),
-            Ty::Tuple(_) => true,
+            Ty::Option(inner) => matches!(
+                **inner,
+                Ty::Vec(_) | Ty::JsValue | Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_)
+            ),
+            Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) => true,
             _ => false,
         }
     }

@@ -120,7 +120,9 @@ impl Scalar {
             | Ty::Callback(_)
             | Ty::View(_)
             | Ty::SliceMut(_)
-            | Ty::Tuple(_) => return None,
+            | Ty::Tuple(_)
+            | Ty::Map(..)
+            | Ty::Set(_) => return None,
         })
     }
 
@@ -392,7 +394,7 @@ pub fn on_wire(ty: &Ty, site: Site) -> bool {
     match site {
         Site::ExportParam | Site::ExportResult => ty.travels_on_wire(),
         Site::JsArg | Site::JsResult => match ty {
-            Ty::Vec(_) | Ty::Tuple(_) => true,
+            Ty::Vec(_) | Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) => true,
             Ty::Option(inner) => {
                 Scalar::of(inner).is_none()
                     && !matches!(
@@ -460,7 +462,9 @@ pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
         }
         (Ty::SliceMut(_), _) => None,
         (Ty::Option(inner), _) => option_parts(inner, site),
-        (Ty::Tuple(_), _) => unreachable!("tuples are on the wire at every site"),
+        (Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_), _) => {
+            unreachable!("tuples, maps and sets are on the wire at every site")
+        }
         (
             Ty::Bool
             | Ty::I8
@@ -712,6 +716,14 @@ mod tests {
         assert_eq!(wasm_of(&pair, Site::ExportResult), []);
         assert!(Ty::Vec(boxed(pair.clone())).travels_on_wire());
         assert_eq!(pair.type_ids(), ["a::C"]);
+        let map = Ty::Map(boxed(Ty::Named("a::E".into())), boxed(pair));
+        let set = Ty::Set(boxed(Ty::String));
+        for site in [Site::ExportParam, Site::JsArg, Site::JsResult] {
+            assert_eq!(wasm_of(&map, site), [(WireOffset, Wasm::I32)], "{site:?}");
+            assert_eq!(wasm_of(&set, site), [(WireOffset, Wasm::I32)], "{site:?}");
+        }
+        assert!(Ty::Option(boxed(set)).travels_on_wire());
+        assert_eq!(map.type_ids(), ["a::E", "a::C"]);
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
     }
     match ty {
         Ty::Result(ok, _) => of(ok, names),
-        Ty::Tuple(_) => wire(ty, names),
+        Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) => wire(ty, names),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
         Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => class_ref(&names.js_name(id)),
@@ -103,6 +103,14 @@ pub fn param(ty: &Ty, names: &TypeNames) -> String {
             Some(n) => format!("{} | number[]", n.array),
             None => of(ty, names),
         },
+        Ty::Option(inner) if matches!(&**inner, Ty::Map(k, _) if **k == Ty::String) => {
+            format!("{} | null", param(inner, names))
+        }
+        // A map with string keys also takes a plain object (its own enumerable keys).
+        Ty::Map(k, v) if **k == Ty::String => {
+            let v = wire(v, names);
+            format!("Map<string, {v}> | Record<string, {v}>")
+        }
         Ty::SliceMut(inner) => match numbers::of(inner) {
             Some(n) if n.view.big => format!("{} | bigint[]", n.array),
             Some(n) => format!("{} | number[]", n.array),
@@ -201,6 +209,8 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
             let elems: Vec<String> = elems.iter().map(|e| wire(e, names)).collect();
             format!("[{}]", elems.join(", "))
         }
+        Ty::Map(k, v) => format!("Map<{}, {}>", wire(k, names), wire(v, names)),
+        Ty::Set(inner) => format!("Set<{}>", wire(inner, names)),
         Ty::String | Ty::Str => "string".into(),
         Ty::JsValue => "any".into(),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
@@ -255,6 +265,15 @@ mod tests {
         assert_eq!(ts(&pair, &names), "[number, string | null]");
         assert_eq!(ts(&vec(pair.clone()), &names), "[number, string | null][]");
         assert_eq!(of(&opt(pair), &names), "[number, string | null] | null");
+        let map = Ty::Map(Box::new(Ty::String), Box::new(vec(Ty::U8)));
+        assert_eq!(of(&map, &names), "Map<string, Uint8Array>");
+        assert_eq!(
+            param(&map, &names),
+            "Map<string, Uint8Array> | Record<string, Uint8Array>"
+        );
+        let by_id = Ty::Map(Box::new(Ty::U64), Box::new(Ty::Named("a::Node".into())));
+        assert_eq!(param(&by_id, &names), "Map<bigint, String>");
+        assert_eq!(of(&Ty::Set(Box::new(Ty::Char)), &names), "Set<string>");
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub struct CodecView {
     pub fields: Vec<FieldView>,
     /// An enum's variants, by index.
     pub variants: Vec<VariantView>,
+    /// A map with `String` keys: a plain object is taken too (its own enumerable keys).
+    pub object_keys: bool,
 }
 
 impl CodecView {
@@ -77,6 +79,10 @@ pub enum CodecKind {
     Fieldless,
     /// A JS array of a fixed length: its elements (`fields`) in order.
     Tuple,
+    /// A JS `Map`: a count, then each key (`fields[0]`) and value (`fields[1]`).
+    Map,
+    /// A JS `Set`: a count, then each element (`elem`).
+    Set,
 }
 
 /// What a value inside a codec is: the tag of `wire.js.j2`'s `read`/`write` (snake_case;
@@ -130,6 +136,32 @@ impl LeafKind {
         })
     }
 
+    /// The suffix of the key converter a map key of this kind needs (`$wire$canonU8`):
+    /// `None` where distinct JS keys stay distinct in Rust (`usize`/`isize`/`char` are
+    /// checked in every glue, an enum's names are its variants).
+    pub fn canon(self) -> Option<&'static str> {
+        Some(match self {
+            LeafKind::String => "String",
+            LeafKind::I8 => "I8",
+            LeafKind::U8 => "U8",
+            LeafKind::I16 => "I16",
+            LeafKind::U16 => "U16",
+            LeafKind::I32 => "I32",
+            LeafKind::U32 => "U32",
+            LeafKind::I64 => "I64",
+            LeafKind::U64 => "U64",
+            LeafKind::Bool
+            | LeafKind::F32
+            | LeafKind::F64
+            | LeafKind::Usize
+            | LeafKind::Isize
+            | LeafKind::Char
+            | LeafKind::Value
+            | LeafKind::Class
+            | LeafKind::Codec => return None,
+        })
+    }
+
     /// The suffix of its writer (`usize`/`isize` have their own: they check the range).
     pub fn writer(self) -> Option<&'static str> {
         Some(match self {
@@ -165,12 +197,17 @@ pub struct LeafView {
     pub write: Option<&'static str>,
     /// A number type's range (the debug glue checks a number vector's elements).
     pub number: Option<NumberView>,
+    /// As a map's key or a set's element: the suffix of `wire.js.j2`'s
+    /// `$wire$canon<X>`, the Rust value a JS key becomes (a string's lone surrogates
+    /// replaced, an integer wrapped as the typed array wraps it), when two JS keys can
+    /// become one ([`LeafKind::canon`]).
+    pub canon: Option<&'static str>,
 }
 
 /// Whether `ty` gets a codec of its own (rather than being read inline).
 fn is_compound(ty: &Ty, names: &TypeNames) -> bool {
     match ty {
-        Ty::Vec(_) | Ty::Option(_) | Ty::Tuple(_) => true,
+        Ty::Vec(_) | Ty::Option(_) | Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) => true,
         Ty::Named(id) => names.is_data(id),
         _ => false,
     }
@@ -192,6 +229,8 @@ pub fn codec_name(ty: &Ty, names: &TypeNames) -> String {
             }
             name
         }
+        Ty::Map(k, v) => format!("Map_{}_{}", codec_name(k, names), codec_name(v, names)),
+        Ty::Set(inner) => format!("Set_{}", codec_name(inner, names)),
         Ty::Named(id) => format!("C${}", names.glue_name(id)),
         Ty::Str => "String".into(),
         Ty::JsValue => "JsValue".into(),
@@ -213,6 +252,7 @@ pub(super) fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
         read: kind.reader(),
         write: kind.writer(),
         number: numbers::of(ty).map(|n| n.view),
+        canon: kind.canon(),
     };
     match ty {
         t if is_compound(t, names) => LeafView {
@@ -331,6 +371,7 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
         ts: ts::wire(ty, names),
         fields: Vec::new(),
         variants: Vec::new(),
+        object_keys: false,
     };
     // Reserve the slot first: a recursive record finds itself and stops.
     let at = out.len();
@@ -385,6 +426,25 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
                 .collect(),
             ..base
         },
+        Ty::Map(k, v) => CodecView {
+            kind: CodecKind::Map,
+            fields: vec![
+                field("key".into(), k, names, out),
+                field("value".into(), v, names, out),
+            ],
+            object_keys: **k == Ty::String,
+            ..base
+        },
+        Ty::Set(inner) => {
+            if is_compound(inner, names) {
+                add(inner, names, out);
+            }
+            CodecView {
+                kind: CodecKind::Set,
+                elem: Some(leaf(inner, names)),
+                ..base
+            }
+        }
         other => unreachable!("{other:?} has no codec"),
     };
     out[at] = codec;
@@ -460,6 +520,36 @@ mod tests {
         assert_eq!(elems, ["0", "1", "2"]);
         assert!(out[1].holds_values());
         assert_eq!(out[1].ts, "[number, [number], any]");
+    }
+
+    #[test]
+    fn maps_and_sets_are_codecs_whose_keys_say_how_they_convert() {
+        let exports = exports();
+        let names = TypeNames(&exports);
+        let mut out = Vec::new();
+        let map = Ty::Map(Box::new(Ty::String), Box::new(opt(Ty::U32)));
+        collect(&map, &names, &mut out);
+        collect(&Ty::Set(Box::new(Ty::U8)), &names, &mut out);
+        collect(&Ty::Set(Box::new(Ty::Usize)), &names, &mut out);
+        let got: Vec<_> = out.iter().map(|c| (c.name.as_str(), c.kind)).collect();
+        assert_eq!(
+            got,
+            [
+                ("Map_String_Option_U32", CodecKind::Map),
+                ("Option_U32", CodecKind::Option),
+                ("Set_U8", CodecKind::Set),
+                ("Set_Usize", CodecKind::Set),
+            ]
+        );
+        assert!(out[0].object_keys && !out[2].object_keys);
+        assert_eq!(out[0].fields[0].leaf.canon, Some("String"));
+        assert_eq!(out[2].elem.as_ref().unwrap().canon, Some("U8"));
+        assert_eq!(
+            out[3].elem.as_ref().unwrap().canon,
+            None,
+            "checked in every glue"
+        );
+        assert_eq!(out[0].ts, "Map<string, number | null>");
     }
 
     #[test]

@@ -246,6 +246,8 @@ fn non_optional_option(ty: &Ty) -> Option<String> {
         }
         Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => non_optional_option(inner),
         Ty::Tuple(elems) => elems.iter().find_map(non_optional_option),
+        Ty::Map(k, v) => non_optional_option(k).or_else(|| non_optional_option(v)),
+        Ty::Set(inner) => non_optional_option(inner),
         Ty::Callback(cb) => cb
             .params
             .iter()
@@ -301,6 +303,18 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
             e => check_type(e, Param),
         }),
         (Ty::Tuple(elems), _) => elems.iter().try_for_each(|e| check_type(e, InsideReturn)),
+        // Keys are what a JS `Map` compares as Rust does (fieldless enums: `MapKey`).
+        (Ty::Map(k, _) | Ty::Set(k), _)
+            if !(matches!(
+                **k,
+                Ty::String | Ty::Char | Ty::Usize | Ty::Isize | Ty::Named(_)
+            ) || k.is_number() && !matches!(**k, Ty::F32 | Ty::F64)) =>
+        {
+            Err(format!("a map or set keyed by {k:?}"))
+        }
+        (Ty::Map(_, v), Param) => check_type(v, Param),
+        (Ty::Map(_, v), _) => check_type(v, InsideReturn),
+        (Ty::Set(_), _) => Ok(()),
         (Ty::Option(inner) | Ty::Vec(inner), Param) => check_type(inner, Param),
         (Ty::Option(inner) | Ty::Vec(inner), _) => check_type(inner, InsideReturn),
         _ => Ok(()),

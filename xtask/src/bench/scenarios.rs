@@ -80,6 +80,28 @@ pub const SCENARIOS: &[Scenario] = &[
                the caller's `Float64Array`",
     },
     Scenario {
+        name: "tupleReturn",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "`tupleReturn(i)`: a `(u32, f64)` returned as a JS array, both elements read \
+               (wasm-bindgen: serde-wasm-bindgen)",
+    },
+    Scenario {
+        name: "mapReturn",
+        iterations: 20_000,
+        quick_iterations: 200,
+        crossings: 1,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "`mapReturn()`: a `HashMap<String, u32>` of 100 entries returned as a JS `Map`, \
+               one entry read (wasm-bindgen: serde-wasm-bindgen's `Map`)",
+    },
+    Scenario {
         name: "recordRoundtrip",
         iterations: 1_000_000,
         quick_iterations: 2_000,

@@ -127,6 +127,8 @@ fn fieldless_index(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
         })
         .unzip();
     quote! {
+        // A JS `Map` compares variant names as Rust compares variants.
+        impl ::bridge_runtime::abi::MapKey for #ident {}
         impl #ident {
             #[doc(hidden)]
             #[inline]

@@ -268,6 +268,9 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                         ..inner
                     })
                 }
+                "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" => {
+                    collection(ty, seg, self_ty, refs)
+                }
                 _ => named_info(ty, self_ty, false),
             }
         }
@@ -311,21 +314,7 @@ fn tuple(
     let mut elems = Vec::new();
     for elem in &t.elems {
         let info = classify_any(elem, self_ty, refs)?;
-        let owned = !info.slice
-            && !info.boxed
-            && !info.promise
-            && !matches!(
-                info.ty,
-                Ty::Unit
-                    | Ty::Str
-                    | Ty::ClassRef(_)
-                    | Ty::ClassMut(_)
-                    | Ty::JsValueRef
-                    | Ty::Callback(_)
-                    | Ty::View(_)
-                    | Ty::SliceMut(_)
-            );
-        if !owned {
+        if !owned(&info) {
             return Err(unsupported(
                 elem,
                 "a tuple holds owned values (numbers, bool, char, String, Option, Vec, tuples, \
@@ -336,6 +325,90 @@ fn tuple(
         elems.push(with_placeholder(info, refs).ty);
     }
     Ok(plain(Ty::Tuple(elems)))
+}
+
+/// An owned value a `Vec`, a tuple or a map can hold.
+fn owned(info: &TyInfo) -> bool {
+    !info.slice
+        && !info.boxed
+        && !info.promise
+        && !matches!(
+            info.ty,
+            Ty::Unit
+                | Ty::Str
+                | Ty::ClassRef(_)
+                | Ty::ClassMut(_)
+                | Ty::JsValueRef
+                | Ty::Callback(_)
+                | Ty::View(_)
+                | Ty::SliceMut(_)
+        )
+}
+
+/// `HashMap<K, V>` / `BTreeMap<K, V>` (a JS `Map`) and `HashSet<T>` / `BTreeSet<T>` (a
+/// `Set`), a `HashMap`'s or `HashSet`'s hasher argument allowed. Keys (a set's elements)
+/// are the values a JS `Map` compares as Rust does; a user type there must be a fieldless
+/// enum, which the runtime's `MapKey` bound checks (the macro cannot see its shape).
+fn collection(
+    ty: &Type,
+    seg: &syn::PathSegment,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    let name = seg.ident.to_string();
+    let map = name.ends_with("Map");
+    let args: Vec<&GenericArgument> = match &seg.arguments {
+        PathArguments::AngleBracketed(a) => a.args.iter().collect(),
+        _ => Vec::new(),
+    };
+    let types: Vec<&Type> = args
+        .iter()
+        .filter_map(|a| match a {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let want = if map { 2 } else { 1 };
+    let hasher = name.starts_with("Hash") && types.len() == want + 1;
+    if types.len() != args.len() || !(types.len() == want || hasher) {
+        return Err(unsupported(
+            ty,
+            if map {
+                "expected `<K, V>` (a `HashMap` may add its hasher: `<K, V, S>`)"
+            } else {
+                "expected `<T>` (a `HashSet` may add its hasher: `<T, S>`)"
+            },
+        ));
+    }
+    let key = classify_any(types[0], self_ty, refs)?;
+    let keyed = match &key.ty {
+        Ty::String | Ty::Char => true,
+        Ty::Named(_) => !key.handle,
+        t => t.is_number() && !matches!(t, Ty::F32 | Ty::F64) || matches!(t, Ty::Usize | Ty::Isize),
+    };
+    if !keyed {
+        return Err(unsupported(
+            types[0],
+            "a map's keys (a set's elements) are String, integers, char or fieldless #[bridge] \
+             enums (the values a JS Map compares as Rust does); cross other keys as a \
+             `Vec<(K, V)>` of tuples",
+        ));
+    }
+    let key = with_placeholder(key, refs).ty;
+    if !map {
+        return Ok(plain(Ty::Set(Box::new(key))));
+    }
+    let value = classify_any(types[1], self_ty, refs)?;
+    if !owned(&value) {
+        return Err(unsupported(
+            types[1],
+            "a map holds owned values (numbers, bool, char, String, Option, Vec, tuples, maps, \
+             #[bridge] records and enums, Handle<C>, JsValue): take `String` for `&str`, \
+             `Handle<C>` for `&C`",
+        ));
+    }
+    let value = with_placeholder(value, refs).ty;
+    Ok(plain(Ty::Map(Box::new(key), Box::new(value))))
 }
 
 const SHAPES: &str = "JS functions are taken as `&dyn Fn(A, ..) -> R`, \

@@ -5,7 +5,8 @@ use syn::Type;
 const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, usize, \
 isize, char, String, &str, Option<T>, #[bridge] types (classes as C, Handle<C>, &C, &mut C), \
 imported JS classes (`pub type T;` in a #[bridge] extern block), Vec<T>, Box<[T]>, \
-tuples (A, B, ..) of up to 8 owned values, \
+tuples (A, B, ..) of up to 8 owned values, HashMap/BTreeMap<K, V> and HashSet/BTreeSet<K> \
+(K: String, integers, char, fieldless enums), \
 &[number] and &mut [number] parameters, &[number] results borrowed from &self (views), \
 Result<T, E: Display> returns, JsValue, &JsValue and JS functions (&dyn Fn(..) -> R, \
 &mut dyn FnMut(..) -> R, Box<dyn Fn(..) -> R>, Box<dyn FnOnce(..) -> R>, and Option of these as parameters)";
