@@ -31,6 +31,7 @@ pub const FIXTURES: &[Fixture] = &[
     in_fixtures("closures", "fixtures/closures"),
     in_fixtures("async-fixture", "fixtures/async"),
     in_fixtures("shapes", "fixtures/shapes"),
+    in_fixtures("iterators", "fixtures/iterators"),
     Fixture {
         package: "ws-default",
         manifest: "fixtures/ws-default/Cargo.toml",

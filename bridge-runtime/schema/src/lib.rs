@@ -15,7 +15,7 @@ pub mod lowering;
 pub use abi::header;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 9;
+pub const SCHEMA_VERSION: u32 = 10;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -483,6 +483,24 @@ pub enum Ty {
     Map(Box<Ty>, Box<Ty>),
     /// `HashSet<T>` / `BTreeSet<T>` of map keys: a JS `Set`.
     Set(Box<Ty>),
+    /// `impl Iterator<Item = T> + 'static` or `Box<dyn Iterator<Item = T>>` (export
+    /// results only), by its item type: a JS iterator object pulling one item per
+    /// `next()` through the Rust closure [`iterator_next`] describes (its address is the
+    /// export's result; `#closure-call` and `#closure-drop` as for a returned closure).
+    Iterator(Box<Ty>),
+}
+
+/// The Rust closure behind a returned iterator of `item`s: no parameters, `Option<item>`
+/// (`None` when it is exhausted), owned by JS. The macro, the post-process check and the
+/// glue read an iterator's `#closure-call` export as this closure's.
+pub fn iterator_next(item: &Ty) -> Callback {
+    Callback {
+        params: Vec::new(),
+        ret: Box::new(Ty::Option(Box::new(item.clone()))),
+        catch: false,
+        names: Vec::new(),
+        hold: Hold::Owned,
+    }
 }
 
 /// The most elements a tuple that crosses may have (a longer one is a record's job).
@@ -507,7 +525,9 @@ impl Ty {
     pub fn type_id(&self) -> Option<&str> {
         match self {
             Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
-            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => inner.type_id(),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) | Ty::Iterator(inner) => {
+                inner.type_id()
+            }
             _ => None,
         }
     }
@@ -541,7 +561,9 @@ impl Ty {
     pub fn type_id_mut(&mut self) -> Option<&mut String> {
         match self {
             Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
-            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => inner.type_id_mut(),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) | Ty::Iterator(inner) => {
+                inner.type_id_mut()
+            }
             _ => None,
         }
     }

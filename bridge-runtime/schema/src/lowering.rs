@@ -122,7 +122,8 @@ impl Scalar {
             | Ty::SliceMut(_)
             | Ty::Tuple(_)
             | Ty::Map(..)
-            | Ty::Set(_) => return None,
+            | Ty::Set(_)
+            | Ty::Iterator(_) => return None,
         })
     }
 
@@ -461,6 +462,9 @@ pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
             Some(vec![Part::i32(Ptr), Part::i32(Len)])
         }
         (Ty::SliceMut(_), _) => None,
+        // The address of the Rust closure pulling its items (results only).
+        (Ty::Iterator(_), Site::ExportResult) => one(Value),
+        (Ty::Iterator(_), _) => None,
         (Ty::Option(inner), _) => option_parts(inner, site),
         (Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_), _) => {
             unreachable!("tuples, maps and sets are on the wire at every site")

@@ -80,6 +80,9 @@ pub struct ClosureView {
     /// `&dyn Fn`/`&mut dyn FnMut` passed to JS: valid until the call it was lent to
     /// returns (`$lend`); it has no `#closure-drop`.
     pub lent: bool,
+    /// The closure behind a returned iterator (`$makeIterator`): each `next()` calls it
+    /// for one item, `Option<T>`, and `null` ends the iteration.
+    pub iterator: bool,
 }
 
 #[derive(Serialize, Clone)]
@@ -194,11 +197,20 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
 }
 
 fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<ClosureView>> {
-    let Ty::Callback(cb) = &f.ret else {
-        return None;
-    };
-    let label = format!("the closure returned by {owner}");
-    Some(Box::new(closure_of(&f.symbol, cb, label, names)))
+    match &f.ret {
+        Ty::Callback(cb) => {
+            let label = format!("the closure returned by {owner}");
+            Some(Box::new(closure_of(&f.symbol, cb, label, names)))
+        }
+        Ty::Iterator(item) => {
+            let next = bridge_schema::iterator_next(item);
+            let label = format!("the iterator returned by {owner}");
+            let mut view = closure_of(&f.symbol, &next, label, names);
+            view.iterator = true;
+            Some(Box::new(view))
+        }
+        _ => None,
+    }
 }
 
 /// A Rust closure whose `#closure-call` and `#closure-drop` exports are named after
@@ -246,6 +258,7 @@ pub fn closure_of(
         label,
         once: cb.hold == bridge_schema::Hold::Once,
         lent: cb.hold == bridge_schema::Hold::Lent,
+        iterator: false,
     }
 }
 

@@ -69,6 +69,8 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
                 .collect();
             format!("({}) => {}", params.join(", "), param(&cb.ret, names))
         }
+        // `IterableIterator<T>` plus `release()` (`glue.d.ts.j2`).
+        Ty::Iterator(item) => format!("__BridgeIterator<{}>", of(item, names)),
         Ty::Unit => "void".into(),
         Ty::String | Ty::Str => "string".into(),
         Ty::JsValue | Ty::JsValueRef => "any".into(),
@@ -239,7 +241,8 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
         | Ty::JsValueRef
         | Ty::Callback(_)
         | Ty::View(_)
-        | Ty::SliceMut(_) => "number".into(),
+        | Ty::SliceMut(_)
+        | Ty::Iterator(_) => "number".into(),
     }
 }
 

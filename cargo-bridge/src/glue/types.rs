@@ -741,7 +741,8 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         },
         Ty::JsValue => simple(Kind::JsValue),
         Ty::JsValueRef => simple(Kind::JsValueRef),
-        Ty::Callback(_) => simple(Kind::Callback),
+        // A Rust closure's address: a returned iterator is made from it (`FnView::closure`).
+        Ty::Callback(_) | Ty::Iterator(_) => simple(Kind::Callback),
         Ty::Option(inner) => {
             let inner = view(inner, names);
             TyView {

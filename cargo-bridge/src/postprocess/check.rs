@@ -89,8 +89,9 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
                 );
             }
         }
-        if let Ty::Callback(_) = f.ret {
-            // A Rust closure as the result: the macro also exports its call and drop.
+        if let Ty::Callback(_) | Ty::Iterator(_) = f.ret {
+            // A Rust closure as the result (or an iterator's): the macro also exports its
+            // call and drop.
             for symbol in [
                 bridge_schema::closure_call_export(&f.symbol),
                 bridge_schema::closure_drop_export(&f.symbol),
@@ -280,6 +281,15 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         {
             Err(format!("a borrowed or callback type ({ty:?}) in a result"))
         }
+        // An iterator is an export's whole result; its items cross as the result of its
+        // `next()` closure does, one at a time (never `None`-like: `Option`, `JsValue`).
+        (Ty::Iterator(item), Return) => match &**item {
+            Ty::Unit | Ty::Option(_) | Ty::JsValue | Ty::Result(..) | Ty::View(_) => {
+                Err(format!("an iterator of {item:?}"))
+            }
+            item => check_type(item, Return),
+        },
+        (Ty::Iterator(_), _) => Err(format!("an iterator ({ty:?}) that is not the result")),
         // A view is an export's whole result; a `&mut [T]` an export's parameter.
         (Ty::View(inner), Return) if inner.is_number() => Ok(()),
         (Ty::View(_), _) => Err(format!("a borrowed slice ({ty:?}) that is not the result")),

@@ -79,6 +79,10 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
         if let Ty::Callback(cb) = &f.ret {
             closure(&f.symbol, cb, &format!("the closure {what} returns"))?;
         }
+        if let Ty::Iterator(item) = &f.ret {
+            let next = bridge_schema::iterator_next(item);
+            closure(&f.symbol, &next, &format!("the iterator {what} returns"))?;
+        }
         // A JS function passed as a parameter: Rust calls it through its trampoline,
         // whose first parameter is the function's `JsValue` index.
         for p in &f.params {

@@ -151,6 +151,19 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             let (_, rust) = scalar(inner).expect("a view of numbers");
             quote! { ::bridge_runtime::abi::view_parts::<#rust>(#callee(#(#args),*)) }
         }
+        // An iterator moves into the closure each `next()` calls while the guards live: an
+        // `impl Iterator + 'static` still names the lifetimes of the call's borrows (Rust
+        // 2024 captures them), so only the `'static` trait object may leave the closure.
+        Ty::Iterator(_) => {
+            let cb = spec.ret.callback.as_deref().expect("an iterator's next closure");
+            let dyn_ty = &cb.dyn_ty;
+            quote! {{
+                let mut __iter = #callee(#(#args),*);
+                let __next: ::std::boxed::Box<#dyn_ty> =
+                    ::std::boxed::Box::new(move || ::core::iter::Iterator::next(&mut __iter));
+                __next
+            }}
+        }
         _ => quote! { #callee(#(#args),*) },
     };
     // `Err(e)` becomes the error thrown after the closure: every guard is dropped first,
@@ -206,6 +219,10 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         }
         None => (call, quote! {}),
     };
+    let what = match spec.ret.ty {
+        Ty::Iterator(_) => "iterator",
+        _ => "closure",
+    };
     let closure = match &spec.ret.callback {
         Some(cb) => closure_exports(
             symbol,
@@ -214,11 +231,11 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             // As the glue names it (`makeAdder`, `Class.method`).
             &match &spec.class {
                 Some(class) => format!(
-                    "the closure returned by {}.{}",
+                    "the {what} returned by {}.{}",
                     quote!(#class).to_string().replace(' ', ""),
                     spec.member
                 ),
-                None => format!("the closure returned by {}", spec.member),
+                None => format!("the {what} returned by {}", spec.member),
             },
         ),
         None => quote! {},

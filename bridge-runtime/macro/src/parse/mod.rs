@@ -12,6 +12,7 @@ mod data;
 mod fields;
 mod functions;
 mod imports;
+mod iterators;
 mod jscall;
 mod names;
 mod position;

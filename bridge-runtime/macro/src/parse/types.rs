@@ -2,6 +2,7 @@
 //! `model::ty`), function types included: a JS function's signature is classified and
 //! checked as a call into JS here, so generating the call cannot fail.
 
+use super::iterators;
 use super::jscall;
 use super::position::{self, Position};
 use super::slices;
@@ -28,6 +29,9 @@ pub fn classify(
              call): take `&str`/`&C`, or an owned `String`/`Handle<C>`",
         ));
     }
+    if let Some(item) = iterators::item_type(ty, pos)? {
+        return iterator(&resolve_self(item, self_ty), self_ty, refs);
+    }
     if let Some(info) = slices::export_slice(ty, pos, |t| classify_any(t, self_ty, refs))? {
         return Ok(info);
     }
@@ -52,6 +56,28 @@ pub fn classify(
     let info = classify_any(ty, self_ty, refs)?;
     position::check(&info, ty, pos)?;
     Ok(with_placeholder(info, refs))
+}
+
+/// A returned iterator of `item`s: the Rust closure each `next()` calls, classified as a
+/// returned closure (its `#closure-call` and `#closure-drop` exports), typed by its item.
+fn iterator(item: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Result<TyInfo> {
+    // Checked first as a result of its own, so an unfit item is refused at its span.
+    let alone = classify(item, self_ty, Position::Return, &mut TypeRefs::default())?;
+    iterators::check_item(&alone, item)?;
+    let next = iterators::next_closure(item);
+    let info = classify_any(&next, self_ty, refs)?;
+    position::check(&info, &next, Position::Return)?;
+    let item = match &info.ty {
+        Ty::Callback(cb) => match &*cb.ret {
+            Ty::Option(item) => item.clone(),
+            _ => unreachable!("the closure returns an Option"),
+        },
+        _ => unreachable!("a closure type classifies as a callback"),
+    };
+    Ok(TyInfo {
+        ty: Ty::Iterator(item),
+        ..info
+    })
 }
 
 /// Classify a type of a JS import or callback signature (no position rules: `jscall`

@@ -1,0 +1,138 @@
+//! Iterators an export returns (`impl Iterator<Item = T> + 'static`,
+//! `Box<dyn Iterator<Item = T>>`): JS gets an iterator object whose `next()` calls a Rust
+//! closure pulling one item (`Box<dyn FnMut() -> Option<T>>`, `bridge_schema::iterator_next`).
+//! This module finds the item type and says which items can cross one at a time.
+
+use super::position::Position;
+use super::unsupported::unsupported;
+use crate::model::ty::TyInfo;
+use bridge_schema::Ty;
+use quote::quote_spanned;
+use syn::spanned::Spanned;
+use syn::{GenericArgument, PathArguments, Type, TypeParamBound};
+
+/// The item type of an iterator type `ty` (`None` for any other type); an iterator
+/// anywhere but an export's result, or of a shape JS cannot pull from, is an error.
+pub fn item_type(ty: &Type, pos: Position) -> syn::Result<Option<&Type>> {
+    let (bounds, owned_by_default) = match unparen(ty) {
+        Type::ImplTrait(t) => (&t.bounds, false),
+        Type::Path(p) if p.qself.is_none() => {
+            let seg = p.path.segments.last().expect("paths have a segment");
+            let PathArguments::AngleBracketed(a) = &seg.arguments else {
+                return Ok(None);
+            };
+            match (seg.ident == "Box", a.args.first(), a.args.len()) {
+                (true, Some(GenericArgument::Type(inner)), 1) => match unparen(inner) {
+                    Type::TraitObject(o) => (&o.bounds, true),
+                    _ => return Ok(None),
+                },
+                _ => return Ok(None),
+            }
+        }
+        _ => return Ok(None),
+    };
+    let mut item = None;
+    let mut is_static = owned_by_default;
+    for bound in bounds {
+        match bound {
+            TypeParamBound::Trait(t) => {
+                let seg = t.path.segments.last().expect("paths have a segment");
+                if seg.ident == "Iterator" {
+                    item = iterator_item(&seg.arguments);
+                    if item.is_none() {
+                        return Err(unsupported(
+                            ty,
+                            "an iterator returned to JS names its items: `Iterator<Item = T>`",
+                        ));
+                    }
+                } else if !(seg.ident == "Send" || seg.ident == "Sync") {
+                    // Not an iterator: the callback or user-type rules word it.
+                    if item.is_none() && !is_iterator_like(&seg.ident) {
+                        return Ok(None);
+                    }
+                    return Err(unsupported(
+                        ty,
+                        "an iterator returned to JS is `Iterator<Item = T>` (plus `Send`, \
+                         `Sync` and `'static`): JS pulls it forward only",
+                    ));
+                }
+            }
+            TypeParamBound::Lifetime(l) => is_static = l.ident == "static",
+            _ => {}
+        }
+    }
+    let Some(item) = item else { return Ok(None) };
+    if pos != Position::Return {
+        return Err(unsupported(
+            ty,
+            "an iterator crosses as an export's result only (JS pulls its items); take a \
+             `Vec<T>` here",
+        ));
+    }
+    if !is_static {
+        return Err(unsupported(
+            ty,
+            "an iterator returned to JS outlives the call: write `impl Iterator<Item = T> + \
+             'static` and let it own what it iterates (take `this: &Handle<Self>` and move a \
+             clone of the handle into it, or collect into a `Vec<T>`)",
+        ));
+    }
+    Ok(Some(item))
+}
+
+/// Whether a trait name is an iterator trait JS cannot use (refused with the iterator's
+/// message rather than the user-type one).
+fn is_iterator_like(ident: &syn::Ident) -> bool {
+    ident == "DoubleEndedIterator" || ident == "ExactSizeIterator" || ident == "IntoIterator"
+}
+
+/// The `T` of `Iterator<Item = T>`.
+fn iterator_item(args: &PathArguments) -> Option<&Type> {
+    let PathArguments::AngleBracketed(a) = args else {
+        return None;
+    };
+    a.args.iter().find_map(|arg| match arg {
+        GenericArgument::AssocType(b) if b.ident == "Item" => Some(&b.ty),
+        _ => None,
+    })
+}
+
+fn unparen(ty: &Type) -> &Type {
+    match ty {
+        Type::Paren(p) => unparen(&p.elem),
+        Type::Group(g) => unparen(&g.elem),
+        t => t,
+    }
+}
+
+/// Refuses an item `item` (classified as a return: `info`) that one `next()` cannot hand
+/// over: `None` ends a JS iterator, so an item JS reads as null or undefined would be
+/// taken for the end.
+pub fn check_item(info: &TyInfo, item: &Type) -> syn::Result<()> {
+    let why = match &info.ty {
+        Ty::Unit => "an iterator of `()` has nothing to hand JS: return a count instead",
+        Ty::Option(_) | Ty::JsValue => {
+            "an iterator's items cannot be `Option<T>` or `JsValue` (an item JS reads as null \
+             or undefined): use a #[bridge] enum naming the cases, or `Vec<Option<T>>`"
+        }
+        Ty::Result(..) => {
+            "an iterator's items cannot be `Result<T, E>`: return the `Result` from the \
+             function, or a #[bridge] enum naming the cases"
+        }
+        Ty::View(_) => {
+            "an iterator's items cannot be borrowed views: use `Vec<T>` or `Box<[T]>` (a copy)"
+        }
+        _ => return Ok(()),
+    };
+    Err(unsupported(item, why))
+}
+
+/// The Rust closure one `next()` calls, spelled at the item's span:
+/// `Box<dyn FnMut() -> Option<item>>`.
+pub fn next_closure(item: &Type) -> Type {
+    let span = item.span();
+    syn::parse2(quote_spanned! {span=>
+        ::std::boxed::Box<dyn ::core::ops::FnMut() -> ::core::option::Option<#item>>
+    })
+    .expect("a closure type parses")
+}
