@@ -155,7 +155,11 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         // `impl Iterator + 'static` still names the lifetimes of the call's borrows (Rust
         // 2024 captures them), so only the `'static` trait object may leave the closure.
         Ty::Iterator(_) => {
-            let cb = spec.ret.callback.as_deref().expect("an iterator's next closure");
+            let cb = spec
+                .ret
+                .callback
+                .as_deref()
+                .expect("an iterator's next closure");
             let dyn_ty = &cb.dyn_ty;
             quote! {{
                 let mut __iter = #callee(#(#args),*);

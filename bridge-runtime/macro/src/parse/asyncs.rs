@@ -92,6 +92,16 @@ pub fn check_params(sig: &Signature, skip: usize) -> syn::Result<()> {
 
 /// An async function's result crosses when its task ends; a Rust closure cannot yet.
 pub fn check_return(sig: &Signature, ret: &crate::model::ty::TyInfo) -> syn::Result<()> {
+    if sig.asyncness.is_some() && matches!(ret.ty, bridge_schema::Ty::Iterator(_)) {
+        return Err(syn::Error::new_spanned(
+            &sig.output,
+            format!(
+                "`{}` is async and returns an iterator, which cannot cross through a Promise \
+                 yet: return a `Vec<T>` of the items, or make it sync",
+                sig.ident
+            ),
+        ));
+    }
     if sig.asyncness.is_some() && ret.callback.is_some() {
         return Err(syn::Error::new_spanned(
             &sig.output,

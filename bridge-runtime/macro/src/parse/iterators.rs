@@ -136,3 +136,28 @@ pub fn next_closure(item: &Type) -> Type {
     })
     .expect("a closure type parses")
 }
+
+/// `ty` with every `Self` (`Handle<Self>`, `Vec<Self>`) spelled as `self_ty`.
+pub fn replace_self(ty: &Type, self_ty: &Type) -> Type {
+    use proc_macro2::{Group, TokenStream, TokenTree};
+    fn walk(tokens: TokenStream, self_ty: &Type) -> TokenStream {
+        tokens
+            .into_iter()
+            .flat_map(|t| -> Vec<TokenTree> {
+                match t {
+                    TokenTree::Ident(i) if i == "Self" => quote::ToTokens::to_token_stream(self_ty)
+                        .into_iter()
+                        .collect(),
+                    TokenTree::Group(g) => {
+                        let mut inner = Group::new(g.delimiter(), walk(g.stream(), self_ty));
+                        inner.set_span(g.span());
+                        vec![TokenTree::Group(inner)]
+                    }
+                    other => vec![other],
+                }
+            })
+            .collect()
+    }
+    let tokens = walk(quote::ToTokens::to_token_stream(ty), self_ty);
+    syn::parse2(tokens).unwrap_or_else(|_| ty.clone())
+}

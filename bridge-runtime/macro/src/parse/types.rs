@@ -30,7 +30,12 @@ pub fn classify(
         ));
     }
     if let Some(item) = iterators::item_type(ty, pos)? {
-        return iterator(&resolve_self(item, self_ty), self_ty, refs);
+        // The closure type is spelled in the thunk, outside the impl block: no `Self`.
+        let item = match self_ty {
+            Some(s) => iterators::replace_self(item, s),
+            None => item.clone(),
+        };
+        return iterator(&item, self_ty, refs);
     }
     if let Some(info) = slices::export_slice(ty, pos, |t| classify_any(t, self_ty, refs))? {
         return Ok(info);

@@ -8,7 +8,8 @@ imported JS classes (`pub type T;` in a #[bridge] extern block), Vec<T>, Box<[T]
 tuples (A, B, ..) of up to 8 owned values, HashMap/BTreeMap<K, V> and HashSet/BTreeSet<K> \
 (K: String, integers, char, fieldless enums), \
 &[number] and &mut [number] parameters, &[number] results borrowed from &self (views), \
-Result<T, E: Display> returns, JsValue, &JsValue and JS functions (&dyn Fn(..) -> R, \
+Result<T, E: Display> returns, iterator returns (impl Iterator<Item = T> + 'static, \
+Box<dyn Iterator<Item = T>>), JsValue, &JsValue and JS functions (&dyn Fn(..) -> R, \
 &mut dyn FnMut(..) -> R, Box<dyn Fn(..) -> R>, Box<dyn FnOnce(..) -> R>, and Option of these as parameters)";
 
 /// `ty` cannot cross the boundary (`why`, if not empty).

@@ -1,0 +1,71 @@
+// Iterators returned to JS: `impl Iterator<Item = T> + 'static` or
+// `Box<dyn Iterator<Item = T>>`, of items JS can take one at a time.
+#![allow(unused_imports)]
+use bridge_runtime::{Handle, JsValue, bridge};
+
+#[bridge]
+pub fn borrowing(text: &str) -> impl Iterator<Item = u32> {
+    vec![text.len() as u32].into_iter()
+}
+
+#[bridge]
+pub fn boxed_borrowing<'a>(text: &'a str) -> Box<dyn Iterator<Item = u32> + 'a> {
+    Box::new(vec![text.len() as u32].into_iter())
+}
+
+#[bridge]
+pub fn no_item() -> impl Iterator + 'static {
+    vec![1u32].into_iter()
+}
+
+#[bridge]
+pub fn double_ended() -> impl DoubleEndedIterator<Item = u32> + 'static {
+    vec![1u32].into_iter()
+}
+
+#[bridge]
+pub fn exact() -> impl Iterator<Item = u32> + ExactSizeIterator + 'static {
+    vec![1u32].into_iter()
+}
+
+#[bridge]
+pub fn taken(it: Box<dyn Iterator<Item = u32>>) -> u32 {
+    it.sum()
+}
+
+#[bridge]
+pub fn options() -> impl Iterator<Item = Option<u32>> + 'static {
+    vec![Some(1u32)].into_iter()
+}
+
+#[bridge]
+pub fn values() -> impl Iterator<Item = JsValue> + 'static {
+    Vec::<JsValue>::new().into_iter()
+}
+
+#[bridge]
+pub fn units() -> impl Iterator<Item = ()> + 'static {
+    vec![()].into_iter()
+}
+
+#[bridge]
+pub fn results() -> impl Iterator<Item = Result<u32, String>> + 'static {
+    vec![Ok(1u32)].into_iter()
+}
+
+#[bridge]
+pub fn views() -> impl Iterator<Item = &'static [u8]> + 'static {
+    vec![&[1u8][..]].into_iter()
+}
+
+#[bridge]
+pub fn strs() -> impl Iterator<Item = &'static str> + 'static {
+    vec!["a"].into_iter()
+}
+
+#[bridge]
+pub async fn later() -> Box<dyn Iterator<Item = u32>> {
+    Box::new(vec![1u32].into_iter())
+}
+
+fn main() {}
