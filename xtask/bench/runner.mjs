@@ -91,6 +91,23 @@ async function measureIdentity() {
         },
         // recordVec_100: the item getter makes a new wrapper; both are freed at once.
         hit: { item: (h) => h.item, done: (h, item) => (item.free(), h.free()), teardown() {} },
+        // iterate: what a wasm-bindgen user writes around a cursor struct's next().
+        cycle(pool) {
+          const cursor = pool.cycle();
+          return {
+            [Symbol.iterator]() {
+              return this;
+            },
+            next() {
+              const value = cursor.next();
+              return value === undefined ? { value, done: true } : { value, done: false };
+            },
+            return() {
+              cursor.free();
+              return { value: undefined, done: true };
+            },
+          };
+        },
         probes: m,
         stats: () => null,
       };
@@ -126,6 +143,7 @@ async function measureIdentity() {
           for (const h of hits) h.item.release();
         },
       },
+      cycle: (pool) => pool.cycle(),
       rawMake: m.rawMake,
       rawFree: m.rawFree,
       probes: m,

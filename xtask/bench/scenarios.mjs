@@ -157,6 +157,36 @@ export const SCENARIOS = {
     },
   },
 
+  // Issue 23: the same 100 objects pulled one per next() through a Rust iterator
+  // (`pool.cycle()`, endless), 100 per iteration, so its per-crossing cost stands beside
+  // getPoolRepeated_100's `Vec<Handle<C>>` (wasm-bindgen: a cursor struct's next()
+  // wrapped in a JS iterator). Each run chunk is one for-of; break frees the iterator.
+  iterate: {
+    iterations: 10_000,
+    crossings: 100,
+    setup(api) {
+      const pool = new api.Pool(100);
+      return { pool, items: pool.all(), sink: 0 }; // warms the cache
+    },
+    run(api, st, n) {
+      const total = n * 100;
+      let k = 0;
+      let sink = 0;
+      if (total > 0) {
+        for (const item of api.cycle(st.pool)) {
+          if (item !== null) sink++;
+          if (++k === total) break;
+        }
+      }
+      st.sink += sink;
+    },
+    floor: hundredFloor,
+    teardown(api, st) {
+      for (const item of st.items) api.release(item);
+      api.release(st.pool);
+    },
+  },
+
   // Create, roundtrip, release. `releaseSent(sent, got)` releases the object created:
   // `sent.release()` here; wasm-bindgen's by-value roundtrip consumed `sent`, so its user
   // frees `got`. A none-mode `got` (a second wrapper) is left to the GC, as in the reference.

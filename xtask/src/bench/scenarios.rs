@@ -27,6 +27,19 @@ pub const SCENARIOS: &[Scenario] = &[
         what: "Rust returns the same 100 objects as a fresh `Vec<Handle<C>>`: `pool.all()`",
     },
     Scenario {
+        name: "iterate",
+        iterations: 10_000,
+        quick_iterations: 20,
+        crossings: 100,
+        objects_per_iteration: 100,
+        alloc_floor: false,
+        js_only: false,
+        what: "the same 100 objects pulled one per `next()` through a Rust iterator, \
+               `for (const c of pool.cycle())` (`impl Iterator<Item = Handle<C>>`), 100 per \
+               iteration: per crossing beside `getPoolRepeated_100`'s `Vec<Handle<C>>` \
+               (wasm-bindgen: a cursor struct's `next()` in a JS iterator)",
+    },
+    Scenario {
         name: "churnObjects",
         iterations: 100_000,
         quick_iterations: 1_000,
