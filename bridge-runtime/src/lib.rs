@@ -9,8 +9,9 @@
 //! - [`JsValue`], [`JsError`]: JS values and exceptions in Rust (see [`js`]).
 //! - [`Closure`]: a Rust closure JS calls as a function, owned by Rust (dropping it
 //!   invalidates the function) until [`Closure::forget`] hands it to JS.
-//! - [`spawn_local`], [`JsPromise`]: async (`async fn` exports return Promises; Rust
-//!   awaits JS promises), on a single-threaded executor polled from microtasks.
+//! - [`spawn_local`], [`JsPromise`], [`abortable`]: async (`async fn` exports return
+//!   Promises; Rust awaits JS promises; an `AbortSignal` cancels a future), on a
+//!   single-threaded executor polled from microtasks.
 //! - [`abi`]: the helpers the macro's generated code calls. Not a stable API.
 
 pub mod abi;
@@ -50,7 +51,7 @@ pub use class_values::NotAClass;
 pub use closure::{Closure, ClosureArg, ClosureReturn, IntoClosure, IntoOnce};
 pub use handle::{Handle, HandleRef, HandleRefMut, WeakHandle};
 pub use js::{JsError, JsStatic, JsType, JsValue};
-pub use task::{JsPromise, TaskResult, spawn_local};
+pub use task::{JsPromise, TaskResult, abortable, spawn_local};
 
 pub use result::BridgeData;
 pub use types::{BridgeClass, BridgeType, FromJs, IntoJs};

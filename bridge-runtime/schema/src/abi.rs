@@ -168,9 +168,32 @@ pub mod tasks {
     pub const DONE: &str = "done";
     pub const THEN: &str = "then";
     pub const REPORT: &str = "report";
-    pub const ALL: &[&str] = &[SCHEDULE, DONE, THEN, REPORT];
-    /// Those that run user JS (a thenable's `then`): they get wasm's stack pointer.
-    pub const REENTRANT: &[&str] = &[THEN];
+    /// `(key)`: slot `key`'s `JsPromise` was dropped before its promise settled: the
+    /// settlement does nothing (Rust reuses the slot at once).
+    pub const UNTHEN: &str = "unthen";
+    /// `(idx, key) -> idx`: subscribe settlement slot `key` to the abort of the
+    /// `AbortSignal` `idx` (it rejects with the signal's reason, from a microtask);
+    /// [`ABORT_SUBSCRIBED`] when subscribed, else an entry holding the error to give at
+    /// once (the reason of a signal already aborted, a TypeError for a value that is no
+    /// `AbortSignal`, or what a signal subclass's getter threw).
+    pub const ABORT_THEN: &str = "abort_then";
+    /// What [`ABORT_THEN`] returns when it subscribed (any other value is an entry, and
+    /// entries include the constants 0..3: `undefined` may be a subclass's reason).
+    pub const ABORT_SUBSCRIBED: u32 = u32::MAX;
+    /// `(key)`: unsubscribe slot `key` from its signal (the work finished or was dropped).
+    pub const ABORT_FORGET: &str = "abort_forget";
+    pub const ALL: &[&str] = &[
+        SCHEDULE,
+        DONE,
+        THEN,
+        UNTHEN,
+        REPORT,
+        ABORT_THEN,
+        ABORT_FORGET,
+    ];
+    /// Those that run user JS (a thenable's `then`; a signal subclass's getters and
+    /// listener methods): they get wasm's stack pointer.
+    pub const REENTRANT: &[&str] = &[THEN, ABORT_THEN, ABORT_FORGET];
 
     /// `(task) -> 0|1`: the first poll of a new async export task (1: it finished).
     pub const POLL_FIRST: &str = "__bridge_task_poll_first";

@@ -35,8 +35,6 @@ enum Settlement {
     Waiting(Option<Waker>),
     /// The value's table index, and whether the promise fulfilled.
     Settled(u32, bool),
-    /// Its `JsPromise` was dropped first: the settlement frees the slot and the value.
-    Dropped,
 }
 
 /// The host calls, reached through these pointers so that only code that makes the
@@ -275,11 +273,8 @@ pub extern "C" fn __bridge_task_settle(key: u32, idx: u32, ok: u32) {
                 };
                 Ok(w)
             }
-            Some(s @ Settlement::Dropped) => {
-                *s = Settlement::Free;
-                e.free_promises.push(key);
-                Err(e.hooks.drop_value)
-            }
+            // The glue settles only live subscriptions (`unthen` withdraws one): this is
+            // defence, letting the value go.
             _ => Err(e.hooks.drop_value),
         };
         let run = waiting.is_ok() && !std::mem::replace(&mut e.running, true);
@@ -383,29 +378,22 @@ pub(crate) fn promise_poll(key: u32, waker: &Waker) -> Option<(u32, bool)> {
                 }
                 None
             }
-            Settlement::Free | Settlement::Dropped => None,
+            Settlement::Free => None,
         }
     })
     .flatten()
 }
 
-/// Slot `key`'s `JsPromise` is gone: free it now if settled (and drop the value), else
-/// when it settles.
-pub(crate) fn promise_drop(key: u32) {
+/// Slot `key` will never settle (its subscription was withdrawn: a `JsPromise` dropped
+/// before it settled, an `abortable` whose work ended first): free it now, with the value
+/// it settled with if it did.
+pub(crate) fn promise_cancel(key: u32) {
     let settled = with(|e| {
-        let s = e.promises.get_mut(key as usize - 1)?;
+        let s = std::mem::replace(&mut e.promises[key as usize - 1], Settlement::Free);
+        e.free_promises.push(key);
         match s {
-            Settlement::Settled(idx, _) => {
-                let idx = *idx;
-                *s = Settlement::Free;
-                e.free_promises.push(key);
-                Some(idx)
-            }
-            Settlement::Waiting(_) => {
-                *s = Settlement::Dropped;
-                None
-            }
-            Settlement::Free | Settlement::Dropped => None,
+            Settlement::Settled(idx, _) => Some(idx),
+            _ => None,
         }
     })
     .flatten();

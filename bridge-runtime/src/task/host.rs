@@ -15,8 +15,15 @@ mod imp {
         /// user JS (a `then` getter), so `transforms/import_stack.rs` passes it wasm's
         /// stack pointer first.
         pub fn then(idx: u32, key: u32) -> u32;
+        /// Withdraw slot `key`'s subscription (its `JsPromise` was dropped unsettled).
+        pub fn unthen(key: u32);
         /// `console.error` the UTF-8 message (a spawned task's `Err`).
         pub fn report(ptr: u32, len: u32);
+        /// Subscribe slot `key` to the abort of the `AbortSignal` `idx`:
+        /// `ABORT_SUBSCRIBED`, or an entry holding the error to give at once (`abortable`).
+        pub fn abort_then(idx: u32, key: u32) -> u32;
+        /// Unsubscribe slot `key` from its signal.
+        pub fn abort_forget(key: u32);
     }
 }
 
@@ -35,7 +42,16 @@ mod imp {
     pub unsafe fn then(_idx: u32, _key: u32) -> u32 {
         panic!("{NO_JS}")
     }
+    pub unsafe fn unthen(_key: u32) {
+        panic!("{NO_JS}")
+    }
     pub unsafe fn report(_ptr: u32, _len: u32) {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn abort_then(_idx: u32, _key: u32) -> u32 {
+        panic!("{NO_JS}")
+    }
+    pub unsafe fn abort_forget(_key: u32) {
         panic!("{NO_JS}")
     }
 }

@@ -9,8 +9,8 @@ use std::task::{Context, Poll};
 /// A JS value awaited from Rust: `.await` gives `Ok(value)` when it fulfills, or
 /// `Err(JsError)` when it rejects (with any value: a non-`Error` is kept in
 /// `JsError::value`). A value that is not a thenable is the result at once, without a
-/// microtask. Dropping it before it settles is fine: the settlement then frees what it
-/// holds, and a rejection it no longer awaits is not reported as unhandled.
+/// microtask. Dropping it before it settles is fine: its slot is freed at once, the later
+/// settlement is ignored, and a rejection it no longer awaits is not reported as unhandled.
 ///
 /// Only futures polled by this runtime's executor (async exports, `spawn_local`) may
 /// await it.
@@ -71,7 +71,12 @@ impl Future for JsPromise {
 impl Drop for JsPromise {
     fn drop(&mut self) {
         if self.key != 0 {
-            executor::promise_drop(self.key);
+            // The promise may settle later: withdraw the subscription, so that its reaction
+            // does nothing, and free the slot now (a promise that never settles holds no
+            // slot).
+            // SAFETY: a host call taking a number.
+            unsafe { host::unthen(self.key) };
+            executor::promise_cancel(self.key);
         }
     }
 }
