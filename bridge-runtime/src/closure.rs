@@ -164,6 +164,22 @@ impl<T: ?Sized> Closure<T> {
     }
 }
 
+/// A boxed closure as a JS function JS owns (wasm-bindgen's `JsValue::from(Closure)` in
+/// one step): `JsValue::from(Box::new(|x: u32| x * 2) as Box<dyn Fn(u32) -> u32>)` is
+/// `Closure::wrap(b).into_js_value()`. The function lives until its `release()` or until
+/// JS collects it (the FinalizationRegistry frees the closure then); for a closure Rust
+/// takes back later, keep a [`Closure`] instead. `Box<dyn FnOnce>` has no such conversion:
+/// use [`Closure::once_into_js`].
+impl<T: ?Sized> From<Box<T>> for JsValue
+where
+    Box<T>: IntoClosure<T>,
+{
+    #[track_caller]
+    fn from(f: Box<T>) -> JsValue {
+        Closure::<T>::make(f.into_call(), false, Location::caller()).into_js_value()
+    }
+}
+
 impl<T: ?Sized> Drop for Closure<T> {
     /// Invalidates the JS function and frees the closure (at the end of its call, when it
     /// drops itself while JS calls it).
