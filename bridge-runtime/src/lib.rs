@@ -18,6 +18,8 @@ pub mod abi;
 mod class_values;
 mod closure;
 mod error;
+#[doc(hidden)]
+pub mod flat;
 mod global;
 mod handle;
 pub mod js;

@@ -56,6 +56,14 @@ pub trait IntoJs: Sized {
     /// Hand the value to JS (for a class: one strong reference, through the identity hook).
     fn into_abi(self) -> Self::Abi;
 
+    /// Return the value from an export (alone or as a `Result`'s `Ok`): by default its
+    /// wasm value; a record of scalars writes its fields into the flat area
+    /// (`crate::flat`) instead of the wire.
+    #[inline(always)]
+    fn into_ret(self) -> Self::Abi {
+        self.into_abi()
+    }
+
     /// Pass the value as an argument of a call into JS (an import or a callback): by
     /// default its wasm value; records and enums with data are encoded into `args` and
     /// travel as their offset there.

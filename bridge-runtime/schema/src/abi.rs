@@ -72,6 +72,9 @@ macro_rules! runtime_export {
     (closure_free) => {
         "__bridge_closure_free"
     };
+    (flat_area) => {
+        "__bridge_flat_area"
+    };
 }
 
 /// The runtime's exports (see [`runtime_export!`]).
@@ -119,6 +122,8 @@ pub mod exports {
     pub const CLOSURE_CALL: &str = crate::runtime_export!(closure_call);
     /// `(slot)`: free a Rust-owned closure (runs its captured state's `Drop`).
     pub const CLOSURE_FREE: &str = crate::runtime_export!(closure_free);
+    /// `() -> addr` of the flat area ([`super::flat_area`]): a flat record's fields.
+    pub const FLAT_AREA: &str = crate::runtime_export!(flat_area);
 
     /// The exports the glue needs in every module, for the post-process's check.
     pub const REQUIRED: &[&str] = &[
@@ -352,6 +357,18 @@ pub mod header {
 /// Layout of the return area (one per module, at the address [`exports::RET_AREA`]
 /// returns): how a thunk describes a string, vector or `Option` result. Every field is
 /// a `u32`; offsets in bytes.
+/// The flat area: where a record of scalars (`lowering::flat_record`) returned by an
+/// export sits, one slot per field in declaration order, each holding the field's wasm
+/// value (`Scalar::abi`) at the slot's start (little-endian: a 32-bit value in its low
+/// half). No per-call bookkeeping: the thunk writes it after user code returned, the glue
+/// reads it right after the call, through views it keeps.
+pub mod flat_area {
+    /// Slots, so the most fields a flat record has.
+    pub const SLOTS: u32 = 16;
+    pub const SLOT_SIZE: u32 = 8;
+    pub const SIZE: u32 = SLOTS * SLOT_SIZE;
+}
+
 pub mod ret_area {
     /// Address of the buffer (0 for `None` of an optional string).
     pub const PTR_OFFSET: u32 = 0;

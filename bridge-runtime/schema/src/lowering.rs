@@ -386,6 +386,20 @@ pub enum Site {
     JsResult,
 }
 
+/// A record's flat layout, if it has one: the wasm value of each field (its slot of the
+/// flat area, `abi::flat_area`, in declaration order) when every field is a [`Scalar`] and
+/// there are at most `flat_area::SLOTS`. Such a record returned by an export (alone or as
+/// a `Result`'s `Ok`) crosses through the flat area instead of the wire. The macro (the
+/// record's `IntoJs::into_ret`) and the glue (its reader) both ask this of the same field
+/// types, the ones the record's schema holds.
+pub fn flat_record<'a>(fields: impl IntoIterator<Item = &'a Ty>) -> Option<Vec<Abi>> {
+    let abis = fields
+        .into_iter()
+        .map(|ty| Scalar::of(ty).map(Scalar::abi))
+        .collect::<Option<Vec<Abi>>>()?;
+    (abis.len() <= crate::abi::flat_area::SLOTS as usize).then_some(abis)
+}
+
 /// Whether `ty` crosses encoded on the wire (as its [`Role::WireOffset`]) at `site`: for
 /// exports, [`Ty::travels_on_wire`] (tuples, most vectors); in a call into JS every vector
 /// and tuple too, and every option of anything but scalars, strings and user types.
@@ -611,6 +625,25 @@ mod tests {
             .into_iter()
             .map(|p| (p.role, p.wasm))
             .collect()
+    }
+
+    #[test]
+    fn flat_records_are_scalars_up_to_the_slots() {
+        let all: Vec<Ty> = Scalar::ALL.iter().map(|s| s.ty()).collect();
+        let abis = flat_record(&all).expect("every scalar is flat");
+        assert_eq!(abis, Scalar::ALL.map(Scalar::abi));
+        assert_eq!(flat_record(&[]), Some(Vec::new()));
+        // Anything else, anywhere, keeps the record on the wire.
+        assert_eq!(flat_record(&[Ty::F64, Ty::String]), None);
+        assert_eq!(flat_record(&[Ty::Option(boxed(Ty::F64))]), None);
+        assert_eq!(flat_record(&[Ty::Named("a::Point".into())]), None);
+        let slots = crate::abi::flat_area::SLOTS as usize;
+        assert!(flat_record(&vec![Ty::F64; slots]).is_some());
+        assert_eq!(flat_record(&vec![Ty::F64; slots + 1]), None);
+        // Every slot holds the widest wasm value.
+        for s in Scalar::ALL {
+            assert!(s.abi().size() <= crate::abi::flat_area::SLOT_SIZE, "{s:?}");
+        }
     }
 
     #[test]

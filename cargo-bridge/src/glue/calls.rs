@@ -130,7 +130,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         (None, _) => f.js_name.clone(),
     };
     let closure = closure_view(f, &label, names);
-    let mut ret = types::at(types::view(&f.ret, names), &f.ret, Site::ExportResult);
+    let mut ret = types::export_result(&f.ret, names);
     if let Ty::Callback(cb) = &f.ret {
         ret.ts = ts::closure(cb, names);
     }

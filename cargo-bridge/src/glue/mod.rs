@@ -5,6 +5,7 @@
 mod calls;
 mod comments;
 mod data;
+mod flat;
 mod js;
 mod model;
 mod numbers;
@@ -82,6 +83,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("data.js.j2", include_str!("../../../templates/data.js.j2")),
     ("wire.js.j2", include_str!("../../../templates/wire.js.j2")),
+    ("flat.js.j2", include_str!("../../../templates/flat.js.j2")),
     (
         "wasm_bindgen.js.j2",
         include_str!("../../../templates/wasm_bindgen.js.j2"),

@@ -60,6 +60,9 @@ pub struct GlueModel {
     /// Some export returns a view of wasm memory (`&[T]`): debug glue then counts the
     /// calls into the module, so a read through a view after a later call is refused.
     pub views: bool,
+    /// Some call reads a record of scalars from the flat area (`TyView::flat`): the glue
+    /// includes `templates/flat.js.j2`.
+    pub flat: bool,
 }
 
 /// One module binding of a wasm export's function (`let <var>` = `$wasm[<symbol>]`).
@@ -170,6 +173,7 @@ impl GlueModel {
             debug: false,
             wbg: Default::default(),
             views,
+            flat: false,
         }
         .number_functions()
         .mark_cached_wrappers(classes)
@@ -187,6 +191,7 @@ impl GlueModel {
             if let Some(c) = &mut p.closure {
                 bind_export(&mut c.call, &mut self.exports);
                 c.var = format!("$closure{}", self.closures.len());
+                self.flat |= c.call.ret.flat;
                 self.closures.push(c.clone());
             }
         }
@@ -200,21 +205,26 @@ impl GlueModel {
         let mut closures = Vec::new();
         let mut exports = Vec::new();
         let mut finishes = Vec::new();
+        let mut flat = false;
         for f in self.fns_mut() {
+            flat |= f.ret.flat;
             bind_export(f, &mut exports);
             if let Some(c) = &mut f.closure {
                 bind_export(&mut c.call, &mut exports);
                 c.var = format!("$closure{}", closures.len());
+                flat |= c.call.ret.flat;
                 closures.push((**c).clone());
             }
             if let Some(fin) = &mut f.finish {
                 bind_export(&mut fin.call, &mut exports);
                 fin.var = format!("$finish{}", finishes.len());
+                flat |= fin.call.ret.flat;
                 finishes.push((**fin).clone());
             }
         }
         self.closures = closures;
         self.finishes = finishes;
+        self.flat = flat;
         self.exports = exports;
         self
     }

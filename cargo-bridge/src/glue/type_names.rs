@@ -24,6 +24,17 @@ impl<'a> TypeNames<'a> {
         matches!(self.def(type_id), TypeDef::Record(_) | TypeDef::Enum(_))
     }
 
+    /// A record's flat layout (every field a scalar: `lowering::flat_record`), the wasm
+    /// value of each field's slot; the macro asks the same of the same field types.
+    pub fn flat_record(&self, type_id: &str) -> Option<Vec<bridge_schema::lowering::Abi>> {
+        match self.def(type_id) {
+            TypeDef::Record(r) => {
+                bridge_schema::lowering::flat_record(r.fields.iter().map(|f| &f.ty))
+            }
+            _ => None,
+        }
+    }
+
     /// An imported JS class (crosses as a `JsValue` checked with `instanceof`).
     pub fn is_js_type(&self, type_id: &str) -> bool {
         matches!(self.def(type_id), TypeDef::JsType(_))

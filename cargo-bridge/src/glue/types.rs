@@ -552,6 +552,10 @@ pub struct TyView {
     /// The wire codec (`templates/wire.js.j2`) of the `wire`, `data`, `opt_data` and
     /// `data_vec` kinds.
     pub codec: Option<String>,
+    /// An export's result that is a record of scalars (alone or a `Result`'s `Ok`): read
+    /// from the flat area with its codec's `$flat$read_<codec>` (`templates/flat.js.j2`),
+    /// where the macro's `IntoJs::into_ret` wrote it. Set by [`export_result`].
+    pub flat: bool,
     /// The JS name of the fieldless enum of the `enum` and `opt_enum` kinds.
     #[serde(rename = "enum")]
     pub enum_name: Option<String>,
@@ -653,6 +657,20 @@ pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
     view
 }
 
+/// An export's result: its view at [`Site::ExportResult`], read from the flat area when
+/// it is a record of scalars (`TypeNames::flat_record`; the macro lowers the same records
+/// with `into_ret`, which writes them there).
+pub fn export_result(ty: &Ty, names: &TypeNames) -> TyView {
+    let mut view = at(view(ty, names), ty, Site::ExportResult);
+    let record = match ty {
+        Ty::Result(ok, _) => &**ok,
+        other => other,
+    };
+    view.flat = view.kind == Kind::Data
+        && matches!(record, Ty::Named(id) if names.flat_record(id).is_some());
+    view
+}
+
 /// The scalar `ty` carries as its value: itself, an `Option`'s, a `Result`'s.
 fn scalar_of(ty: &Ty) -> Option<Scalar> {
     match ty {
@@ -672,6 +690,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         // Set by `view`.
         ts: String::new(),
         codec: None,
+        flat: false,
         enum_name: None,
         throws: false,
         error_codec: None,

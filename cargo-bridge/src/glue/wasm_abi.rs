@@ -4,7 +4,9 @@
 //! `wasm_abi.exports.<name>` (`$wasm.{{ ... }}`), the box header's identity slot and the
 //! return area's fields as offsets.
 
-use bridge_schema::abi::{exports, header, host, js_values, released_wrapper, ret_area, tasks};
+use bridge_schema::abi::{
+    exports, flat_area, header, host, js_values, released_wrapper, ret_area, tasks,
+};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -25,6 +27,14 @@ pub struct WasmAbi {
     pub released: ReleasedWrapper,
     /// The async executor's imports and exports (`bridge_schema::abi::tasks`).
     pub tasks: Tasks,
+    /// The flat area's size, in slots and in 32-bit words (its views' lengths).
+    pub flat: FlatArea,
+}
+
+#[derive(Serialize)]
+pub struct FlatArea {
+    pub slots: u32,
+    pub words: u32,
 }
 
 #[derive(Serialize)]
@@ -70,6 +80,7 @@ pub struct RuntimeExports {
     pub pool_keep: &'static str,
     pub closure_call: &'static str,
     pub closure_free: &'static str,
+    pub flat_area: &'static str,
 }
 
 #[derive(Serialize)]
@@ -183,6 +194,7 @@ impl WasmAbi {
                 pool_keep: exports::POOL_KEEP,
                 closure_call: exports::CLOSURE_CALL,
                 closure_free: exports::CLOSURE_FREE,
+                flat_area: exports::FLAT_AREA,
             },
             imports: ImportModules {
                 host: host::MODULE,
@@ -272,6 +284,10 @@ impl WasmAbi {
                 len: word(ret_area::LEN_OFFSET),
                 cap: word(ret_area::CAP_OFFSET),
                 is_some: word(ret_area::IS_SOME_OFFSET),
+            },
+            flat: FlatArea {
+                slots: flat_area::SLOTS,
+                words: flat_area::SIZE / 4,
             },
         }
     }

@@ -2,6 +2,7 @@
 //! crosses encoded in the wire buffer (see `bridge_runtime::wire` and
 //! `templates/wire.js.j2`), named after the type's shape (`Vec_Option_String`).
 
+use super::flat::{self, FlatSlotView};
 use super::numbers::{self, NumberView, typed_array};
 use super::ts;
 use super::type_names::TypeNames;
@@ -26,6 +27,9 @@ pub struct CodecView {
     pub variants: Vec<VariantView>,
     /// A map with `String` keys: a plain object is taken too (its own enumerable keys).
     pub object_keys: bool,
+    /// A record of scalars: its fields' slots in the flat area, where an export returns
+    /// it (`templates/flat.js.j2` renders its `$flat$read_<name>`).
+    pub flat: Option<Vec<FlatSlotView>>,
 }
 
 impl CodecView {
@@ -374,6 +378,7 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
         fields: Vec::new(),
         variants: Vec::new(),
         object_keys: false,
+        flat: None,
     };
     // Reserve the slot first: a recursive record finds itself and stops.
     let at = out.len();
@@ -399,6 +404,9 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
             TypeDef::Record(r) => CodecView {
                 kind: CodecKind::Record,
                 fields: fields(&r.fields, names, out),
+                flat: names
+                    .flat_record(id)
+                    .map(|abis| flat::slots(&r.fields, &abis)),
                 ..base
             },
             TypeDef::Enum(e) => CodecView {

@@ -5,7 +5,7 @@
 
 use super::configured::configured;
 use super::record;
-use crate::model::data::{Data, DataField, DataVariant, Shape};
+use crate::model::data::{Data, DataField, DataVariant, Flat, Shape};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
@@ -15,9 +15,13 @@ use syn::Ident;
 pub fn data(data: &Data) -> TokenStream {
     let records = configured(&data.records, record::emit);
     match &data.shape {
-        Shape::Record(item, fields) => {
+        Shape::Record(item, fields, flat) => {
             let wire = record_wire(&item.ident, fields);
-            expand_data(item, &item.ident, &data.type_id, records, wire, false)
+            let ret = match flat {
+                Flat::Yes => flat_ret(fields),
+                Flat::No => quote! {},
+            };
+            expand_data(item, &item.ident, &data.type_id, records, wire, ret, false)
         }
         Shape::Enum(item, variants) => {
             let ident = &item.ident;
@@ -26,7 +30,31 @@ pub fn data(data: &Data) -> TokenStream {
             if fieldless {
                 wire.extend(fieldless_index(ident, variants));
             }
-            expand_data(item, ident, &data.type_id, records, wire, fieldless)
+            expand_data(
+                item,
+                ident,
+                &data.type_id,
+                records,
+                wire,
+                quote! {},
+                fieldless,
+            )
+        }
+    }
+}
+
+/// A flat record's `IntoJs::into_ret`: each field into its slot of the flat area, in
+/// declaration order (the glue reads them in that order).
+fn flat_ret(fields: &[DataField]) -> TokenStream {
+    let names = fields
+        .iter()
+        .map(|f| f.ident.as_ref().expect("records have named fields"));
+    let slots = 0..fields.len();
+    quote! {
+        #[inline]
+        fn into_ret(self) -> u32 {
+            #( ::bridge_runtime::flat::FlatField::put(self.#names, #slots); )*
+            0
         }
     }
 }
@@ -39,9 +67,10 @@ fn expand_data(
     type_id: &str,
     records: TokenStream,
     wire: TokenStream,
+    ret: TokenStream,
     fieldless: bool,
 ) -> TokenStream {
-    let traits = data_traits(ident, type_id, fieldless);
+    let traits = data_traits(ident, type_id, ret, fieldless);
     let anchor = bridge_schema::data_anchor_export(type_id);
     quote! {
         #item
@@ -60,7 +89,7 @@ fn expand_data(
 /// `BridgeType`, `BridgeData` and the thunk conversions of a record or enum. Records and
 /// enums with data travel on the wire (the wasm value is the in-buffer offset, or unused
 /// for results); a fieldless enum travels as its variant index.
-fn data_traits(ident: &Ident, type_id: &str, fieldless: bool) -> TokenStream {
+fn data_traits(ident: &Ident, type_id: &str, ret: TokenStream, fieldless: bool) -> TokenStream {
     let rt = quote!(::bridge_runtime);
     let (into_abi, from_abi, js_arg) = if fieldless {
         (
@@ -92,6 +121,7 @@ fn data_traits(ident: &Ident, type_id: &str, fieldless: bool) -> TokenStream {
             fn into_abi(self) -> u32 {
                 #into_abi
             }
+            #ret
             #js_arg
             #[inline]
             fn ret_vec(v: ::std::vec::Vec<Self>) {

@@ -233,7 +233,7 @@ fn lower(info: &TyInfo) -> TokenStream {
         Ty::Callback(_) => quote! { ::bridge_runtime::js::closure::into_abi(__value) },
         // The thunk moved the iterator into its `next()` closure (see `thunk.rs`).
         Ty::Iterator(_) => quote! { ::bridge_runtime::js::closure::into_abi(__value) },
-        Ty::Named(_) => quote! { #into::into_abi(__value) },
+        Ty::Named(_) => quote! { #into::into_ret(__value) },
         Ty::Option(inner) => match &**inner {
             t if scalar(t).is_some() => {
                 let (abi, _) = scalar(t).unwrap();

@@ -16,8 +16,16 @@ pub struct Data {
 /// The struct or enum (its fields' bridge attributes taken off, emitted unchanged) and
 /// its fields or variants.
 pub enum Shape {
-    Record(syn::ItemStruct, Vec<DataField>),
+    Record(syn::ItemStruct, Vec<DataField>, Flat),
     Enum(syn::ItemEnum, Vec<DataVariant>),
+}
+
+/// Whether a record returned by an export crosses through the flat area (every field a
+/// scalar: `bridge_schema::lowering::flat_record` of its fields' schema types).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Flat {
+    Yes,
+    No,
 }
 
 /// One field of a record or enum variant.

@@ -5,7 +5,7 @@ use super::attrs::{self, DataArgs};
 use super::position::Position;
 use super::record::{self, doc_of};
 use super::types;
-use crate::model::data::{Data, DataField, DataVariant, Shape};
+use crate::model::data::{Data, DataField, DataVariant, Flat, Shape};
 use crate::model::refs::TypeRefs;
 use bridge_schema::{EnumDef, Field, Item, RecordDef, Variant};
 use syn::ext::IdentExt;
@@ -30,11 +30,29 @@ pub fn record(args: DataArgs, mut item: syn::ItemStruct) -> syn::Result<Data> {
         });
         Ok(record::section(def, refs))
     })?;
+    let flat = flat(&fields);
     Ok(Data {
         type_id: names.type_id,
         records,
-        shape: Shape::Record(item, fields),
+        shape: Shape::Record(item, fields, flat),
     })
+}
+
+/// Whether the record's fields are all scalars, as the glue finds them in its schema
+/// record (types classify the same in every configuration; they were checked above).
+fn flat(fields: &[DataField]) -> Flat {
+    let tys: Option<Vec<bridge_schema::Ty>> = fields
+        .iter()
+        .map(|f| {
+            types::classify(&f.ty, None, Position::Field, &mut TypeRefs::default())
+                .ok()
+                .map(|info| info.ty)
+        })
+        .collect();
+    match tys.and_then(|tys| bridge_schema::lowering::flat_record(&tys)) {
+        Some(_) => Flat::Yes,
+        None => Flat::No,
+    }
 }
 
 /// `#[bridge] enum`: the enum (its fields' bridge attributes taken off), its variants and

@@ -1,0 +1,91 @@
+//! A flat record's reader, as `templates/flat.js.j2` renders it: each field's slot of the
+//! flat area (`bridge_schema::abi::flat_area`) as an element of the typed array over the
+//! area that holds its wasm value (`lowering::flat_record`). A leaf: imports nothing of
+//! `glue/`.
+
+use bridge_schema::Field;
+use bridge_schema::abi::flat_area;
+use bridge_schema::lowering::Abi;
+use serde::Serialize;
+
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct FlatSlotView {
+    /// Property name in JS.
+    pub name: String,
+    /// The view it is read through (`$flat$<view>`): `i32`, `u32`, `f32`, `f64`, `i64`,
+    /// `u64`.
+    pub view: &'static str,
+    /// Its element in that view (a slot holds one 64-bit value or, in its low half, one
+    /// 32-bit value).
+    pub index: u32,
+    /// A `bool` (`!== 0`) or a `char` (`String.fromCodePoint`): what JS makes of the number.
+    pub lift: Option<&'static str>,
+}
+
+/// The slots of a record's `fields`, given their wasm values (`abis`, from
+/// `TypeNames::flat_record`).
+pub fn slots(fields: &[Field], abis: &[Abi]) -> Vec<FlatSlotView> {
+    let per_slot = |bytes: u32| flat_area::SLOT_SIZE / bytes;
+    fields
+        .iter()
+        .zip(abis)
+        .enumerate()
+        .map(|(slot, (f, abi))| {
+            let view = match abi {
+                Abi::I32 => "i32",
+                Abi::U32 => "u32",
+                Abi::F32 => "f32",
+                Abi::F64 => "f64",
+                Abi::I64 => "i64",
+                Abi::U64 => "u64",
+            };
+            FlatSlotView {
+                name: f.name.clone(),
+                view,
+                index: slot as u32 * per_slot(abi.size()),
+                lift: match f.ty {
+                    bridge_schema::Ty::Bool => Some("bool"),
+                    bridge_schema::Ty::Char => Some("char"),
+                    _ => None,
+                },
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bridge_schema::Ty;
+
+    #[test]
+    fn each_field_is_an_element_of_its_slot() {
+        let field = |name: &str, ty: Ty| Field {
+            name: name.into(),
+            ty,
+        };
+        let fields = [
+            field("x", Ty::F64),
+            field("on", Ty::Bool),
+            field("c", Ty::Char),
+            field("n", Ty::I8),
+            field("big", Ty::U64),
+        ];
+        let tys: Vec<Ty> = fields.iter().map(|f| f.ty.clone()).collect();
+        let abis = bridge_schema::lowering::flat_record(&tys).unwrap();
+        let got: Vec<_> = slots(&fields, &abis)
+            .into_iter()
+            .map(|s| (s.view, s.index, s.lift))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("f64", 0, None),
+                ("u32", 2, Some("bool")),
+                ("u32", 4, Some("char")),
+                ("i32", 6, None),
+                ("u64", 4, None),
+            ]
+        );
+    }
+}
