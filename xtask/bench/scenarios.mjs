@@ -565,6 +565,22 @@ export const SCENARIOS = {
     floor: chainFloor,
     teardown: (api, st) => api.releaseClosure(st.f),
   },
+
+  // JS reads a `pub` field of a Rust object (`obj.value`, an i32; the peer: the getter
+  // wasm-bindgen generates for a `pub` field), one read per iteration.
+  fieldRead: {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: (api) => ({ obj: api.probes.makeFieldsObject(1), x: 0 }),
+    run(api, st, n) {
+      const obj = st.obj;
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = (x + obj.value) | 0;
+      st.x = x;
+    },
+    floor: chainFloor,
+    teardown: (api, st) => api.release(st.obj),
+  },
 };
 
 // Scenarios only the alongside package runs (the bench fixture joined with wasm-bindgen

@@ -252,6 +252,17 @@ pub const SCENARIOS: &[Scenario] = &[
                i32>`; the peer: `Closure<dyn Fn(i32) -> i32>` handed to JS with \
                `into_js_value`)",
     },
+    Scenario {
+        name: "fieldRead",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "JS reads a `pub` field of a Rust object: `x += obj.value` (an `i32`; the peer: \
+               the getter wasm-bindgen generates for a `pub` field)",
+    },
 ];
 
 pub const RELEASE: &str = "release100k";

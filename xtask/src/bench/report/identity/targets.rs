@@ -191,6 +191,15 @@ pub fn calling_js(run: &Run) -> Vec<Target> {
         1.0,
         "≤ 1 (no slower)",
     ));
+    // Issue 21: a `pub` field read as a property.
+    out.push(ratio_target(
+        run,
+        "fields (issue 21)",
+        "fieldRead",
+        Mode::WasmBindgen,
+        1.1,
+        "≤ 1.1",
+    ));
     out
 }
 
