@@ -1,7 +1,9 @@
 //! The flat area: a record of scalars (`bridge_schema::lowering::flat_record`) an export
-//! returns crosses here instead of on the wire. Its thunk writes each field's wasm value
-//! into the field's slot after user code returned; the glue reads them right after the
-//! call through views it keeps (re-taken when memory grew). No buffer is begun, ended or
+//! takes or returns crosses here instead of on the wire. As a result, its thunk writes
+//! each field's wasm value into the field's slot after user code returned and the glue
+//! reads them right after the call; as a parameter, the glue writes the slots after the
+//! call's last user code (getters) and the thunk reads them before user code runs. The
+//! glue's views of the area are re-taken when memory grew. No buffer is begun, ended or
 //! described, and nothing is allocated. Layout: `bridge_schema::abi::flat_area`. A layer
 //! beside `ret.rs`: it imports nothing of the runtime.
 
@@ -33,6 +35,16 @@ pub trait FlatField: Copy {
     /// Write the value into slot `slot` (< `flat_area::SLOTS`: the macro numbers the
     /// fields of records `flat_record` accepts).
     fn put(self, slot: usize);
+    /// The value the glue wrote into slot `slot` (a narrow integer wraps as `as` does;
+    /// the glue checked a `char`'s code point).
+    fn get(slot: usize) -> Self;
+}
+
+/// The first slot of a flat record parameter, if the glue passed it flat
+/// (`flat_area::TAG`), else `None`: `abi` is its wire offset.
+#[inline(always)]
+pub fn param_slot(abi: u32) -> Option<usize> {
+    (abi & flat_area::TAG != 0).then_some((abi & !flat_area::TAG) as usize)
 }
 
 #[inline(always)]
@@ -40,36 +52,59 @@ fn set(slot: usize, bits: u64) {
     FLAT.0[slot].set(bits);
 }
 
+#[inline(always)]
+fn bits(slot: usize) -> u64 {
+    FLAT.0[slot].get()
+}
+
 macro_rules! flat_fields {
-    ($($t:ty => $scalar:ident, |$v:ident| $bits:expr;)*) => {$(
+    ($($t:ty => $scalar:ident, |$v:ident| $put:expr, |$b:ident| $get:expr;)*) => {$(
         impl FlatField for $t {
             const SCALAR: Scalar = Scalar::$scalar;
             #[inline(always)]
             fn put(self, slot: usize) {
                 let $v = self;
-                set(slot, $bits);
+                set(slot, $put);
+            }
+            #[inline(always)]
+            fn get(slot: usize) -> Self {
+                let $b = bits(slot);
+                $get
             }
         }
     )*};
 }
 
 // Each as its `Scalar::abi`: the narrow integers widen with their sign to 32 bits, `bool`
-// and `char` are `u32`, and a 32-bit value fills the slot's low half.
+// and `char` are `u32`, and a 32-bit value fills the slot's low half (of which a read
+// takes the low bits, wrapping as the wire's typed arrays wrap what JS writes).
 flat_fields! {
-    bool => Bool, |v| v as u64;
-    i8 => I8, |v| v as i32 as u32 as u64;
-    i16 => I16, |v| v as i32 as u32 as u64;
-    i32 => I32, |v| v as u32 as u64;
-    isize => Isize, |v| v as i32 as u32 as u64;
-    u8 => U8, |v| v as u64;
-    u16 => U16, |v| v as u64;
-    u32 => U32, |v| v as u64;
-    usize => Usize, |v| v as u32 as u64;
-    char => Char, |v| v as u32 as u64;
-    f32 => F32, |v| v.to_bits() as u64;
-    f64 => F64, |v| v.to_bits();
-    i64 => I64, |v| v as u64;
-    u64 => U64, |v| v;
+    bool => Bool, |v| v as u64, |b| b as u32 != 0;
+    i8 => I8, |v| v as i32 as u32 as u64, |b| b as i8;
+    i16 => I16, |v| v as i32 as u32 as u64, |b| b as i16;
+    i32 => I32, |v| v as u32 as u64, |b| b as i32;
+    isize => Isize, |v| v as i32 as u32 as u64, |b| b as i32 as isize;
+    u8 => U8, |v| v as u64, |b| b as u8;
+    u16 => U16, |v| v as u64, |b| b as u16;
+    u32 => U32, |v| v as u64, |b| b as u32;
+    usize => Usize, |v| v as u32 as u64, |b| b as u32 as usize;
+    char => Char, |v| v as u32 as u64, |b| match char::from_u32(b as u32) {
+        Some(c) => c,
+        None => mismatch(),
+    };
+    f32 => F32, |v| v.to_bits() as u64, |b| f32::from_bits(b as u32);
+    f64 => F64, |v| v.to_bits(), |b| f64::from_bits(b);
+    i64 => I64, |v| v as u64, |b| b as i64;
+    u64 => U64, |v| v, |b| b;
+}
+
+#[cold]
+#[inline(never)]
+fn mismatch() -> ! {
+    panic!(
+        "bridge flat area: a char parameter is not a Unicode scalar value; the glue and the \
+         wasm disagree: rebuild both with the same cargo-bridge"
+    )
 }
 
 /// What slot `slot` holds, as the glue's view of its `abi` reads it (for the tests).
@@ -115,5 +150,46 @@ mod tests {
         u64::MAX.put(3);
         (-1i32).put(3);
         assert_eq!(FLAT.0[3].get(), u32::MAX as u64);
+    }
+
+    fn round_trip<T: FlatField + PartialEq + std::fmt::Debug>(v: T) {
+        v.put(5);
+        assert_eq!(T::get(5), v);
+    }
+
+    #[test]
+    fn each_field_reads_back_and_narrow_integers_wrap() {
+        round_trip(true);
+        round_trip(false);
+        round_trip(i8::MIN);
+        round_trip(i16::MIN);
+        round_trip(i32::MIN);
+        // 32 bits on wasm32 (the host build is wider).
+        round_trip(i32::MIN as isize);
+        round_trip(u8::MAX);
+        round_trip(u16::MAX);
+        round_trip(u32::MAX);
+        round_trip(u32::MAX as usize);
+        round_trip('\u{10FFFF}');
+        round_trip(f32::MIN_POSITIVE);
+        round_trip(-0.0f64);
+        round_trip(i64::MIN);
+        round_trip(u64::MAX);
+        // What JS writes through its Int32Array/Uint32Array views: 200 into an i8 field,
+        // 300 into a u8 field, as the wire's Int8Array/Uint8Array would wrap them.
+        set(5, 200);
+        assert_eq!(i8::get(5), -56);
+        set(5, 300);
+        assert_eq!(u8::get(5), 44);
+        // A bool is any non-zero 32-bit value; the high half is not read.
+        set(5, 1 << 32);
+        assert!(!bool::get(5));
+    }
+
+    #[test]
+    fn a_tagged_parameter_names_its_first_slot() {
+        assert_eq!(param_slot(flat_area::TAG | 3), Some(3));
+        assert_eq!(param_slot(flat_area::TAG), Some(0));
+        assert_eq!(param_slot(96), None);
     }
 }

@@ -100,6 +100,17 @@ pub trait FromJs: Sized {
     /// reference JS keeps for the duration of the call).
     unsafe fn from_abi(abi: Self::Abi) -> Self;
 
+    /// Take the value as an export's parameter: by default [`FromJs::from_abi`]; a record
+    /// of scalars reads its fields from the flat area when the glue wrote them there.
+    ///
+    /// # Safety
+    /// As [`FromJs::from_abi`].
+    #[inline(always)]
+    unsafe fn from_param(abi: Self::Abi) -> Self {
+        // SAFETY: forwarded contract.
+        unsafe { Self::from_abi(abi) }
+    }
+
     /// Take a `Vec<Self>`: by default a `u32` array JS allocated (`ptr`, `len`); records
     /// and enums read the whole vector from the wire's in-buffer at offset `ptr`.
     ///

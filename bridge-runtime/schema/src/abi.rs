@@ -357,16 +357,20 @@ pub mod header {
 /// Layout of the return area (one per module, at the address [`exports::RET_AREA`]
 /// returns): how a thunk describes a string, vector or `Option` result. Every field is
 /// a `u32`; offsets in bytes.
-/// The flat area: where a record of scalars (`lowering::flat_record`) returned by an
-/// export sits, one slot per field in declaration order, each holding the field's wasm
+/// The flat area: where a record of scalars (`lowering::flat_record`) an export takes or
+/// returns sits, one slot per field in declaration order, each holding the field's wasm
 /// value (`Scalar::abi`) at the slot's start (little-endian: a 32-bit value in its low
-/// half). No per-call bookkeeping: the thunk writes it after user code returned, the glue
-/// reads it right after the call, through views it keeps.
+/// half). No per-call bookkeeping: the glue writes parameters after the last user code
+/// of the call's conversions and the thunk reads them before user code runs; the thunk
+/// writes a result after user code returned and the glue reads it right after the call.
 pub mod flat_area {
     /// Slots, so the most fields a flat record has.
     pub const SLOTS: u32 = 16;
     pub const SLOT_SIZE: u32 = 8;
     pub const SIZE: u32 = SLOTS * SLOT_SIZE;
+    /// Set in the `u32` an export's record parameter is passed as when the glue wrote it
+    /// into the flat area (the low bits: its first slot); clear, it is a wire offset.
+    pub const TAG: u32 = 1 << 31;
 }
 
 pub mod ret_area {

@@ -164,6 +164,19 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         ret.ts = format!("Promise<{}>", finish.call.ret.ts);
     }
     let required = ts::required_params(f.params.iter().map(|p| &p.ty));
+    let mut flat_slots = 0;
+    let params: Vec<ParamView> = param_bindings(&f.params)
+        .into_iter()
+        .zip(&f.params)
+        .enumerate()
+        .map(|(i, (name, p))| ParamView {
+            name,
+            ty: types::export_param(&p.ty, names, &mut flat_slots),
+            ts: ts::param(&p.ty, names),
+            // A setter's one parameter cannot be optional in TypeScript (TS1051).
+            optional: i >= required && f.kind != FunctionKind::Setter,
+        })
+        .collect();
     FnView {
         js_name: f.js_name.clone(),
         bindable: bridge_schema::js::is_bindable(&f.js_name),
@@ -171,23 +184,10 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         export_var: None,
         label,
         has_self: f.receiver != Receiver::None,
-        params: param_bindings(&f.params)
-            .into_iter()
-            .zip(&f.params)
-            .enumerate()
-            .map(|(i, (name, p))| ParamView {
-                name,
-                ty: types::at(types::view(&p.ty, names), &p.ty, Site::ExportParam),
-                ts: ts::param(&p.ty, names),
-                // A setter's one parameter cannot be optional in TypeScript (TS1051).
-                optional: i >= required && f.kind != FunctionKind::Setter,
-            })
-            .collect(),
+        // A record passed flat is not on the wire.
+        wire_session: params.iter().any(|p| p.ty.on_wire),
+        params,
         required,
-        wire_session: f
-            .params
-            .iter()
-            .any(|p| types::view(&p.ty, names).kind.on_wire()),
         ret,
         doc: doc_with_throws(&f.doc, &f.ret, names),
         borrows: borrows(f),

@@ -18,6 +18,9 @@ pub struct FlatSlotView {
     /// Its element in that view (a slot holds one 64-bit value or, in its low half, one
     /// 32-bit value).
     pub index: u32,
+    /// Elements of that view per slot (2 for a 32-bit view): where a record whose first
+    /// slot is not 0 has its fields.
+    pub per_slot: u32,
     /// A `bool` (`!== 0`) or a `char` (`String.fromCodePoint`): what JS makes of the number.
     pub lift: Option<&'static str>,
 }
@@ -43,6 +46,7 @@ pub fn slots(fields: &[Field], abis: &[Abi]) -> Vec<FlatSlotView> {
                 name: f.name.clone(),
                 view,
                 index: slot as u32 * per_slot(abi.size()),
+                per_slot: per_slot(abi.size()),
                 lift: match f.ty {
                     bridge_schema::Ty::Bool => Some("bool"),
                     bridge_schema::Ty::Char => Some("char"),

@@ -85,6 +85,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("wire.js.j2", include_str!("../../../templates/wire.js.j2")),
     ("flat.js.j2", include_str!("../../../templates/flat.js.j2")),
     (
+        "flat_params.js.j2",
+        include_str!("../../../templates/flat_params.js.j2"),
+    ),
+    (
         "wasm_bindgen.js.j2",
         include_str!("../../../templates/wasm_bindgen.js.j2"),
     ),

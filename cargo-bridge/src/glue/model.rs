@@ -191,7 +191,8 @@ impl GlueModel {
             if let Some(c) = &mut p.closure {
                 bind_export(&mut c.call, &mut self.exports);
                 c.var = format!("$closure{}", self.closures.len());
-                self.flat |= c.call.ret.flat;
+                self.flat |=
+                    c.call.ret.flat || c.call.params.iter().any(|p| p.ty.flat_param.is_some());
                 self.closures.push(c.clone());
             }
         }
@@ -207,12 +208,12 @@ impl GlueModel {
         let mut finishes = Vec::new();
         let mut flat = false;
         for f in self.fns_mut() {
-            flat |= f.ret.flat;
+            flat |= f.ret.flat || f.params.iter().any(|p| p.ty.flat_param.is_some());
             bind_export(f, &mut exports);
             if let Some(c) = &mut f.closure {
                 bind_export(&mut c.call, &mut exports);
                 c.var = format!("$closure{}", closures.len());
-                flat |= c.call.ret.flat;
+                flat |= c.call.ret.flat || c.call.params.iter().any(|p| p.ty.flat_param.is_some());
                 closures.push((**c).clone());
             }
             if let Some(fin) = &mut f.finish {

@@ -2,6 +2,7 @@
 //! its TypeScript spelling (printed by `ts.rs`) and, for vectors, the typed array that
 //! holds it (`numbers.rs`).
 
+use super::flat;
 use super::numbers::{self, NumberView};
 use super::ts;
 use super::type_names::TypeNames;
@@ -556,6 +557,10 @@ pub struct TyView {
     /// from the flat area with its codec's `$flat$read_<codec>` (`templates/flat.js.j2`),
     /// where the macro's `IntoJs::into_ret` wrote it. Set by [`export_result`].
     pub flat: bool,
+    /// An export's parameter that is a record of scalars passed through the flat area
+    /// (`templates/flat_params.js.j2`; the macro's `FromJs::from_param` reads it there);
+    /// it is then not `on_wire`. Set by [`export_param`].
+    pub flat_param: Option<FlatParamView>,
     /// The JS name of the fieldless enum of the `enum` and `opt_enum` kinds.
     #[serde(rename = "enum")]
     pub enum_name: Option<String>,
@@ -671,6 +676,66 @@ pub fn export_result(ty: &Ty, names: &TypeNames) -> TyView {
     view
 }
 
+/// A record of scalars an export takes through the flat area.
+#[derive(Serialize, Debug, Clone)]
+pub struct FlatParamView {
+    /// The record's name in messages (as its wire codec's).
+    pub ts: String,
+    /// What the call passes: `flat_area::TAG` and the first slot, as the `i32` wasm sees.
+    pub arg: i32,
+    /// Its fields in declaration order, each at its slot (from the first one).
+    pub fields: Vec<FlatFieldView>,
+}
+
+#[derive(Serialize, Debug, Clone)]
+pub struct FlatFieldView {
+    pub name: String,
+    /// The wire's leaf of its type: the checks and messages of the wire's writers.
+    pub leaf: wire::LeafView,
+    /// The view of the flat area it is written through, and its element there.
+    pub view: &'static str,
+    pub index: u32,
+}
+
+/// An export's parameter: its view at [`Site::ExportParam`], passed through the flat
+/// area when it is a record of scalars (`TypeNames::flat_record`) and its fields fit in
+/// the slots from `*used` on (the call's earlier flat parameters took those before);
+/// otherwise it stays on the wire, which the macro's `from_param` tells by the tag.
+pub fn export_param(ty: &Ty, names: &TypeNames, used: &mut u32) -> TyView {
+    let mut view = at(view(ty, names), ty, Site::ExportParam);
+    let Ty::Named(id) = ty else {
+        return view;
+    };
+    let Some(abis) = names.flat_record(id).filter(|_| view.kind == Kind::Data) else {
+        return view;
+    };
+    let first = *used;
+    if first + abis.len() as u32 > bridge_schema::abi::flat_area::SLOTS {
+        return view;
+    }
+    let crate::exports::TypeDef::Record(record) = names.def(id) else {
+        unreachable!("flat_record answers for records only")
+    };
+    *used += abis.len() as u32;
+    let fields = flat::slots(&record.fields, &abis)
+        .into_iter()
+        .zip(&record.fields)
+        .map(|(slot, field)| FlatFieldView {
+            index: slot.index + first * slot.per_slot,
+            view: slot.view,
+            name: slot.name,
+            leaf: wire::leaf(&field.ty, names),
+        })
+        .collect();
+    view.flat_param = Some(FlatParamView {
+        ts: ts::wire(ty, names),
+        arg: (bridge_schema::abi::flat_area::TAG | first) as i32,
+        fields,
+    });
+    view.on_wire = false;
+    view
+}
+
 /// The scalar `ty` carries as its value: itself, an `Option`'s, a `Result`'s.
 fn scalar_of(ty: &Ty) -> Option<Scalar> {
     match ty {
@@ -691,6 +756,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         ts: String::new(),
         codec: None,
         flat: false,
+        flat_param: None,
         enum_name: None,
         throws: false,
         error_codec: None,

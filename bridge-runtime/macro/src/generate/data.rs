@@ -17,11 +17,19 @@ pub fn data(data: &Data) -> TokenStream {
     match &data.shape {
         Shape::Record(item, fields, flat) => {
             let wire = record_wire(&item.ident, fields);
-            let ret = match flat {
-                Flat::Yes => flat_ret(fields),
-                Flat::No => quote! {},
+            let conversions = match flat {
+                Flat::Yes => flat_conversions(&item.ident, fields),
+                Flat::No => (quote! {}, quote! {}),
             };
-            expand_data(item, &item.ident, &data.type_id, records, wire, ret, false)
+            expand_data(
+                item,
+                &item.ident,
+                &data.type_id,
+                records,
+                wire,
+                conversions,
+                false,
+            )
         }
         Shape::Enum(item, variants) => {
             let ident = &item.ident;
@@ -36,27 +44,47 @@ pub fn data(data: &Data) -> TokenStream {
                 &data.type_id,
                 records,
                 wire,
-                quote! {},
+                (quote! {}, quote! {}),
                 fieldless,
             )
         }
     }
 }
 
-/// A flat record's `IntoJs::into_ret`: each field into its slot of the flat area, in
-/// declaration order (the glue reads them in that order).
-fn flat_ret(fields: &[DataField]) -> TokenStream {
-    let names = fields
+/// A flat record's `IntoJs::into_ret` (each field into its slot of the flat area, in
+/// declaration order, as the glue reads them) and `FromJs::from_param` (the fields from
+/// the slots the glue wrote them into, from the first slot the tagged value names; an
+/// untagged value is a wire offset).
+fn flat_conversions(ident: &Ident, fields: &[DataField]) -> (TokenStream, TokenStream) {
+    let flat = quote!(::bridge_runtime::flat);
+    let names: Vec<&Ident> = fields
         .iter()
-        .map(|f| f.ident.as_ref().expect("records have named fields"));
-    let slots = 0..fields.len();
-    quote! {
+        .map(|f| f.ident.as_ref().expect("records have named fields"))
+        .collect();
+    let slots: Vec<usize> = (0..fields.len()).collect();
+    let ret = quote! {
         #[inline]
         fn into_ret(self) -> u32 {
-            #( ::bridge_runtime::flat::FlatField::put(self.#names, #slots); )*
+            #( #flat::FlatField::put(self.#names, #slots); )*
             0
         }
-    }
+    };
+    let param = quote! {
+        #[inline]
+        unsafe fn from_param(abi: u32) -> Self {
+            match #flat::param_slot(abi) {
+                // Struct literal fields evaluate in order.
+                ::core::option::Option::Some(at) => #ident {
+                    #( #names: #flat::FlatField::get(at + #slots), )*
+                },
+                // SAFETY: forwarded contract.
+                ::core::option::Option::None => unsafe {
+                    <Self as ::bridge_runtime::FromJs>::from_abi(abi)
+                },
+            }
+        }
+    };
+    (ret, param)
 }
 
 /// What a record's and an enum's expansions share: the item unchanged, its wire code, its
@@ -67,10 +95,10 @@ fn expand_data(
     type_id: &str,
     records: TokenStream,
     wire: TokenStream,
-    ret: TokenStream,
+    conversions: (TokenStream, TokenStream),
     fieldless: bool,
 ) -> TokenStream {
-    let traits = data_traits(ident, type_id, ret, fieldless);
+    let traits = data_traits(ident, type_id, conversions, fieldless);
     let anchor = bridge_schema::data_anchor_export(type_id);
     quote! {
         #item
@@ -89,7 +117,12 @@ fn expand_data(
 /// `BridgeType`, `BridgeData` and the thunk conversions of a record or enum. Records and
 /// enums with data travel on the wire (the wasm value is the in-buffer offset, or unused
 /// for results); a fieldless enum travels as its variant index.
-fn data_traits(ident: &Ident, type_id: &str, ret: TokenStream, fieldless: bool) -> TokenStream {
+fn data_traits(
+    ident: &Ident,
+    type_id: &str,
+    (ret, param): (TokenStream, TokenStream),
+    fieldless: bool,
+) -> TokenStream {
     let rt = quote!(::bridge_runtime);
     let (into_abi, from_abi, js_arg) = if fieldless {
         (
@@ -134,6 +167,7 @@ fn data_traits(ident: &Ident, type_id: &str, ret: TokenStream, fieldless: bool) 
             unsafe fn from_abi(abi: u32) -> Self {
                 #from_abi
             }
+            #param
             #[inline]
             unsafe fn lift_vec(ptr: u32, _len: u32) -> ::std::vec::Vec<Self> {
                 // SAFETY: forwarded contract: JS wrote the vector at offset `ptr`.

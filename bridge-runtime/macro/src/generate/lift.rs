@@ -118,7 +118,7 @@ fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
             arg: quote! { &mut *#name },
         },
         Ty::Named(_) => Step {
-            prelude: quote! { let #name = unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(#name) }; },
+            prelude: quote! { let #name = unsafe { <#carrier as ::bridge_runtime::FromJs>::from_param(#name) }; },
             arg: quote! { #name },
         },
         Ty::Option(inner) => match &**inner {

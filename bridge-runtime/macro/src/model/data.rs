@@ -20,8 +20,8 @@ pub enum Shape {
     Enum(syn::ItemEnum, Vec<DataVariant>),
 }
 
-/// Whether a record returned by an export crosses through the flat area (every field a
-/// scalar: `bridge_schema::lowering::flat_record` of its fields' schema types).
+/// Whether a record an export takes or returns crosses through the flat area (every
+/// field a scalar: `bridge_schema::lowering::flat_record` of its fields' schema types).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Flat {
     Yes,
