@@ -12,7 +12,7 @@ use serde::Serialize;
 pub struct FlatSlotView {
     /// Property name in JS.
     pub name: String,
-    /// The view it is read through (`$flat$<view>`): `i32`, `u32`, `f32`, `f64`, `i64`,
+    /// The view it is read through (`$flat.<view>`): `i32`, `u32`, `f32`, `f64`, `i64`,
     /// `u64`.
     pub view: &'static str,
     /// Its element in that view (a slot holds one 64-bit value or, in its low half, one
