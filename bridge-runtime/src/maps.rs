@@ -25,7 +25,7 @@ macro_rules! keys {
     ($($t:ty),*) => {$(impl MapKey for $t {})*};
 }
 keys!(
-    String, char, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize
+    String, char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize
 );
 
 #[cold]

@@ -329,6 +329,28 @@ macro_rules! scalar {
     )*};
 }
 scalar!(i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32, u32 => U32, f32 => F32, f64 => F64, i64 => I64, u64 => U64);
+// 128-bit integers: two 64-bit halves, low first, each 8-aligned (the glue aligns to
+// absolute addresses and the buffers are only 8-aligned, so 16 would not agree).
+macro_rules! wide {
+    ($($t:ty => $half:ty),*) => {$(
+        impl WireOut for $t {
+            #[inline(always)]
+            fn wire_write(self, w: &mut WireBuf) {
+                w.put((self as u64).to_le_bytes());
+                w.put(((self >> 64) as $half).to_le_bytes());
+            }
+        }
+        unsafe impl WireIn for $t {
+            #[inline(always)]
+            unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+                let low = u64::from_le_bytes(r.take()?);
+                let high = <$half>::from_le_bytes(r.take()?);
+                Ok(((high as $t) << 64) | low as $t)
+            }
+        }
+    )*};
+}
+wide!(i128 => i64, u128 => u64);
 // `bool` is one byte, `usize`/`isize` 32 bits, a `char` its code point as a `u32`.
 const _: () = assert!(Scalar::Bool.wire_size() == 1);
 const _: () = assert!(Scalar::Usize.wire_size() as usize == size_of::<u32>());
@@ -548,6 +570,22 @@ mod tests {
         assert_eq!(roundtrip(t.clone()), t);
         let eight = (1u8, 2u16, 3u32, 4u64, 5i8, 6i16, 7i32, 8i64);
         assert_eq!(roundtrip(eight), eight);
+        let wide = vec![i128::MIN, -1, 0, 1, i128::MAX, 1 << 64, -(1 << 64) - 3];
+        assert_eq!(roundtrip(wide.clone()), wide);
+        let wide = (1u8, u128::MAX, Some((1u128 << 64) + 5), 0u128);
+        assert_eq!(roundtrip(wide), wide);
+    }
+
+    #[test]
+    fn wide_integers_are_two_halves_low_first() {
+        let mut buf = WireBuf::new();
+        7u8.wire_write(&mut buf);
+        (-2i128).wire_write(&mut buf);
+        assert_eq!(buf.len, 24, "8-aligned, 16 bytes");
+        // SAFETY: 24 bytes were written.
+        let bytes = unsafe { std::slice::from_raw_parts(buf.base(), 24) };
+        assert_eq!(bytes[8..16], (-2i64 as u64).to_le_bytes());
+        assert_eq!(bytes[16..24], (-1i64).to_le_bytes());
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub mod lowering;
 pub use abi::header;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 10;
+pub const SCHEMA_VERSION: u32 = 11;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -439,6 +439,10 @@ pub enum Ty {
     F64,
     I64,
     U64,
+    /// `i128` / `u128`: a BigInt, on the wire at every site (two 64-bit halves, low
+    /// first): one codec serves parameters, results, fields and elements.
+    I128,
+    U128,
     /// `usize` (a JS number; out of range → `RangeError`).
     Usize,
     /// `isize` (a JS number; out of range → `RangeError`).
@@ -590,15 +594,21 @@ impl Ty {
     /// Compound values that cross encoded in the wire buffer (`bridge_runtime::wire`)
     /// rather than as wasm scalars, typed arrays or class addresses: vectors of anything
     /// but numbers and classes, tuples, maps, sets, and options of vectors, tuples, maps,
-    /// sets or `JsValue`s.
+    /// sets or `JsValue`s; 128-bit integers (alone and in options).
     pub fn travels_on_wire(&self) -> bool {
         match self {
             Ty::Vec(inner) => !inner.is_number() && !matches!(**inner, Ty::Named(_)),
             Ty::Option(inner) => matches!(
                 **inner,
-                Ty::Vec(_) | Ty::JsValue | Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_)
+                Ty::Vec(_)
+                    | Ty::JsValue
+                    | Ty::Tuple(_)
+                    | Ty::Map(..)
+                    | Ty::Set(_)
+                    | Ty::I128
+                    | Ty::U128
             ),
-            Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) => true,
+            Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => true,
             _ => false,
         }
     }

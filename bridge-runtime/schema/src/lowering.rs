@@ -107,6 +107,8 @@ impl Scalar {
             Ty::Isize => Scalar::Isize,
             Ty::Char => Scalar::Char,
             Ty::Unit
+            | Ty::I128
+            | Ty::U128
             | Ty::String
             | Ty::Str
             | Ty::Option(_)
@@ -409,7 +411,7 @@ pub fn on_wire(ty: &Ty, site: Site) -> bool {
     match site {
         Site::ExportParam | Site::ExportResult => ty.travels_on_wire(),
         Site::JsArg | Site::JsResult => match ty {
-            Ty::Vec(_) | Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) => true,
+            Ty::Vec(_) | Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => true,
             Ty::Option(inner) => {
                 Scalar::of(inner).is_none()
                     && !matches!(
@@ -480,8 +482,8 @@ pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
         (Ty::Iterator(_), Site::ExportResult) => one(Value),
         (Ty::Iterator(_), _) => None,
         (Ty::Option(inner), _) => option_parts(inner, site),
-        (Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_), _) => {
-            unreachable!("tuples, maps and sets are on the wire at every site")
+        (Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128, _) => {
+            unreachable!("tuples, maps, sets and 128-bit integers are on the wire at every site")
         }
         (
             Ty::Bool
@@ -739,6 +741,21 @@ mod tests {
             &Ty::Option(boxed(Ty::Named("a::R".into()))),
             Site::JsArg
         ));
+    }
+
+    #[test]
+    fn wide_integers_are_wire_values_at_every_site() {
+        use Role::*;
+        for ty in [Ty::I128, Ty::U128] {
+            assert_eq!(Scalar::of(&ty), None, "two halves are not one wasm value");
+            for site in [Site::ExportParam, Site::JsArg, Site::JsResult] {
+                assert_eq!(wasm_of(&ty, site), [(WireOffset, Wasm::I32)], "{site:?}");
+                let opt = Ty::Option(boxed(ty.clone()));
+                assert_eq!(wasm_of(&opt, site), [(WireOffset, Wasm::I32)], "{site:?}");
+            }
+            assert_eq!(wasm_of(&ty, Site::ExportResult), []);
+            assert!(Ty::Vec(boxed(ty.clone())).travels_on_wire() && !ty.is_number());
+        }
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
     }
     match ty {
         Ty::Result(ok, _) => of(ok, names),
-        Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) => wire(ty, names),
+        Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => wire(ty, names),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
         Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => class_ref(&names.js_name(id)),
@@ -213,6 +213,7 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
         }
         Ty::Map(k, v) => format!("Map<{}, {}>", wire(k, names), wire(v, names)),
         Ty::Set(inner) => format!("Set<{}>", wire(inner, names)),
+        Ty::I128 | Ty::U128 => "bigint".into(),
         Ty::String | Ty::Str => "string".into(),
         Ty::JsValue => "any".into(),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
@@ -264,6 +265,8 @@ mod tests {
         assert_eq!(ts(&vec(Ty::String), &names), "string[]");
         assert_eq!(ts(&vec(vec(Ty::Usize)), &names), "number[][]");
         assert_eq!(ts(&vec(Ty::JsValue), &names), "any[]");
+        assert_eq!(ts(&vec(opt(Ty::I128)), &names), "(bigint | null)[]");
+        assert_eq!(of(&Ty::U128, &names), "bigint");
         let pair = Ty::Tuple(vec![Ty::U32, opt(Ty::String)]);
         assert_eq!(ts(&pair, &names), "[number, string | null]");
         assert_eq!(ts(&vec(pair.clone()), &names), "[number, string | null][]");

@@ -799,8 +799,8 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
             ..simple(Kind::Enum)
         },
         Ty::Named(id) if names.is_data(id) => coded(Kind::Data),
-        Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) => {
-            unreachable!("tuples, maps and sets travel on the wire (above)")
+        Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => {
+            unreachable!("tuples, maps, sets and 128-bit integers travel on the wire (above)")
         }
         Ty::Option(inner) if named(inner).is_some_and(|id| names.is_fieldless_enum(&id)) => {
             TyView {

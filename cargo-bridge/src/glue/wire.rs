@@ -87,6 +87,8 @@ pub enum CodecKind {
     Map,
     /// A JS `Set`: a count, then each element (`elem`).
     Set,
+    /// One value read and written inline (`elem`): a 128-bit integer crossing alone.
+    Scalar,
 }
 
 /// What a value inside a codec is: the tag of `wire.js.j2`'s `read`/`write` (snake_case;
@@ -105,6 +107,9 @@ pub enum LeafKind {
     F64,
     I64,
     U64,
+    /// Two 64-bit halves, low first.
+    I128,
+    U128,
     Usize,
     Isize,
     Char,
@@ -133,6 +138,8 @@ impl LeafKind {
             LeafKind::F64 => "F64",
             LeafKind::I64 => "I64",
             LeafKind::U64 => "U64",
+            LeafKind::I128 => "I128",
+            LeafKind::U128 => "U128",
             LeafKind::Char => "Char",
             LeafKind::String => "String",
             LeafKind::Value => "Value",
@@ -154,6 +161,8 @@ impl LeafKind {
             LeafKind::U32 => "U32",
             LeafKind::I64 => "I64",
             LeafKind::U64 => "U64",
+            LeafKind::I128 => "I128",
+            LeafKind::U128 => "U128",
             LeafKind::Bool
             | LeafKind::F32
             | LeafKind::F64
@@ -182,6 +191,8 @@ impl LeafKind {
             | LeafKind::F64
             | LeafKind::I64
             | LeafKind::U64
+            | LeafKind::I128
+            | LeafKind::U128
             | LeafKind::Char
             | LeafKind::String
             | LeafKind::Value => return self.reader(),
@@ -283,6 +294,8 @@ pub(super) fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
         Ty::F64 => scalar(LeafKind::F64),
         Ty::I64 => scalar(LeafKind::I64),
         Ty::U64 => scalar(LeafKind::U64),
+        Ty::I128 => scalar(LeafKind::I128),
+        Ty::U128 => scalar(LeafKind::U128),
         Ty::Usize => scalar(LeafKind::Usize),
         Ty::Isize => scalar(LeafKind::Isize),
         Ty::Char => scalar(LeafKind::Char),
@@ -455,6 +468,11 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
                 ..base
             }
         }
+        Ty::I128 | Ty::U128 => CodecView {
+            kind: CodecKind::Scalar,
+            elem: Some(leaf(ty, names)),
+            ..base
+        },
         other => unreachable!("{other:?} has no codec"),
     };
     out[at] = codec;

@@ -317,7 +317,7 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         (Ty::Map(k, _) | Ty::Set(k), _)
             if !(matches!(
                 **k,
-                Ty::String | Ty::Char | Ty::Usize | Ty::Isize | Ty::Named(_)
+                Ty::String | Ty::Char | Ty::Usize | Ty::Isize | Ty::I128 | Ty::U128 | Ty::Named(_)
             ) || k.is_number() && !matches!(**k, Ty::F32 | Ty::F64)) =>
         {
             Err(format!("a map or set keyed by {k:?}"))

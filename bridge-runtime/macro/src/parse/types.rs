@@ -196,6 +196,8 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
                 "f64" => Some(Ty::F64),
                 "i64" => Some(Ty::I64),
                 "u64" => Some(Ty::U64),
+                "i128" => Some(Ty::I128),
+                "u128" => Some(Ty::U128),
                 "usize" => Some(Ty::Usize),
                 "isize" => Some(Ty::Isize),
                 "char" => Some(Ty::Char),
@@ -204,13 +206,6 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
             };
             if let Some(prim) = prim {
                 return Ok(plain(prim));
-            }
-            if matches!(seg.ident.to_string().as_str(), "i128" | "u128") {
-                return Err(unsupported(
-                    ty,
-                    "128-bit integers have no JS counterpart: use i64/u64 (BigInt) or pass \
-                     the value as a String",
-                ));
             }
             if seg.ident == "JsValue" && matches!(seg.arguments, PathArguments::None) {
                 return Ok(plain(Ty::JsValue));
@@ -415,7 +410,10 @@ fn collection(
     let keyed = match &key.ty {
         Ty::String | Ty::Char => true,
         Ty::Named(_) => !key.handle,
-        t => t.is_number() && !matches!(t, Ty::F32 | Ty::F64) || matches!(t, Ty::Usize | Ty::Isize),
+        t => {
+            t.is_number() && !matches!(t, Ty::F32 | Ty::F64)
+                || matches!(t, Ty::Usize | Ty::Isize | Ty::I128 | Ty::U128)
+        }
     };
     if !keyed {
         return Err(unsupported(

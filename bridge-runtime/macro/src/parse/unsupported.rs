@@ -2,8 +2,9 @@
 
 use syn::Type;
 
-const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, usize, \
-isize, char, String, &str, Option<T>, #[bridge] types (classes as C, Handle<C>, &C, &mut C), \
+const SUPPORTED: &str = "supported types: bool, i8..i32, u8..u32, f32, f64, i64, u64, i128, \
+u128, usize, isize, char, String, &str, Option<T>, #[bridge] types (classes as C, Handle<C>, \
+&C, &mut C), \
 imported JS classes (`pub type T;` in a #[bridge] extern block), Vec<T>, Box<[T]>, \
 tuples (A, B, ..) of up to 8 owned values, HashMap/BTreeMap<K, V> and HashSet/BTreeSet<K> \
 (K: String, integers, char, fieldless enums), \

@@ -87,11 +87,6 @@ pub fn vec_of_str(v: Vec<&str>) -> u32 {
 }
 
 #[bridge]
-pub fn wide(x: i128) -> u32 {
-    x as u32
-}
-
-#[bridge]
 pub fn text_ref(s: &String) -> u32 {
     s.len() as u32
 }
