@@ -52,11 +52,6 @@ pub unsafe fn unsafe_free(p: u32) -> u32 {
 }
 
 #[bridge]
-pub fn wide(x: i128) -> i32 {
-    x as i32
-}
-
-#[bridge]
 pub fn alias(x: Id) -> u32 {
     x
 }
@@ -85,7 +80,6 @@ fn private_free() -> u32 {
         // item 11
         "error: `Widget::skipped_getter` has #[bridge(skip)], which keeps it Rust-only, and also says how to export it (constructor, getter, setter or js_name): remove `skip` to export it, or the other arguments to keep it Rust-only",
         "error: exported methods take `&self` or `&mut self` (or `this: &Handle<Self>`), not `self: Box < Self >`",
-        "type `i128` cannot cross the JS boundary: 128-bit integers have no JS counterpart: use i64/u64 (BigInt) or pass the value as a String",
         "a type alias of a supported type (`type Id = u32;`) must be written as that type",
         "cannot cross the JS boundary: a `&'static` parameter cannot borrow from JS (what JS passes lives only for the call): take `&str`/`&C`, or an owned `String`/`Handle<C>`",
         "error: exported functions cannot have type or const parameters: JS calls one concrete function; export a non-generic wrapper per type",
