@@ -637,7 +637,11 @@ mod tests {
         assert_eq!(flat_record(&[]), Some(Vec::new()));
         // Anything else, anywhere, keeps the record on the wire.
         assert_eq!(flat_record(&[Ty::F64, Ty::String]), None);
-        assert_eq!(flat_record(&[Ty::I128]), None, "two halves are not one slot");
+        assert_eq!(
+            flat_record(&[Ty::I128]),
+            None,
+            "two halves are not one slot"
+        );
         assert_eq!(flat_record(&[Ty::Option(boxed(Ty::F64))]), None);
         assert_eq!(flat_record(&[Ty::Named("a::Point".into())]), None);
         let slots = crate::abi::flat_area::SLOTS as usize;
