@@ -128,8 +128,12 @@ fn check_members(class: &ClassExport) -> Result<()> {
         .iter()
         .filter(|m| m.kind != FunctionKind::Constructor)
         .collect::<Vec<_>>();
+    // Statics, and getters and setters without a receiver, are the class's own members.
+    let of_class = |f: &bridge_schema::Function| {
+        f.kind == FunctionKind::Static || f.receiver == bridge_schema::Receiver::None
+    };
     for (i, m) in members.iter().enumerate() {
-        let is_static = m.kind == FunctionKind::Static;
+        let is_static = of_class(m);
         let clash = members[..i].iter().find(|o| {
             let pair = matches!(
                 (o.kind, m.kind),
@@ -139,9 +143,7 @@ fn check_members(class: &ClassExport) -> Result<()> {
             // A field's getter pairs only with its own setter.
             let one_property =
                 !o.field && !m.field || o.field && m.field && o.rust_name == m.rust_name;
-            o.js_name == m.js_name
-                && (o.kind == FunctionKind::Static) == is_static
-                && !(pair && one_property)
+            o.js_name == m.js_name && of_class(o) == is_static && !(pair && one_property)
         });
         let Some(o) = clash else { continue };
         let (c, krate, js) = (&class.rust_name, &class.crate_name, &m.js_name);

@@ -15,7 +15,7 @@ pub mod lowering;
 pub use abi::header;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 11;
+pub const SCHEMA_VERSION: u32 = 12;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -211,8 +211,10 @@ pub struct Field {
     pub ty: Ty,
 }
 
-/// An enum. Fieldless enums cross as the variant name (a string); others as
-/// `{ kind: "<Variant>", ...fields }`.
+/// An enum. Fieldless enums cross as a string (the variant's `js_name`, else its name) or,
+/// `#[bridge(numeric)]`, as the variant's discriminant (a number); others as
+/// `{ kind: "<Variant>", ...fields }`. On the wasm side every fieldless enum is its
+/// variant's index: the glue maps between the JS value and the index.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnumDef {
     /// See [`type_id`].
@@ -228,12 +230,43 @@ pub struct EnumDef {
 pub struct Variant {
     pub name: String,
     pub fields: Vec<Field>,
+    /// The JS string of a fieldless enum's variant (`#[bridge(js_name = "read-only")]`):
+    /// any text. Absent: its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub js_name: Option<String>,
+    /// The discriminant of a `#[bridge(numeric)]` enum's variant: the JS number it is
+    /// (within JS's safe integers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discriminant: Option<i64>,
+}
+
+/// The JS value of a fieldless enum's variant.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VariantValue<'a> {
+    String(&'a str),
+    Number(i64),
+}
+
+impl Variant {
+    /// What this variant of a fieldless enum is in JS.
+    pub fn js_value(&self) -> VariantValue<'_> {
+        match (self.discriminant, &self.js_name) {
+            (Some(d), _) => VariantValue::Number(d),
+            (None, Some(s)) => VariantValue::String(s),
+            (None, None) => VariantValue::String(&self.name),
+        }
+    }
 }
 
 impl EnumDef {
-    /// No variant has fields: the enum crosses as a string.
+    /// No variant has fields: the enum crosses as a string (or, numeric, a number).
     pub fn is_fieldless(&self) -> bool {
         self.variants.iter().all(|v| v.fields.is_empty())
+    }
+
+    /// `#[bridge(numeric)]`: the enum crosses as its variants' discriminants.
+    pub fn is_numeric(&self) -> bool {
+        self.variants.iter().all(|v| v.discriminant.is_some())
     }
 }
 

@@ -526,7 +526,9 @@ fn option_parts(inner: &Ty, site: Site) -> Option<Vec<Part>> {
         t => match Scalar::of(t) {
             Some(s) => s.wasm(),
             None => match (t, site) {
-                (Ty::Named(_), _) | (Ty::ClassRef(_), Site::ExportParam) => Wasm::I32,
+                (Ty::Named(_), _) | (Ty::ClassRef(_) | Ty::ClassMut(_), Site::ExportParam) => {
+                    Wasm::I32
+                }
                 _ => return None,
             },
         },
@@ -721,7 +723,8 @@ mod tests {
         let class = Ty::Option(boxed(Ty::ClassRef("a::C".into())));
         assert_eq!(wasm_of(&class, Site::ExportParam).len(), 2);
         let exclusive = Ty::Option(boxed(Ty::ClassMut("a::C".into())));
-        assert_eq!(parts(&exclusive, Site::ExportParam), None);
+        assert_eq!(wasm_of(&exclusive, Site::ExportParam).len(), 2);
+        assert_eq!(parts(&exclusive, Site::JsArg), None);
         assert_eq!(parts(&Ty::Option(boxed(Ty::Unit)), Site::ExportParam), None);
     }
 

@@ -274,7 +274,11 @@ fn borrows(f: &Function) -> Vec<BorrowView> {
         .filter_map(|(binding, p)| match &p.ty {
             Ty::ClassMut(_) => Some((binding, true)),
             Ty::ClassRef(_) => Some((binding, false)),
-            Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_)) => Some((binding, false)),
+            Ty::Option(inner) => match **inner {
+                Ty::ClassMut(_) => Some((binding, true)),
+                Ty::ClassRef(_) => Some((binding, false)),
+                _ => None,
+            },
             _ => None,
         });
     this.map(|exclusive| ("this".to_string(), exclusive))

@@ -1,11 +1,12 @@
 //! Records and enums in the glue: the TypeScript declarations of every record (an
 //! interface) and enum (a string-literal union or a discriminated union), and the frozen
-//! objects fieldless enums export (`Color.Red === "Red"`).
+//! objects fieldless enums export (`Color.Red === "Red"`, `Mode.ReadOnly === "read-only"`,
+//! numeric: `Cell.Alive === 1`).
 
 use super::ts;
 use super::type_names::TypeNames;
 use crate::exports::Exports;
-use bridge_schema::Field;
+use bridge_schema::{Field, Variant, VariantValue};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -23,8 +24,11 @@ pub struct EnumView {
     /// The `.d.ts` declares it as itself (else as `<name>$type`, exported as an alias).
     pub ts_plain: bool,
     pub doc: Vec<String>,
-    /// Crosses as the variant name (a string); else as `{ kind, ...fields }`.
+    /// Crosses as the variant's string or number; else as `{ kind, ...fields }`.
     pub fieldless: bool,
+    /// What a fieldless enum's value must be, for messages (`one of "a", "b" (a Mode)`);
+    /// raw text (templates escape it).
+    pub expected: String,
     pub variants: Vec<VariantTs>,
 }
 
@@ -32,6 +36,9 @@ pub struct EnumView {
 pub struct VariantTs {
     pub name: String,
     pub fields: Vec<FieldTs>,
+    /// A fieldless enum's variant as a JS (and TypeScript) literal: a quoted, escaped
+    /// string (its `js_name`, else its name) or, numeric, its discriminant.
+    pub value: String,
 }
 
 #[derive(Serialize)]
@@ -74,20 +81,35 @@ pub fn enums(exports: &Exports, names: &TypeNames) -> Vec<EnumView> {
     exports
         .enums
         .iter()
-        .map(|e| EnumView {
-            name: e.def.name.clone(),
-            ts_plain: ts::plain(&e.def.name),
-            doc: doc_lines(&e.def.doc),
-            fieldless: e.def.is_fieldless(),
-            variants: e
-                .def
-                .variants
-                .iter()
-                .map(|v| VariantTs {
-                    name: v.name.clone(),
-                    fields: fields(&v.fields, names),
-                })
-                .collect(),
+        .map(|e| {
+            let values: Vec<String> = e.def.variants.iter().map(literal).collect();
+            EnumView {
+                name: e.def.name.clone(),
+                ts_plain: ts::plain(&e.def.name),
+                doc: doc_lines(&e.def.doc),
+                fieldless: e.def.is_fieldless(),
+                expected: format!("one of {} (a {})", values.join(", "), e.def.name),
+                variants: e
+                    .def
+                    .variants
+                    .iter()
+                    .zip(values)
+                    .map(|(v, value)| VariantTs {
+                        name: v.name.clone(),
+                        fields: fields(&v.fields, names),
+                        value,
+                    })
+                    .collect(),
+            }
         })
         .collect()
+}
+
+/// A variant's JS value as a literal valid in JS and TypeScript alike (a JSON string is
+/// a JS string literal: quotes, backslashes and line terminators escaped).
+fn literal(v: &Variant) -> String {
+    match v.js_value() {
+        VariantValue::String(s) => serde_json::to_string(s).expect("a string serializes"),
+        VariantValue::Number(n) => n.to_string(),
+    }
 }

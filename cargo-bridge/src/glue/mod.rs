@@ -250,6 +250,8 @@ mod tests {
                     variants: vec![Variant {
                         name: "Red".into(),
                         fields: Vec::new(),
+                        js_name: None,
+                        discriminant: None,
                     }],
                     doc: String::new(),
                 },

@@ -111,6 +111,8 @@ pub struct ClassExportsView {
 #[derive(Serialize)]
 pub struct PropertyView {
     pub name: String,
+    /// A static getter or setter (no receiver): a property of the class itself.
+    pub is_static: bool,
     pub getter: Option<FnView>,
     pub setter: Option<FnView>,
 }
@@ -299,11 +301,16 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
             continue;
         }
         let view = fn_view(member, Some(&class.name), names);
-        let prop = match properties.iter_mut().find(|p| p.name == member.js_name) {
+        let is_static = member.receiver == bridge_schema::Receiver::None;
+        let prop = match properties
+            .iter_mut()
+            .find(|p| p.name == member.js_name && p.is_static == is_static)
+        {
             Some(p) => p,
             None => {
                 properties.push(PropertyView {
                     name: member.js_name.clone(),
+                    is_static,
                     getter: None,
                     setter: None,
                 });

@@ -228,19 +228,14 @@ fn non_optional_param(ty: &Ty) -> Option<String> {
     }
 }
 
-/// An `Option` of `()`, another `Option`, a `Result`, `&JsValue`, a function or `&mut C`
-/// in `ty` (the macro refuses each; a parameter may be an optional function).
+/// An `Option` of `()`, another `Option`, a `Result`, `&JsValue` or a function in `ty`
+/// (the macro refuses each; a parameter may be an optional function).
 fn non_optional_option(ty: &Ty) -> Option<String> {
     match ty {
         Ty::Option(inner)
             if matches!(
                 **inner,
-                Ty::Unit
-                    | Ty::Option(_)
-                    | Ty::Result(..)
-                    | Ty::JsValueRef
-                    | Ty::Callback(_)
-                    | Ty::ClassMut(_)
+                Ty::Unit | Ty::Option(_) | Ty::Result(..) | Ty::JsValueRef | Ty::Callback(_)
             ) =>
         {
             Some(format!("an `Option` of {inner:?}"))
@@ -458,11 +453,6 @@ mod tests {
                 vec![Ty::Option(Box::new(Ty::JsValueRef))],
                 Ty::Unit,
                 "an `Option` of JsValueRef in parameter `p0`",
-            ),
-            (
-                vec![Ty::Option(Box::new(Ty::ClassMut("a::C".into())))],
-                Ty::Unit,
-                "an `Option` of ClassMut",
             ),
             (
                 vec![],

@@ -148,6 +148,16 @@ fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
                 },
                 arg: quote! { #name.as_deref() },
             },
+            Ty::ClassMut(_) => Step {
+                prelude: quote! {
+                    let mut #name = if #some == 0 {
+                        None
+                    } else {
+                        Some(unsafe { #rt::borrow_mut_arg::<#class, #guard>(#name, #site) }?)
+                    };
+                },
+                arg: quote! { #name.as_deref_mut() },
+            },
             Ty::Named(_) => Step {
                 prelude: quote! { let #name = unsafe { #rt::lift_opt_named::<#carrier>(#some, #name) }; },
                 arg: quote! { #name },

@@ -118,8 +118,9 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             );
         }
         borrowed_before |= is_borrow;
-        if is_borrow || matches!(&info.ty, Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_)))
-        {
+        let optional_borrow = matches!(&info.ty, Ty::Option(inner)
+            if matches!(**inner, Ty::ClassRef(_) | Ty::ClassMut(_)));
+        if is_borrow || optional_borrow {
             guards += 1;
         }
         if kept_by_thunk(info) {
@@ -128,7 +129,8 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         let can_refuse = scalar(&info.ty).is_some()
             || info.ty.travels_on_wire()
             || is_borrow
-            || matches!(&info.ty, Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_)) || scalar(inner).is_some());
+            || optional_borrow
+            || matches!(&info.ty, Ty::Option(inner) if scalar(inner).is_some());
         wasm_params.extend(p.wasm_params);
         if can_refuse {
             checks.push(p.prelude);

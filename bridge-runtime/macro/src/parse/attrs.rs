@@ -51,10 +51,12 @@ pub struct DataArgs {
     /// The type's name in JS (its TypeScript type; a fieldless enum's exported object),
     /// if not its Rust name.
     pub js_name: Option<String>,
+    /// `numeric` (enums): a fieldless enum crosses as its discriminants (JS numbers).
+    pub numeric: bool,
 }
 
-/// `record` (a struct's first argument, already recognized by the caller) and
-/// `js_name = "Name"`.
+/// `record` (a struct's first argument, already recognized by the caller),
+/// `js_name = "Name"` and, on an enum, `numeric`.
 pub fn parse_data_args(attr: proc_macro2::TokenStream, what: &str) -> syn::Result<DataArgs> {
     let mut args = DataArgs::default();
     let is_struct = what.starts_with("record");
@@ -67,11 +69,14 @@ pub fn parse_data_args(attr: proc_macro2::TokenStream, what: &str) -> syn::Resul
             set_name(&mut name_arg, &meta, "js_name", value.clone())?;
             args.js_name = Some(value);
             Ok(())
+        } else if !is_struct && meta.path.is_ident("numeric") {
+            args.numeric = true;
+            Ok(())
         } else {
             let valid = if is_struct {
                 "`record` and `js_name = \"Name\"`"
             } else {
-                "`js_name = \"Name\"`"
+                "`js_name = \"Name\"` and `numeric`"
             };
             Err(meta.error(format!(
                 "unknown #[bridge] argument on {what}: valid arguments are {valid}"

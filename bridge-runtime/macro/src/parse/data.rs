@@ -1,10 +1,12 @@
 //! `#[bridge(record)]` on a struct and `#[bridge]` on an enum: shape checks, the fields'
-//! JS names (`js_name`, unique, not `kind` in a variant, not `__proto__`) and types.
+//! JS names (`js_name`, unique, not `kind` in a variant, not `__proto__`) and types; the
+//! variants' JS values are `variants.rs`'.
 
 use super::attrs::{self, DataArgs};
 use super::position::Position;
 use super::record::{self, doc_of};
 use super::types;
+use super::variants;
 use crate::model::data::{Data, DataField, DataVariant, Flat, Shape};
 use crate::model::refs::TypeRefs;
 use bridge_schema::{EnumDef, Field, Item, RecordDef, Variant};
@@ -59,12 +61,13 @@ fn flat(fields: &[DataField]) -> Flat {
 /// its record(s).
 pub fn enumeration(args: DataArgs, mut item: syn::ItemEnum) -> syn::Result<Data> {
     let mut taken = Vec::new();
+    let values = variants::values(&mut item, args.numeric)?;
     let variants = enum_variants(&mut item, &mut taken)?;
     let names = DataNames::of(&item.ident, args);
     let records = attrs::per_configuration(&attrs::configurations(&taken)?, |c| {
         let mut refs = TypeRefs::default();
         let mut schema_variants = Vec::new();
-        for v in &variants {
+        for (v, value) in variants.iter().zip(&values) {
             let variant = v.ident.unraw().to_string();
             let owner = format!("variant `{}::{variant}`", names.rust_name);
             let tagged = Some((names.rust_name.as_str(), variant.as_str()));
@@ -72,6 +75,8 @@ pub fn enumeration(args: DataArgs, mut item: syn::ItemEnum) -> syn::Result<Data>
             schema_variants.push(Variant {
                 name: v.ident.unraw().to_string(),
                 fields: schema_fields(&v.fields, &js_names, &mut refs)?,
+                js_name: value.js_name.clone(),
+                discriminant: value.discriminant,
             });
         }
         let def = Item::Enum(EnumDef {

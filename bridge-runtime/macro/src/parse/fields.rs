@@ -184,6 +184,7 @@ fn field_of(class: &str, field: &mut syn::Field) -> syn::Result<Option<Field>> {
             class,
             &rust_name,
             FunctionKind::Getter,
+            false,
             &js_name,
         )?;
         Ok(Some(Exported {

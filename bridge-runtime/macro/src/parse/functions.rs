@@ -362,17 +362,17 @@ fn member(
             FunctionKind::Constructor
         }
         MemberRole::Getter => {
-            if receiver == Receiver::None || !params.is_empty() || ret.ty == Ty::Unit {
+            if !params.is_empty() || ret.ty == Ty::Unit {
                 return err(format!(
-                    "#[bridge(getter)] `{class}::{rust_name}` must take `&self` (or `&mut self`) only and return a value"
+                    "#[bridge(getter)] `{class}::{rust_name}` must take `&self` (or `&mut self`) only, or nothing (a static getter), and return a value"
                 ));
             }
             FunctionKind::Getter
         }
         MemberRole::Setter => {
-            if receiver == Receiver::None || params.len() != 1 || ret.ty != Ty::Unit {
+            if params.len() != 1 || ret.ty != Ty::Unit {
                 return err(format!(
-                    "#[bridge(setter)] `{class}::{rust_name}` must take `&mut self` (or `&self`) and one value, and return nothing"
+                    "#[bridge(setter)] `{class}::{rust_name}` must take `&mut self` (or `&self`) and one value, or only the value (a static setter), and return nothing"
                 ));
             }
             FunctionKind::Setter
@@ -388,7 +388,15 @@ fn member(
         }
         (None, _) => attrs::camel_case(&rust_name),
     };
-    names::check_member_name(sig.ident.span(), class, &rust_name, kind, &js_name)?;
+    let is_static = receiver == Receiver::None;
+    names::check_member_name(
+        sig.ident.span(),
+        class,
+        &rust_name,
+        kind,
+        is_static,
+        &js_name,
+    )?;
     let type_id = bridge_schema::type_id(&record::crate_name(), class);
     let symbol = bridge_schema::member_symbol(&type_id, &rust_name);
     let ident = &sig.ident;

@@ -20,6 +20,7 @@ mod record;
 mod slices;
 mod types;
 mod unsupported;
+mod variants;
 
 use crate::model::Item;
 use proc_macro2::TokenStream;

@@ -84,11 +84,12 @@ pub fn check_member_name(
     class: &str,
     rust_name: &str,
     kind: FunctionKind,
+    is_static: bool,
     js_name: &str,
 ) -> syn::Result<()> {
     let problem = if kind == FunctionKind::Constructor {
         None
-    } else if kind == FunctionKind::Static {
+    } else if is_static {
         RESERVED_STATICS.contains(&js_name).then(|| {
             format!("a static named `{js_name}` would replace the class's own `{class}.{js_name}`")
         })

@@ -38,10 +38,6 @@ pub fn check(info: &TyInfo, ty: &Type, pos: Position) -> syn::Result<()> {
         (Ty::Option(t), Position::Return) if param_only(t) => {
             Err(unsupported(ty, &borrowed_return(t, "Option")))
         }
-        (Ty::Option(t), Position::Param) if matches!(**t, Ty::ClassMut(_)) => Err(unsupported(
-            ty,
-            "Option<&mut C> is not supported: take Option<&C>",
-        )),
         (Ty::Unit, Position::Param) => Err(unsupported(ty, "() is not a parameter type")),
         (t, Position::Field) if param_only(t) || info.slice => Err(unsupported(
             ty,

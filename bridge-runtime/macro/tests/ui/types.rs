@@ -153,9 +153,6 @@ pub fn optional_borrow_return() -> Option<&'static str> {
 }
 
 #[bridge]
-pub fn optional_mut_class(w: Option<&mut Widget>) {}
-
-#[bridge]
 pub fn unit_param(u: ()) {}
 
 fn main() {}

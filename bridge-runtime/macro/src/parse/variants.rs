@@ -1,0 +1,216 @@
+//! What each variant of a fieldless enum is in JS: its name, a string of the user's
+//! choice (`#[bridge(js_name = "read-only")]`, any text) or, when the enum says
+//! `#[bridge(numeric)]`, its discriminant (a number). Explicit discriminants and integer
+//! `#[repr]`s without `numeric` are errors: the enum would silently cross as strings.
+
+use super::attrs;
+use syn::ext::IdentExt;
+use syn::{Expr, ExprLit, ExprUnary, Fields, Lit, UnOp};
+
+/// The JS value of one variant (both `None`: its name).
+pub struct VariantJs {
+    pub js_name: Option<String>,
+    pub discriminant: Option<i64>,
+}
+
+/// JS numbers hold integers exactly up to 2^53 - 1.
+const MAX_SAFE: i64 = (1 << 53) - 1;
+
+const INTEGER_REPRS: [&str; 12] = [
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+];
+
+/// The JS value of every variant of `item` (their `#[bridge]` attributes taken off).
+pub fn values(item: &mut syn::ItemEnum, numeric: bool) -> syn::Result<Vec<VariantJs>> {
+    let name = item.ident.unraw().to_string();
+    let fieldless = item
+        .variants
+        .iter()
+        .all(|v| matches!(v.fields, Fields::Unit));
+    if numeric && !fieldless {
+        let v = item
+            .variants
+            .iter()
+            .find(|v| !matches!(v.fields, Fields::Unit))
+            .expect("not fieldless");
+        return Err(syn::Error::new_spanned(
+            &v.ident,
+            format!(
+                "#[bridge(numeric)] enum `{name}` has a variant with fields (`{name}::{}`): only \
+                 a fieldless enum crosses as numbers; remove `numeric` (it then crosses as \
+                 `{{ kind, ... }}` objects)",
+                v.ident.unraw()
+            ),
+        ));
+    }
+    if !numeric && let Some(repr) = integer_repr(&item.attrs) {
+        return Err(syn::Error::new_spanned(
+            repr,
+            format!(
+                "enum `{name}` has an integer #[repr], but a #[bridge] enum crosses as its \
+                 variants' names (strings) unless it says `numeric`: write \
+                 #[bridge(numeric)] to make it cross as its discriminants (JS numbers), or \
+                 remove the #[repr]"
+            ),
+        ));
+    }
+    let mut out: Vec<VariantJs> = Vec::new();
+    // (Rust name, JS string) of the variants so far: two may not share a string.
+    let mut strings: Vec<(String, String)> = Vec::new();
+    let mut next = 0i64;
+    for v in &mut item.variants {
+        let variant = v.ident.unraw().to_string();
+        let js_name = variant_js_name(v, &name, &variant)?;
+        if let Some(given) = &js_name {
+            let why = if numeric {
+                "a #[bridge(numeric)] enum's variants cross as their discriminants"
+            } else if !fieldless {
+                "only the variants of a fieldless enum cross as strings (a variant of an enum \
+                 with fields is `{ kind: \"<Variant>\", ... }`)"
+            } else {
+                ""
+            };
+            if !why.is_empty() {
+                return Err(syn::Error::new(
+                    v.ident.span(),
+                    format!(
+                        "`{name}::{variant}` has #[bridge(js_name = {given:?})], but {why}: \
+                         remove the js_name"
+                    ),
+                ));
+            }
+        }
+        let discriminant = match (&v.discriminant, numeric) {
+            (Some((_, expr)), false) => {
+                return Err(syn::Error::new_spanned(
+                    expr,
+                    format!(
+                        "`{name}::{variant}` has an explicit discriminant, but a #[bridge] enum \
+                         crosses as its variants' names (strings) unless it says `numeric`: \
+                         write #[bridge(numeric)] on `{name}` to make it cross as its \
+                         discriminants (JS numbers), or remove the discriminants"
+                    ),
+                ));
+            }
+            (Some((_, expr)), true) => Some(literal(expr, &name, &variant)?),
+            (None, true) => Some(next),
+            (None, false) => None,
+        };
+        if let Some(d) = discriminant {
+            if !(-MAX_SAFE..=MAX_SAFE).contains(&d) {
+                return Err(syn::Error::new(
+                    v.ident.span(),
+                    format!(
+                        "`{name}::{variant}` is {d}, which a JS number cannot hold exactly \
+                         (the safe integers are ±(2^53 - 1)): choose a smaller discriminant"
+                    ),
+                ));
+            }
+            next = d + 1;
+        }
+        if !numeric && fieldless {
+            let value = js_name.clone().unwrap_or_else(|| variant.clone());
+            if let Some((other, _)) = strings.iter().find(|(_, s)| *s == value) {
+                return Err(syn::Error::new(
+                    v.ident.span(),
+                    format!(
+                        "`{name}::{other}` and `{name}::{variant}` are both the string {value:?} \
+                         in JS: give one of them another #[bridge(js_name = \"...\")]"
+                    ),
+                ));
+            }
+            strings.push((variant, value));
+        }
+        out.push(VariantJs {
+            js_name,
+            discriminant,
+        });
+    }
+    Ok(out)
+}
+
+/// The `js_name` of variant `v` (its `#[bridge(..)]` attributes taken off).
+fn variant_js_name(v: &mut syn::Variant, name: &str, variant: &str) -> syn::Result<Option<String>> {
+    let mut out: Option<String> = None;
+    for taken in attrs::take_bridge_attrs(&mut v.attrs)? {
+        if taken.cond.is_some() {
+            return Err(syn::Error::new_spanned(
+                &taken.attr,
+                format!(
+                    "#[cfg_attr(.., bridge(..))] on variant `{name}::{variant}` is not supported: \
+                     write #[bridge(js_name = \"...\")] without a condition"
+                ),
+            ));
+        }
+        taken.attr.parse_nested_meta(|meta| {
+            if !meta.path.is_ident("js_name") {
+                return Err(meta.error(format!(
+                    "unknown #[bridge] argument on variant `{name}::{variant}`: the valid \
+                     argument is `js_name = \"value\"` (the JS string it crosses as)"
+                )));
+            }
+            let value: syn::LitStr = meta.value()?.parse()?;
+            if let Some(first) = &out {
+                return Err(syn::Error::new_spanned(
+                    &value,
+                    format!(
+                        "two JS names for variant `{name}::{variant}`: {first:?} and {:?}: give one",
+                        value.value()
+                    ),
+                ));
+            }
+            out = Some(value.value());
+            Ok(())
+        })?;
+    }
+    Ok(out)
+}
+
+/// An integer literal, maybe negated: the macro writes it into the glue, so it must know
+/// the value (an expression is evaluated only by the compiler).
+fn literal(expr: &Expr, name: &str, variant: &str) -> syn::Result<i64> {
+    let bad = || {
+        syn::Error::new_spanned(
+            expr,
+            format!(
+                "the discriminant of `{name}::{variant}` must be an integer literal (`= 3`, \
+                 `= -1`, `= 0x10`): #[bridge(numeric)] writes it into the JS glue, which cannot \
+                 evaluate an expression"
+            ),
+        )
+    };
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(i), ..
+        }) => i.base10_parse::<i64>().map_err(|_| bad()),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr,
+            ..
+        }) => match &**expr {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(i), ..
+            }) => i.base10_parse::<i64>().map(|v| -v).map_err(|_| bad()),
+            _ => Err(bad()),
+        },
+        Expr::Group(g) => literal(&g.expr, name, variant),
+        Expr::Paren(p) => literal(&p.expr, name, variant),
+        _ => Err(bad()),
+    }
+}
+
+/// A `#[repr(..)]` naming an integer type.
+fn integer_repr(attrs: &[syn::Attribute]) -> Option<&syn::Attribute> {
+    attrs.iter().find(|a| {
+        a.path().is_ident("repr") && {
+            let mut found = false;
+            let _ = a.parse_nested_meta(|meta| {
+                if INTEGER_REPRS.iter().any(|t| meta.path.is_ident(t)) {
+                    found = true;
+                }
+                Ok(())
+            });
+            found
+        }
+    })
+}
