@@ -724,7 +724,6 @@ mod tests {
         assert_eq!(wasm_of(&class, Site::ExportParam).len(), 2);
         let exclusive = Ty::Option(boxed(Ty::ClassMut("a::C".into())));
         assert_eq!(wasm_of(&exclusive, Site::ExportParam).len(), 2);
-        assert_eq!(parts(&exclusive, Site::JsArg), None);
         assert_eq!(parts(&Ty::Option(boxed(Ty::Unit)), Site::ExportParam), None);
     }
 
