@@ -8,7 +8,11 @@ use crate::js_tools;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 use std::collections::BTreeSet;
-use xshell::{Shell, cmd};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use xshell::Shell;
 
 const USAGE: &str = "tests/usage.mts";
 const LIBS: &[(&str, &[&str])] = &[("es2020-dom", &["es2020", "dom"]), ("esnext", &["esnext"])];
@@ -37,7 +41,8 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
         .fold(exports[0].clone(), |all, e| &all & e);
 
     let scratch = root.join("target/ts-check");
-    let mut checked = 0;
+    // (tsconfig, what failing it means): checked side by side once all are written.
+    let mut checks: Vec<(PathBuf, String)> = Vec::new();
     for (f, names) in FIXTURES.iter().zip(&exports) {
         if filter.is_some_and(|filter| !f.package.contains(filter)) {
             continue;
@@ -86,20 +91,67 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
             });
             let tsconfig = dir.join("tsconfig.json");
             std::fs::write(&tsconfig, serde_json::to_string_pretty(&config)?)?;
-            cmd!(sh, "{tsc} -p {tsconfig}").run().with_context(|| {
-                format!(
-                    "tsc --strict with \"lib\": {lib:?} rejected {} or the .d.ts it imports",
-                    usage.display()
-                )
-            })?;
-            checked += 1;
+            let meaning = format!(
+                "tsc --strict with \"lib\": {lib:?} rejected {} or the .d.ts it imports",
+                usage.display()
+            );
+            checks.push((tsconfig, meaning));
         }
     }
-    if checked == 0 {
+    if checks.is_empty() {
         bail!("no fixture matched the filter");
     }
-    println!("types: {checked} passed, 0 failed (tsc --strict: fixtures × libs)");
+    let outputs = run_side_by_side(&tsc, &checks);
+    let mut failed = Vec::new();
+    for ((tsconfig, meaning), output) in checks.iter().zip(outputs) {
+        let output = output
+            .with_context(|| format!("running {} -p {}", tsc.display(), tsconfig.display()))?;
+        if !output.status.success() {
+            // tsc reports its errors on stdout.
+            print!("{}", String::from_utf8_lossy(&output.stdout));
+            eprint!("{}", String::from_utf8_lossy(&output.stderr));
+            failed.push(meaning.as_str());
+        }
+    }
+    if !failed.is_empty() {
+        bail!("{}", failed.join("\n"));
+    }
+    println!(
+        "types: {} passed, 0 failed (tsc --strict: fixtures × libs)",
+        checks.len()
+    );
     Ok(())
+}
+
+/// `tsc -p` of each tsconfig, one process per core at a time (each is mostly one core's
+/// work for a second or two); the outputs in the checks' order.
+fn run_side_by_side(tsc: &PathBuf, checks: &[(PathBuf, String)]) -> Vec<std::io::Result<Output>> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let outputs: Vec<Mutex<Option<std::io::Result<Output>>>> =
+        checks.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers.min(checks.len()) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((tsconfig, _)) = checks.get(i) else {
+                        break;
+                    };
+                    let out = Command::new(tsc).arg("-p").arg(tsconfig).output();
+                    *outputs[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
+                }
+            });
+        }
+    });
+    outputs
+        .into_iter()
+        .map(|o| {
+            o.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(|| Err(std::io::Error::other("the check never ran")))
+        })
+        .collect()
 }
 
 /// The runtime API: what every package exports, and the `__bridge*` diagnostics some
