@@ -13,6 +13,7 @@ mod packages;
 mod phases;
 mod runtimes;
 mod scratch;
+mod side_by_side;
 mod soak;
 mod tasks;
 mod typescript;

@@ -5,13 +5,12 @@
 
 use crate::fixtures::{FIXTURES, build_fixture, install_cargo_bridge, project_root};
 use crate::js_tools;
+use crate::side_by_side;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use xshell::Shell;
 
 const USAGE: &str = "tests/usage.mts";
@@ -127,31 +126,9 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
 /// work for a second or two); the outputs in the checks' order.
 fn run_side_by_side(tsc: &PathBuf, checks: &[(PathBuf, String)]) -> Vec<std::io::Result<Output>> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = AtomicUsize::new(0);
-    let outputs: Vec<Mutex<Option<std::io::Result<Output>>>> =
-        checks.iter().map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..workers.min(checks.len()) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((tsconfig, _)) = checks.get(i) else {
-                        break;
-                    };
-                    let out = Command::new(tsc).arg("-p").arg(tsconfig).output();
-                    *outputs[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
-                }
-            });
-        }
-    });
-    outputs
-        .into_iter()
-        .map(|o| {
-            o.into_inner()
-                .unwrap_or_else(|e| e.into_inner())
-                .unwrap_or_else(|| Err(std::io::Error::other("the check never ran")))
-        })
-        .collect()
+    side_by_side::map(checks, workers, |(tsconfig, _)| {
+        Command::new(tsc).arg("-p").arg(tsconfig).output()
+    })
 }
 
 /// The runtime API: what every package exports, and the `__bridge*` diagnostics some

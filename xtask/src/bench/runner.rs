@@ -11,8 +11,6 @@ use serde::de::DeserializeOwned;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How a runner process samples (`target_cv` as a fraction).
@@ -84,31 +82,8 @@ impl Runner {
         } else {
             1
         };
-        let next = AtomicUsize::new(0);
-        let outcomes: Vec<Mutex<Option<Result<Measured>>>> =
-            jobs.iter().map(|_| Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..workers.min(jobs.len()) {
-                scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(job) = jobs.get(i) else { break };
-                        let out = self.run_one(job);
-                        *outcomes[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
-                    }
-                });
-            }
-        });
-        jobs.into_iter()
-            .zip(outcomes)
-            .map(|(job, outcome)| {
-                let out = outcome
-                    .into_inner()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .unwrap_or_else(|| Err(anyhow::anyhow!("the job never ran")));
-                (job, out)
-            })
-            .collect()
+        let outcomes = crate::side_by_side::map(&jobs, workers, |job| self.run_one(job));
+        jobs.into_iter().zip(outcomes).collect()
     }
 
     /// One job with its progress line (and its failure, if any) on stderr.
