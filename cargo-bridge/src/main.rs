@@ -16,6 +16,7 @@ mod postprocess;
 mod progress;
 mod runtime_copy;
 mod scaffold;
+mod scratch;
 mod snippets;
 mod table_exports;
 mod test_runner;

@@ -13,7 +13,8 @@ use std::process::Command;
 const PROGRAM: &str = "wasm-opt";
 
 /// The optimized module, or `wasm` unchanged when wasm-opt is off or not installed.
-/// `scratch` is a directory for the two temporary files (in the target directory).
+/// `scratch` is the directory (in the target directory) where each run makes a directory
+/// of its own for the two temporary files.
 pub fn run(
     wasm: Vec<u8>,
     settings: &WasmOpt,
@@ -36,9 +37,11 @@ pub fn run(
         return Ok(wasm);
     };
     let step = Step::start("Optimizing", &format!("{lib_name} with {PROGRAM}"), quiet);
-    std::fs::create_dir_all(scratch).with_context(|| format!("creating {}", scratch.display()))?;
-    let input = scratch.join(format!("{lib_name}.pre-opt.wasm"));
-    let output = scratch.join(format!("{lib_name}.opt.wasm"));
+    // A directory of this run's own: two builds of one package at once (two test suites)
+    // must not overwrite the input while the other's wasm-opt reads it.
+    let run_dir = crate::scratch::run_dir(scratch, lib_name)?;
+    let input = run_dir.path().join(format!("{lib_name}.pre-opt.wasm"));
+    let output = run_dir.path().join(format!("{lib_name}.opt.wasm"));
     std::fs::write(&input, &wasm).with_context(|| format!("writing {}", input.display()))?;
     // wasm-opt takes the features the module may use from its `target_features`
     // section (rustc writes it, the transforms keep it), so it never introduces
@@ -51,11 +54,13 @@ pub fn run(
         .output()
         .with_context(|| format!("running {}", program.display()))?;
     if !out.status.success() {
+        // Kept, so the failing input can be handed to wasm-opt again.
+        let kept = run_dir.keep();
         bail!(
             "`{PROGRAM} {}` failed on {}:\n{}\nfix the flags in [package.metadata.bridge] \
              wasm-opt, or set `wasm-opt = false`",
             flags.join(" "),
-            input.display(),
+            kept.join(format!("{lib_name}.pre-opt.wasm")).display(),
             String::from_utf8_lossy(&out.stderr).trim()
         );
     }

@@ -171,8 +171,8 @@ fn fake_wasm_opt(project: &Project) -> (String, std::path::PathBuf) {
         &script,
         format!(
             "#!/bin/sh\necho \"$@\" >> {log:?}\nin=\"\"; out=\"\"\nwhile [ $# -gt 0 ]; do\n  \
-             case \"$1\" in -o) out=\"$2\"; shift;; *.wasm) in=\"$1\";; esac; shift\ndone\n\
-             cp \"$in\" \"$out\"\n",
+             case \"$1\" in -o) out=\"$2\"; shift;; --refuse) exit 3;; *.wasm) in=\"$1\";; esac; \
+             shift\ndone\ncp \"$in\" \"$out\"\n",
         ),
     )
     .unwrap();
@@ -208,6 +208,39 @@ fn release_runs_wasm_opt_with_the_crate_flags() {
         "the crate's flags come first: {args}"
     );
     assert!(args.contains("opt_counter.pre-opt.wasm -o "), "{args}");
+}
+
+#[test]
+fn a_failing_wasm_opt_keeps_its_input_and_names_it() {
+    let project = project(
+        "badopt",
+        "badopt-counter",
+        "",
+        "[package.metadata.bridge]\nwasm-opt = [\"-O\", \"--refuse\"]",
+    );
+    let (path, _log) = fake_wasm_opt(&project);
+    let run = run_in_env(
+        &project.root(),
+        &["build", "--release"],
+        &[("PATH", path.as_str())],
+    );
+    run.fails()
+        .stderr_has(&["`wasm-opt -O --refuse` failed on ", "wasm-opt = false"]);
+    let kept = run
+        .stderr
+        .split("failed on ")
+        .nth(1)
+        .and_then(|rest| rest.split(":\n").next())
+        .expect("the message names the input");
+    assert!(
+        kept.ends_with("badopt_counter.pre-opt.wasm"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        std::path::Path::new(kept).is_file(),
+        "the named input is kept: {kept}"
+    );
 }
 
 #[test]

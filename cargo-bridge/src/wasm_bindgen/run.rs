@@ -24,7 +24,7 @@ pub struct Processed {
     pub snippets: Vec<(String, Vec<u8>)>,
 }
 
-/// Run `cli` over `wasm` into `scratch` (emptied first).
+/// Run `cli` over `wasm` into a directory of this run's own under `scratch`.
 pub fn run(
     cli: &Path,
     wasm: &Path,
@@ -34,8 +34,10 @@ pub fn run(
     quiet: bool,
 ) -> Result<Processed> {
     let step = Step::start("Binding", &format!("{lib_name} with wasm-bindgen"), quiet);
-    let _ = std::fs::remove_dir_all(scratch);
-    std::fs::create_dir_all(scratch).with_context(|| format!("creating {}", scratch.display()))?;
+    // Its own directory: two builds of one package at once (two test suites) must not
+    // empty or overwrite each other's output while the other reads it.
+    let run_dir = crate::scratch::run_dir(scratch, lib_name)?;
+    let scratch = run_dir.path();
     let mut cmd = Command::new(cli);
     cmd.args(["--target", "bundler", "--out-name", lib_name])
         .arg("--out-dir")
