@@ -48,8 +48,7 @@ pub fn write(
         files.push(("package.json".into(), manifest.into_bytes()));
     }
     for (file, bytes) in &files {
-        let path = out_dir.join(file);
-        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        replace_file(&out_dir.join(file), bytes)?;
     }
     Ok(())
 }
@@ -62,7 +61,21 @@ pub fn write_files(out_dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("creating {}", parent.display()))?;
         }
-        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        replace_file(&path, bytes)?;
+    }
+    Ok(())
+}
+
+/// Write `bytes` to `path` through a file of this process's own beside it, renamed over
+/// `path`: a reader (a test importing the package while another build of it runs) sees
+/// the old file or the new one, never a half-written one.
+fn replace_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let partial = path.with_file_name(format!(".{name}.{}.partial", std::process::id()));
+    std::fs::write(&partial, bytes).with_context(|| format!("writing {}", partial.display()))?;
+    if let Err(error) = std::fs::rename(&partial, path) {
+        let _ = std::fs::remove_file(&partial);
+        return Err(error).with_context(|| format!("replacing {}", path.display()));
     }
     Ok(())
 }
@@ -135,4 +148,28 @@ fn package_json(
     let mut text = serde_json::to_string_pretty(&manifest).expect("json serializes");
     text.push('\n');
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read as _;
+
+    #[test]
+    fn a_replaced_file_is_old_or_new_for_a_reader_never_half_and_leaves_nothing_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pkg.js");
+        std::fs::write(&path, "old contents").unwrap();
+        let mut reader = std::fs::File::open(&path).unwrap();
+        replace_file(&path, b"new").unwrap();
+        let mut seen = String::new();
+        reader.read_to_string(&mut seen).unwrap();
+        assert_eq!(seen, "old contents", "an open reader keeps the old file whole");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, ["pkg.js"]);
+    }
 }
