@@ -164,7 +164,10 @@ mod tests {
         replace_file(&path, b"new").unwrap();
         let mut seen = String::new();
         reader.read_to_string(&mut seen).unwrap();
-        assert_eq!(seen, "old contents", "an open reader keeps the old file whole");
+        assert_eq!(
+            seen, "old contents",
+            "an open reader keeps the old file whole"
+        );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
         let names: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()

@@ -580,6 +580,15 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
             ..inner
         });
     }
+    if seg.ident == "WeakHandle" {
+        // JS holds objects through strong references only; what a weak link stands
+        // for on the JS side is "the object, if still alive".
+        return Err(unsupported(
+            ty,
+            "a `WeakHandle<C>` stays in Rust; cross `Option<Handle<C>>` (`weak.upgrade()`) \
+             to give JS the object if it is still alive",
+        ));
+    }
     if !matches!(seg.arguments, PathArguments::None) {
         return Err(unsupported(ty, "exported types are not generic"));
     }
