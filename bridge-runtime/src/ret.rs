@@ -189,10 +189,8 @@ pub fn ret_view((ptr, len): (u32, u32)) {
 /// The buffer must come from [`__bridge_alloc`]`(len * size_of::<T>(), align_of::<T>())`
 /// (for `len` 0, any aligned non-null address) and stay live and unaliased for `'a`.
 pub unsafe fn lift_slice_mut<'a, T: Copy>(ptr: u32, len: u32) -> &'a mut [T] {
-    if len == 0 {
-        return &mut [];
-    }
-    // SAFETY: forwarded contract.
+    // SAFETY: forwarded contract (`__bridge_alloc` gives a size 0 its alignment, an
+    // aligned non-null address, so no `len == 0` branch is needed).
     unsafe { std::slice::from_raw_parts_mut(ptr as usize as *mut T, len as usize) }
 }
 
@@ -222,6 +220,18 @@ pub fn ret_is_some() -> bool {
 mod tests {
     use super::*;
     use bridge_schema::abi::ret_area;
+
+    /// An empty `&mut [T]` arrives as `__bridge_alloc(0, align)`'s address, `align`:
+    /// aligned and non-null, so the slice is made without a `len == 0` branch (which kept
+    /// LLVM from unrolling the user's loop over it: docs/benchmark-analysis.md, mutSlice).
+    #[test]
+    fn an_empty_mut_slice_is_the_aligned_address_of_a_zero_size_allocation() {
+        let align = std::mem::align_of::<f64>() as u32;
+        assert_eq!(__bridge_alloc(0, align), align);
+        // SAFETY: what the glue passes for an empty array: a zero-size allocation.
+        let s = unsafe { lift_slice_mut::<f64>(__bridge_alloc(0, align), 0) };
+        assert!(s.is_empty());
+    }
 
     /// The glue reads a result's description at `bridge_schema::abi::ret_area`'s offsets
     /// (the const assertions above pin `offset_of!`): what a thunk writes must be there.

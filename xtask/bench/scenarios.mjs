@@ -113,6 +113,60 @@ function consumeScenario(consume) {
   };
 }
 
+// The Game of Life's frame, as the Rust and WebAssembly book's JS draws it (`drawCells`),
+// without a canvas, so that Node and Chromium run the same code: every cell is read through
+// the view at the book's `getIndex(row, col)` and its colour (the book's `#FFFFFF` dead,
+// `#000000` alive) written into an RGBA `Uint8ClampedArray` the size of an `ImageData` of
+// the grid, one pixel per cell (what `putImageData` would then show). The book's `drawGrid`
+// (constant lines, no cell read) is left out.
+function drawCells(cells, width, height, pixels) {
+  for (let row = 0; row < height; row++) {
+    for (let col = 0; col < width; col++) {
+      const idx = row * width + col;
+      const colour = cells[idx] === 0 ? 0xff : 0x00;
+      const p = idx * 4;
+      pixels[p] = colour;
+      pixels[p + 1] = colour;
+      pixels[p + 2] = colour;
+      pixels[p + 3] = 0xff;
+    }
+  }
+}
+
+/**
+ * One frame of the book's render loop per iteration: `tick()` in Rust, then `cells()` (a
+ * `&[u8]` view; the peer: `new Uint8Array(memory.buffer, life.cells(), n)`) drawn by
+ * `drawCells`. Both packages run this code; only `api.life`'s calls differ.
+ */
+function lifeScenario(side, iterations) {
+  return {
+    iterations,
+    crossings: 2,
+    setup(api) {
+      const n = api.small ? 32 : side;
+      return { life: api.life.make(n, n), side: n, pixels: new Uint8ClampedArray(n * n * 4), sink: 0 };
+    },
+    run(api, st, n) {
+      const { tick, cells } = api.life;
+      const { life, side, pixels } = st;
+      for (let i = 0; i < n; i++) {
+        tick(life);
+        drawCells(cells(life), side, side, pixels);
+      }
+      st.sink += pixels[2 * side * side];
+    },
+    floor(api, st, n) {
+      const floor = api.floor;
+      let sink = 0;
+      for (let i = 0; i < n; i++) sink += floor(i) + floor(i);
+      st.sink += sink;
+    },
+    teardown(api, st) {
+      api.life.free(st.life);
+    },
+  };
+}
+
 export const SCENARIOS = {
   // Rust returns an object, JS passes it back: obj = C.roundtrip(obj).
   passBothWaysRoundtrip: {
@@ -277,6 +331,11 @@ export const SCENARIOS = {
       api.life.free(st.life);
     },
   },
+
+  // Issue 23's workload: the Game of Life loop of the Rust and WebAssembly book, one frame
+  // per iteration, at 256×256 and at 1024×1024 cells (see lifeScenario).
+  lifeRender_256: lifeScenario(256, 100),
+  lifeRender_1024: lifeScenario(1024, 10),
 
   // Issue 23: a 1,024-element `&mut [f64]` Rust fills, written back into the caller's
   // Float64Array (wasm-bindgen: the same signature).

@@ -82,6 +82,30 @@ pub const SCENARIOS: &[Scenario] = &[
                `new Uint8Array(memory.buffer, life.cells(), n)`)",
     },
     Scenario {
+        name: "lifeRender_256",
+        iterations: 100,
+        quick_iterations: 2,
+        crossings: 2,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "the Game of Life workload, 256×256 cells: per iteration one frame of the Rust and \
+               WebAssembly book's loop, `life.tick()`, then every cell read through the \
+               `life.cells()` view and its colour written into an RGBA `Uint8ClampedArray` the \
+               size of an `ImageData` (the book's `drawCells` without a canvas; the same JS for \
+               both peers)",
+    },
+    Scenario {
+        name: "lifeRender_1024",
+        iterations: 10,
+        quick_iterations: 1,
+        crossings: 2,
+        objects_per_iteration: 0,
+        alloc_floor: false,
+        js_only: false,
+        what: "`lifeRender_256` at 1024×1024 cells",
+    },
+    Scenario {
         name: "mutSlice",
         iterations: 100_000,
         quick_iterations: 2_000,

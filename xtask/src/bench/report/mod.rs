@@ -2,7 +2,7 @@
 //! and the issues' targets with pass/miss. Reads the model; nothing here measures.
 //!
 //! A tree, imports pointing down only: this file collects the sections (`identity/`,
-//! `workload.rs`, `data.rs`, `size.rs`, `alongside.rs`, `pools.rs`), each owning its tables and targets;
+//! `workload.rs`, `life.rs`, `data.rs`, `size.rs`, `alongside.rs`, `pools.rs`), each owning its tables and targets;
 //! they build on the leaves (`format.rs`: figures and tables, `target.rs`: targets,
 //! `lookup.rs`: finding records), which import no section.
 
@@ -19,6 +19,7 @@ mod buffers;
 mod data;
 mod format;
 mod identity;
+mod life;
 mod lookup;
 mod pools;
 mod size;
@@ -35,6 +36,7 @@ pub fn targets(run: &Run) -> Vec<Target> {
     out.extend(workload::targets(run));
     out.extend(data::targets(run));
     out.extend(buffers::targets(run));
+    out.extend(life::targets(run));
     if let Some(size) = &run.size {
         out.extend(size::targets(size));
     }
@@ -76,6 +78,9 @@ pub fn text(run: &Run, machine: &Machine) -> String {
     if !run.records.is_empty() {
         out += &identity::text(run);
         if let Some(t) = workload::text(run) {
+            out += &t;
+        }
+        if let Some(t) = life::text(run) {
             out += &t;
         }
         out += "\nTargets (issues 4, 9 and 12):\n\n";
@@ -199,6 +204,9 @@ fn generated(run: &Run, machine: &Machine) -> String {
     out += &table(&["".into(), "".into()], &rows, 2);
     out += &identity::doc(run);
     if let Some(t) = workload::doc(run) {
+        out += &t;
+    }
+    if let Some(t) = life::doc(run) {
         out += &t;
     }
     if let Some(size) = &run.size {
