@@ -285,21 +285,63 @@ pub struct PackageSize {
     pub wasm_gz: u64,
 }
 
-/// The size table: bridge packages by class count, the wasm-bindgen 1-class package.
-#[derive(Clone, Debug, Default)]
-pub struct SizeReport {
-    pub bridge: Vec<(usize, PackageSize)>,
-    pub peer: Option<PackageSize>,
-    /// The 1-class packages before and after `wasm-opt -O` (when it is installed).
-    pub optimized: Option<Optimized>,
+/// The crate a size row measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SizeCrate {
+    /// `n` copies of the bench class.
+    Classes(usize),
+    /// The Game of Life port (issue 24).
+    Life,
 }
 
-/// `wasm-opt -O` on the 1-class packages: (package, before, after).
+/// Which tool made a package.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Tool {
+    #[serde(rename = "cargo-bridge")]
+    Bridge,
+    #[serde(rename = "wasm-bindgen")]
+    WasmBindgen,
+}
+
+impl Tool {
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Bridge => "cargo-bridge",
+            Tool::WasmBindgen => "wasm-bindgen",
+        }
+    }
+}
+
+/// One package of the size table.
+#[derive(Clone, Debug, Serialize)]
+pub struct SizeRow {
+    #[serde(rename = "crate")]
+    pub krate: SizeCrate,
+    pub tool: Tool,
+    /// As built (no wasm-opt).
+    pub raw: PackageSize,
+    /// After `wasm-opt -O` (when it is installed).
+    pub opt: Option<PackageSize>,
+    /// gzip'd glue bytes per feature, with why they stay (`bench::size::FEATURES`;
+    /// cargo-bridge only).
+    pub features: Vec<(&'static str, u64, &'static str)>,
+}
+
+/// The size table: every package measured, bridge and peer side by side.
 #[derive(Clone, Debug, Default)]
-pub struct Optimized {
-    /// `wasm-opt --version`.
-    pub version: String,
-    pub packages: Vec<(&'static str, PackageSize, PackageSize)>,
+pub struct SizeReport {
+    pub rows: Vec<SizeRow>,
+    /// `wasm-opt --version`, when it ran.
+    pub wasm_opt: Option<String>,
+}
+
+impl SizeReport {
+    pub fn row(&self, krate: SizeCrate, tool: Tool) -> Option<&SizeRow> {
+        self.rows
+            .iter()
+            .find(|r| r.krate == krate && r.tool == tool)
+    }
 }
 
 /// The alongside section (issue 20): the bridge scenarios on a package that also holds

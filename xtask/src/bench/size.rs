@@ -1,13 +1,15 @@
-//! The size table (issue 12): gzip'd bytes of generated packages. Generates crates with
-//! 1, 10 and 100 copies of the bench class (constructor, `make`, `roundtrip`, `consume`,
-//! a getter; identity mode `rust`), builds each with `cargo bridge build --release`, and
-//! the 1-class crate as a wasm-bindgen user writes it (with the pinned `wasm-bindgen` CLI,
-//! when the peer runs). Both for the web (`--target web`), as shipped to browsers. Crates live under `target/bench-size/` and build into the
-//! fixtures' target directory (same release profile: the runtime compiles once), so later
-//! runs only rebuild what changed. The rows are without wasm-opt on
-//! either side; the 1-class packages are measured once more after `wasm-opt -O`.
+//! The size table (issues 12 and 24): gzip'd bytes of generated packages. Generates crates
+//! with 1, 10 and 100 copies of the bench class (constructor, `make`, `roundtrip`,
+//! `consume`, a getter; identity mode `rust`) and the Game of Life port, each also as a
+//! wasm-bindgen user writes it (with the pinned `wasm-bindgen` CLI, when the peer runs).
+//! Both for the web (`--target web`), as shipped to browsers; every module is measured
+//! as built and after `wasm-opt -O` (what `cargo bridge build --release` and wasm-pack
+//! run by default). Crates live under `target/bench-size/` and build into the fixtures'
+//! target directory (same release profile: the runtime compiles once), so later runs
+//! only rebuild what changed. The bridge glue's bytes are also split by feature
+//! (`FEATURES`).
 
-use super::model::{Optimized, PackageSize, SizeReport};
+use super::model::{PackageSize, SizeCrate, SizeReport, SizeRow, Tool};
 use crate::fixtures::CargoBridge;
 use anyhow::{Context, Result};
 use flate2::Compression;
@@ -56,45 +58,137 @@ impl Item{i} {{
     out
 }
 
-/// The 1-class crate as a wasm-bindgen user writes it.
-const PEER_SOURCE: &str = r#"use wasm_bindgen::prelude::*;
+/// The same `n` classes as a wasm-bindgen user writes them (a class passes by value, as
+/// `Handle<C>` does: wasm-bindgen has no shared handle).
+fn peer_source(n: usize) -> String {
+    let mut out = String::from("use wasm_bindgen::prelude::*;\n");
+    for i in 0..n {
+        out += &format!(
+            r#"
+#[wasm_bindgen]
+pub struct Item{i} {{
+    value: i32,
+}}
 
 #[wasm_bindgen]
-pub struct Item0 {
-    value: i32,
+impl Item{i} {{
+    #[wasm_bindgen(constructor)]
+    pub fn new(value: i32) -> Item{i} {{
+        Item{i} {{ value }}
+    }}
+    pub fn make(value: i32) -> Item{i} {{
+        Item{i} {{ value }}
+    }}
+    pub fn roundtrip(obj: Item{i}) -> Item{i} {{
+        obj
+    }}
+    pub fn consume(obj: &Item{i}) -> i32 {{
+        obj.value
+    }}
+    #[wasm_bindgen(getter)]
+    pub fn value(&self) -> i32 {{
+        self.value
+    }}
+}}
+"#
+        );
+    }
+    out
+}
+
+/// The Game of Life port as a new user writes it (issue 24): the book's `Universe` with
+/// its cells as a `&[u8]` view (`fixtures/bench/src/life.rs`'s class; default identity
+/// mode, `none`).
+const LIFE_SOURCE: &str = r#"use bridge_runtime::bridge;
+
+#[bridge]
+pub struct Life {
+    width: u32,
+    height: u32,
+    cells: Vec<u8>,
+    next: Vec<u8>,
+}
+
+#[bridge]
+impl Life {
+    #[bridge(constructor)]
+    pub fn new(width: u32, height: u32) -> Life {
+        let n = (width * height) as usize;
+        let cells = (0..n).map(|i| (i % 2 == 0 || i % 7 == 0) as u8).collect();
+        Life { width, height, cells, next: vec![0; n] }
+    }
+    pub fn tick(&mut self) {
+        step(self.width, self.height, &self.cells, &mut self.next);
+        std::mem::swap(&mut self.cells, &mut self.next);
+    }
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+}
+"#;
+
+/// The same in wasm-bindgen, as the book writes it: `cells()` is a pointer JS views
+/// through the exported memory.
+const PEER_LIFE_SOURCE: &str = r#"use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub struct Life {
+    width: u32,
+    height: u32,
+    cells: Vec<u8>,
+    next: Vec<u8>,
 }
 
 #[wasm_bindgen]
-impl Item0 {
+impl Life {
     #[wasm_bindgen(constructor)]
-    pub fn new(value: i32) -> Item0 {
-        Item0 { value }
+    pub fn new(width: u32, height: u32) -> Life {
+        let n = (width * height) as usize;
+        let cells = (0..n).map(|i| (i % 2 == 0 || i % 7 == 0) as u8).collect();
+        Life { width, height, cells, next: vec![0; n] }
     }
-    pub fn make(value: i32) -> Item0 {
-        Item0 { value }
+    pub fn tick(&mut self) {
+        step(self.width, self.height, &self.cells, &mut self.next);
+        std::mem::swap(&mut self.cells, &mut self.next);
     }
-    pub fn roundtrip(obj: Item0) -> Item0 {
-        obj
+    pub fn cells(&self) -> *const u8 {
+        self.cells.as_ptr()
     }
-    pub fn consume(obj: &Item0) -> i32 {
-        obj.value
-    }
-    #[wasm_bindgen(getter)]
-    pub fn value(&self) -> i32 {
-        self.value
+}
+
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+"#;
+
+/// Conway's rules on a torus, shared by both Life crates.
+const LIFE_STEP: &str = r#"
+fn step(width: u32, height: u32, cells: &[u8], next: &mut [u8]) {
+    let (w, h) = (width as usize, height as usize);
+    for y in 0..h {
+        let (up, down) = ((y + h - 1) % h, (y + 1) % h);
+        for x in 0..w {
+            let (left, right) = ((x + w - 1) % w, (x + 1) % w);
+            let live = cells[up * w + left] + cells[up * w + x] + cells[up * w + right]
+                + cells[y * w + left] + cells[y * w + right]
+                + cells[down * w + left] + cells[down * w + x] + cells[down * w + right];
+            let i = y * w + x;
+            next[i] = matches!((cells[i], live), (1, 2) | (1, 3) | (0, 3)) as u8;
+        }
     }
 }
 "#;
 
 const PROFILE: &str = "[profile.release]\nopt-level = 3\nlto = true\ncodegen-units = 1\n";
 
-fn write_crate(dir: &Path, name: &str, deps: &str, source: &str) -> Result<PathBuf> {
+fn write_crate(dir: &Path, name: &str, deps: &str, mode: &str, source: &str) -> Result<PathBuf> {
     std::fs::create_dir_all(dir.join("src"))?;
     let manifest = dir.join("Cargo.toml");
     let toml = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
          [lib]\ncrate-type = [\"cdylib\"]\n\n[dependencies]\n{deps}\n\n\
-         [package.metadata.bridge]\nidentity-mode = \"rust\"\nwasm-opt = false\n\n{PROFILE}\n[workspace]\n"
+         [package.metadata.bridge]\n{mode}wasm-opt = false\n\n{PROFILE}\n[workspace]\n"
     );
     // Rewritten only when different: an unchanged crate is not rebuilt.
     for (path, text) in [
@@ -125,8 +219,127 @@ fn package(js: &Path, wasm: &Path) -> Result<PackageSize> {
     })
 }
 
+fn gzip_text(text: &str) -> u64 {
+    let mut gz = GzEncoder::new(Vec::new(), Compression::best());
+    gz.write_all(text.as_bytes()).expect("writing to a Vec");
+    gz.finish().expect("writing to a Vec").len() as u64
+}
+
+/// The glue's module-scope definitions by feature: what the size table says stays in a
+/// package, and why (`FEATURES`' last field).
+pub const FEATURES: [(&str, &[&str], &str); 4] = [
+    (
+        "release pools",
+        &[
+            "$POOLS",
+            "$KEEP",
+            "$createPoolRegistry",
+            "withPool",
+            "pushPool",
+            "popPool",
+            "keep",
+            "autorelease",
+            "$AsyncFunction",
+            "$POOL_ASYNC",
+            "$invalidateReleased",
+            "$CLASS_INVALIDATORS",
+        ],
+        "every wrapper joins the innermost pool, and the registry is shared by every bridge module of a program",
+    ),
+    (
+        "exceptions",
+        &["$rethrow", "$guardsEnded", "$pendingPanic"],
+        "a panic becomes an Error with its message, the shadow stack and borrows are put back",
+    ),
+    (
+        "error messages",
+        &[
+            "$describe",
+            "$usedAfterRelease",
+            "$wrongClass",
+            "$notString",
+            "$notBigInt",
+            "$noRoom",
+            "$existingWrapper",
+        ],
+        "misuse throws an Error naming the class, the argument and what it got",
+    ),
+    (
+        "loader",
+        &[
+            "init",
+            "initSync",
+            "$bridgeImports",
+            "$setInstance",
+            "$notInitialized",
+            "$instantiated",
+            "$initialized",
+        ],
+        "instantiates once, with a clear error before `init()`",
+    ),
+];
+
+/// gzip'd bytes each of `FEATURES` adds to `js`: the whole file gzip'd, less the file
+/// without that feature's definitions gzip'd. A feature absent from the glue is 0.
+pub fn feature_bytes(js: &str) -> Vec<(&'static str, u64, &'static str)> {
+    let whole = gzip_text(js);
+    FEATURES
+        .iter()
+        .map(|(name, defs, why)| {
+            let bytes = whole.saturating_sub(gzip_text(&without(js, defs)));
+            (*name, bytes, *why)
+        })
+        .collect()
+}
+
+/// `js` without the module-scope definitions of `names` (the layout `glue/prune.rs` reads:
+/// a column-0 `function`, `const` or `let` (or `export`/`export default function`), to its
+/// own line's `;` or the next column-0 line starting with `}`, `]` or `)`).
+fn without(js: &str, names: &[&str]) -> String {
+    let defines = |line: &str| {
+        let rest = line
+            .strip_prefix("export default ")
+            .or_else(|| line.strip_prefix("export "))
+            .unwrap_or(line);
+        ["function ", "const ", "let "].iter().any(|k| {
+            rest.strip_prefix(k).is_some_and(|r| {
+                let name: String = r
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+                    .collect();
+                names.contains(&name.as_str())
+            })
+        })
+    };
+    let mut out = String::with_capacity(js.len());
+    let mut lines = js.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        if !defines(line) {
+            out.push_str(line);
+            continue;
+        }
+        if line.trim_end().ends_with(';') {
+            continue;
+        }
+        for next in lines.by_ref() {
+            if next.starts_with(['}', ']', ')']) {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// One generated crate: which row it is, built by which tool, its name and source.
+struct Crate {
+    krate: SizeCrate,
+    tool: Tool,
+    name: String,
+    source: String,
+}
+
 /// Build and measure with `cargo_bridge`, the fresh `cargo-bridge`; `counts` are the class
-/// counts to build; `peer`: also the wasm-bindgen 1-class package.
+/// counts to build; `peer`: also the same crates in wasm-bindgen, and both Life crates.
 pub fn measure(
     sh: &Shell,
     root: &Path,
@@ -135,118 +348,150 @@ pub fn measure(
     peer: bool,
 ) -> Result<SizeReport> {
     let base = root.join("target/bench-size");
-    // Shared with the fixtures (same release profile): the runtime compiles once.
-    let target = crate::fixtures::fixtures_target_dir();
-    let runtime = root.join("bridge-runtime");
-    let deps = format!(
-        "bridge-runtime = {{ path = {:?} }}",
-        runtime.display().to_string()
-    );
-    let mut bridge = Vec::new();
+    let mut crates = Vec::new();
     for &n in counts {
-        let name = format!("size{n}");
-        eprintln!("bench: size: building {n} class(es) with `cargo bridge build --release`");
-        let dir = base.join(&name);
-        let manifest = write_crate(&dir, &name, &deps, &bridge_source(n))?;
-        let out = dir.join("pkg");
-        cargo_bridge
-            .cmd(sh)
-            .args([
-                "build",
-                "--quiet",
-                "--release",
-                "--target",
-                "web",
-                "--manifest-path",
-            ])
-            .arg(&manifest)
-            .arg("--out-dir")
-            .arg(&out)
-            .env("CARGO_TARGET_DIR", &target)
-            .run()
-            .with_context(|| format!("building the {n}-class size crate"))?;
-        bridge.push((
-            n,
-            package(
-                &out.join(format!("{name}.js")),
-                &out.join(format!("{name}_bg.wasm")),
-            )?,
-        ));
+        crates.push(Crate {
+            krate: SizeCrate::Classes(n),
+            tool: Tool::Bridge,
+            name: format!("size{n}"),
+            source: bridge_source(n),
+        });
+        if peer {
+            crates.push(Crate {
+                krate: SizeCrate::Classes(n),
+                tool: Tool::WasmBindgen,
+                name: format!("peer{n}"),
+                source: peer_source(n),
+            });
+        }
     }
-    let peer = if peer {
-        eprintln!("bench: size: building the 1-class wasm-bindgen package");
-        let dir = base.join("peer1");
-        let version = super::peer::pinned_version(root)?;
-        let cli = super::peer::cli(sh, root, &version)?;
-        let manifest = write_crate(
-            &dir,
-            "peer1",
-            &format!("wasm-bindgen = \"={version}\""),
-            PEER_SOURCE,
-        )?;
-        let peer_target = root.join("fixtures/bench/peer/target");
-        cmd!(sh, "cargo build --quiet --release --target wasm32-unknown-unknown --manifest-path {manifest}")
-            .env("CARGO_TARGET_DIR", &peer_target)
-            .run()
-            .context("building the wasm-bindgen size crate")?;
-        let wasm = peer_target.join("wasm32-unknown-unknown/release/peer1.wasm");
-        let out = dir.join("pkg");
-        cmd!(sh, "{cli} --target web --out-dir {out} {wasm}")
-            .run()
-            .context("running wasm-bindgen on the size crate")?;
-        Some(package(&out.join("peer1.js"), &out.join("peer1_bg.wasm"))?)
-    } else {
-        None
-    };
-    let optimized = optimized(sh, &base, &bridge, peer.is_some())?;
-    Ok(SizeReport {
-        bridge,
-        peer,
-        optimized,
-    })
-}
-
-/// The 1-class packages after binaryen's `wasm-opt -O` (what `cargo bridge build
-/// --release` runs by default, after its own transforms; wasm-pack runs it for
-/// wasm-bindgen): the rows above are built with `wasm-opt = false`, so this runs the same
-/// command on their modules. `None` when wasm-opt is not installed.
-fn optimized(
-    sh: &Shell,
-    base: &Path,
-    bridge: &[(usize, PackageSize)],
-    peer: bool,
-) -> Result<Option<Optimized>> {
-    let Ok(version) = cmd!(sh, "wasm-opt --version")
+    if peer {
+        crates.push(Crate {
+            krate: SizeCrate::Life,
+            tool: Tool::Bridge,
+            name: "life".into(),
+            source: format!("{LIFE_SOURCE}{LIFE_STEP}"),
+        });
+        crates.push(Crate {
+            krate: SizeCrate::Life,
+            tool: Tool::WasmBindgen,
+            name: "peerlife".into(),
+            source: format!("{PEER_LIFE_SOURCE}{LIFE_STEP}"),
+        });
+    }
+    let wasm_opt = cmd!(sh, "wasm-opt --version")
         .quiet()
         .ignore_stderr()
         .read()
-    else {
-        eprintln!("bench: size: wasm-opt is not installed, no after-wasm-opt rows");
-        return Ok(None);
+        .ok()
+        .map(|v| v.trim().to_string());
+    if wasm_opt.is_none() {
+        eprintln!("bench: size: wasm-opt is not installed, no after-wasm-opt figures");
+    }
+    let mut rows = Vec::new();
+    for c in &crates {
+        let dir = base.join(&c.name);
+        let (js, wasm) = match c.tool {
+            Tool::Bridge => build_bridge(sh, root, cargo_bridge, c, &dir)?,
+            Tool::WasmBindgen => build_peer(sh, root, c, &dir)?,
+        };
+        let raw = package(&js, &wasm)?;
+        let opt = match &wasm_opt {
+            Some(_) => {
+                let out = wasm.with_extension("opt.wasm");
+                cmd!(sh, "wasm-opt -O {wasm} -o {out}")
+                    .quiet()
+                    .run()
+                    .with_context(|| format!("wasm-opt -O on {}", wasm.display()))?;
+                Some(package(&js, &out)?)
+            }
+            None => None,
+        };
+        let features = match c.tool {
+            Tool::Bridge => feature_bytes(&std::fs::read_to_string(&js)?),
+            Tool::WasmBindgen => Vec::new(),
+        };
+        rows.push(SizeRow {
+            krate: c.krate,
+            tool: c.tool,
+            raw,
+            opt,
+            features,
+        });
+    }
+    Ok(SizeReport { rows, wasm_opt })
+}
+
+/// `cargo bridge build --release --target web` (without wasm-opt: the table runs it).
+fn build_bridge(
+    sh: &Shell,
+    root: &Path,
+    cargo_bridge: &CargoBridge,
+    c: &Crate,
+    dir: &Path,
+) -> Result<(PathBuf, PathBuf)> {
+    eprintln!(
+        "bench: size: building {} with `cargo bridge build --release`",
+        c.name
+    );
+    // Shared with the fixtures (same release profile): the runtime compiles once.
+    let target = crate::fixtures::fixtures_target_dir();
+    let deps = format!(
+        "bridge-runtime = {{ path = {:?} }}",
+        root.join("bridge-runtime").display().to_string()
+    );
+    let mode = match c.krate {
+        SizeCrate::Classes(_) => "identity-mode = \"rust\"\n",
+        SizeCrate::Life => "",
     };
-    let mut packages = Vec::new();
-    let mut candidates = vec![("cargo-bridge", base.join("size1/pkg"), "size1")];
-    if peer {
-        candidates.push(("wasm-bindgen", base.join("peer1/pkg"), "peer1"));
-    }
-    for (name, dir, stem) in candidates {
-        if name == "cargo-bridge" && !bridge.iter().any(|(n, _)| *n == 1) {
-            continue;
-        }
-        let wasm = dir.join(format!("{stem}_bg.wasm"));
-        let opt = dir.join(format!("{stem}_bg.opt.wasm"));
-        cmd!(sh, "wasm-opt -O {wasm} -o {opt}")
-            .quiet()
-            .run()
-            .with_context(|| format!("wasm-opt -O on {}", wasm.display()))?;
-        let before = package(&dir.join(format!("{stem}.js")), &wasm)?;
-        let after = package(&dir.join(format!("{stem}.js")), &opt)?;
-        packages.push((name, before, after));
-    }
-    Ok(Some(Optimized {
-        version: version.trim().to_string(),
-        packages,
-    }))
+    let manifest = write_crate(dir, &c.name, &deps, mode, &c.source)?;
+    let out = dir.join("pkg");
+    cargo_bridge
+        .cmd(sh)
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--target",
+            "web",
+            "--manifest-path",
+        ])
+        .arg(&manifest)
+        .arg("--out-dir")
+        .arg(&out)
+        .env("CARGO_TARGET_DIR", &target)
+        .run()
+        .with_context(|| format!("building the size crate {}", c.name))?;
+    Ok((
+        out.join(format!("{}.js", c.name)),
+        out.join(format!("{}_bg.wasm", c.name)),
+    ))
+}
+
+/// `cargo build --release` and the pinned `wasm-bindgen --target web`.
+fn build_peer(sh: &Shell, root: &Path, c: &Crate, dir: &Path) -> Result<(PathBuf, PathBuf)> {
+    eprintln!("bench: size: building {} with wasm-bindgen", c.name);
+    let version = super::peer::pinned_version(root)?;
+    let cli = super::peer::cli(sh, root, &version)?;
+    let deps = format!("wasm-bindgen = \"={version}\"");
+    let manifest = write_crate(dir, &c.name, &deps, "", &c.source)?;
+    let peer_target = root.join("fixtures/bench/peer/target");
+    cmd!(
+        sh,
+        "cargo build --quiet --release --target wasm32-unknown-unknown --manifest-path {manifest}"
+    )
+    .env("CARGO_TARGET_DIR", &peer_target)
+    .run()
+    .with_context(|| format!("building the wasm-bindgen size crate {}", c.name))?;
+    let wasm = peer_target.join(format!("wasm32-unknown-unknown/release/{}.wasm", c.name));
+    let out = dir.join("pkg");
+    cmd!(sh, "{cli} --target web --out-dir {out} {wasm}")
+        .run()
+        .with_context(|| format!("running wasm-bindgen on {}", c.name))?;
+    Ok((
+        out.join(format!("{}.js", c.name)),
+        out.join(format!("{}_bg.wasm", c.name)),
+    ))
 }
 
 #[cfg(test)]
@@ -260,6 +505,16 @@ mod tests {
             assert_eq!(src.matches(&format!("pub struct Item{i} ")).count(), 1);
         }
         assert!(!src.contains("Item3"));
+    }
+
+    #[test]
+    fn a_feature_is_its_definitions_and_absent_ones_weigh_nothing() {
+        let js = "const $POOLS = 1;\nfunction $createPoolRegistry() {\n  return 2;\n}\nexport function withPool(fn) {\n  return fn();\n}\nfunction $other() {\n}\n";
+        let left = without(js, &["$POOLS", "$createPoolRegistry", "withPool"]);
+        assert_eq!(left, "function $other() {\n}\n");
+        let bytes = feature_bytes(js);
+        assert!(bytes[0].1 > 0, "{bytes:?}");
+        assert_eq!(bytes[1].1, 0, "no $rethrow here: {bytes:?}");
     }
 
     #[test]

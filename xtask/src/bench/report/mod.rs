@@ -148,15 +148,12 @@ pub fn json(run: &Run, machine: &Machine) -> Value {
         "records": run.records.iter().map(|r| record_json(run, r)).collect::<Vec<_>>(),
         "pools": pools::json(&run.pools),
         "size": run.size.as_ref().map(|s| json!({
-            "bridge": s.bridge.iter().map(|(n, p)| json!({"classes": n, "package": p})).collect::<Vec<_>>(),
-            "wasmBindgen": s.peer,
+            "rows": s.rows.iter().map(|r| json!({
+                "crate": r.krate, "tool": r.tool, "raw": r.raw, "wasmOpt": r.opt,
+                "features": r.features.iter().map(|(name, bytes, _)| json!({"feature": name, "gzip": bytes})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
             "gzipGluePerExtraClass": size::per_extra_class(s),
-            "wasmOpt": s.optimized.as_ref().map(|o| json!({
-                "version": o.version,
-                "packages": o.packages.iter().map(|(name, before, after)| json!({
-                    "package": name, "before": before, "after": after,
-                })).collect::<Vec<_>>(),
-            })),
+            "wasmOptVersion": s.wasm_opt,
         })),
         "alongside": alongside::json(run),
         "targets": targets(run).into_iter().zip(targets(&run.best_runs())).map(|(t, b)| json!({
