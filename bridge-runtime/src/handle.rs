@@ -264,20 +264,23 @@ pub struct WeakHandle<T> {
 }
 
 impl<T> Handle<T> {
-    /// A weak reference to this object (like `Rc::downgrade`).
-    pub fn downgrade(this: &Handle<T>) -> WeakHandle<T> {
-        let weak = &this.inner().weak;
+    /// A weak reference to this object (like `Rc::downgrade`). A method like
+    /// [`Handle::strong_count`] (a `Handle` does not deref to its value, so no method of
+    /// `T` is shadowed); `Handle::downgrade(&h)` is the same call.
+    pub fn downgrade(&self) -> WeakHandle<T> {
+        let weak = &self.inner().weak;
         weak.set(weak.get() + 1);
         WeakHandle {
-            ptr: this.ptr,
+            ptr: self.ptr,
             _owns: PhantomData,
         }
     }
 
-    /// Number of [`WeakHandle`]s to this object.
-    pub fn weak_count(this: &Handle<T>) -> u32 {
+    /// Number of [`WeakHandle`]s to this object (`h.weak_count()`, or
+    /// `Handle::weak_count(&h)` as for `Rc`).
+    pub fn weak_count(&self) -> u32 {
         // The strong references' own count is not a `WeakHandle`.
-        this.inner().weak.get() - 1
+        self.inner().weak.get() - 1
     }
 }
 
@@ -673,6 +676,9 @@ mod tests {
         let w = Handle::downgrade(&h);
         let w2 = w.clone();
         assert_eq!(Handle::weak_count(&h), 2);
+        let w3 = h.downgrade();
+        assert_eq!(h.weak_count(), 3, "the method spelling is the same call");
+        drop(w3);
         let up = w.upgrade().expect("alive");
         assert!(Handle::ptr_eq(&up, &h));
         assert_eq!(h.strong_count(), 2);
