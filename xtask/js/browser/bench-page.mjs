@@ -10,7 +10,22 @@ async function loadApi(mode, { bridge, peer, quick }) {
   if (mode === "wasm-bindgen") {
     const m = await import(peer);
     await m.default();
-    return { C: m.PeerItem, Pool: m.PeerPool, small: quick, release: (o) => o.free(), releaseSent: (sent, got) => got.free(), floor: m.floor };
+    const memory = m.wasmMemory();
+    return {
+      C: m.PeerItem,
+      Pool: m.PeerPool,
+      small: quick,
+      release: (o) => o.free(),
+      releaseSent: (sent, got) => got.free(),
+      floor: m.floor,
+      // The Game of Life: the book's way, a Uint8Array over the memory at the cells' address.
+      life: {
+        make: (w, h) => Object.assign(new m.PeerLife(w, h), { n: w * h }),
+        tick: (l) => l.tick(),
+        cells: (l) => new Uint8Array(memory.buffer, l.cells(), l.n),
+        free: (l) => l.free(),
+      },
+    };
   }
   if (mode !== "rust") throw new Error(`unknown mode ${mode}`);
   const m = await import(bridge);
@@ -24,6 +39,12 @@ async function loadApi(mode, { bridge, peer, quick }) {
     floor: m.floor,
     rawMake: m.rawMake,
     rawFree: m.rawFree,
+    life: {
+      make: (w, h) => new m.Life(w, h),
+      tick: (l) => l.tick(),
+      cells: (l) => l.cells(),
+      free: (l) => l.release(),
+    },
   };
 }
 
