@@ -98,6 +98,44 @@ flat_fields! {
     u64 => U64, |v| v, |b| b;
 }
 
+/// A tuple of scalars (`lowering::flat_tuple`): its elements in consecutive slots, as the
+/// fields of a flat record. The thunk of an export taking or returning one calls these
+/// (a tuple parameter the glue did not pass flat is a wire offset: `param_slot`).
+pub trait FlatTuple: Sized {
+    /// Write the elements from slot `at` on (an export's result: `at` is 0).
+    fn put(self, at: usize);
+    /// The elements the glue wrote from slot `at` on.
+    fn get(at: usize) -> Self;
+}
+
+macro_rules! flat_tuples {
+    ($(($($t:ident $v:ident $i:tt),+)),*) => {$(
+        impl<$($t: FlatField),+> FlatTuple for ($($t,)+) {
+            #[inline(always)]
+            fn put(self, at: usize) {
+                let ($($v,)+) = self;
+                $($v.put(at + $i);)+
+            }
+            #[inline(always)]
+            fn get(at: usize) -> Self {
+                ($($t::get(at + $i),)+)
+            }
+        }
+    )*};
+}
+// Every length a tuple crosses with (`bridge_schema::MAX_TUPLE`, within the slots).
+flat_tuples!(
+    (A a 0),
+    (A a 0, B b 1),
+    (A a 0, B b 1, C c 2),
+    (A a 0, B b 1, C c 2, D d 3),
+    (A a 0, B b 1, C c 2, D d 3, E e 4),
+    (A a 0, B b 1, C c 2, D d 3, E e 4, F f 5),
+    (A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6),
+    (A a 0, B b 1, C c 2, D d 3, E e 4, F f 5, G g 6, H h 7)
+);
+const _: () = assert!(bridge_schema::MAX_TUPLE == 8 && 8 <= flat_area::SLOTS as usize);
+
 #[cold]
 #[inline(never)]
 fn mismatch() -> ! {
@@ -184,6 +222,20 @@ mod tests {
         // A bool is any non-zero 32-bit value; the high half is not read.
         set(5, 1 << 32);
         assert!(!bool::get(5));
+    }
+
+    #[test]
+    fn a_tuple_sits_as_the_record_of_its_elements() {
+        // Slots 6 and up: the other tests (other threads) use 3 and 5.
+        (7u32, -1.5f64, 'x').put(6);
+        assert_eq!(read(6, Abi::U32), 7.0);
+        assert_eq!(read(7, Abi::F64), -1.5);
+        assert_eq!(read(8, Abi::U32), 'x' as u32 as f64);
+        assert_eq!(<(u32, f64, char)>::get(6), (7, -1.5, 'x'));
+        let eight = (true, 1i8, 2u16, 3i32, 4u64, 5.0f32, 6usize, -7i64);
+        eight.put(8);
+        assert_eq!(<(bool, i8, u16, i32, u64, f32, usize, i64)>::get(8), eight);
+        assert_eq!(<(u8,)>::get(12), (4,));
     }
 
     #[test]

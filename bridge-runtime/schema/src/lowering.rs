@@ -390,16 +390,27 @@ pub enum Site {
 
 /// A record's flat layout, if it has one: the wasm value of each field (its slot of the
 /// flat area, `abi::flat_area`, in declaration order) when every field is a [`Scalar`] and
-/// there are at most `flat_area::SLOTS`. Such a record returned by an export (alone or as
-/// a `Result`'s `Ok`) crosses through the flat area instead of the wire. The macro (the
-/// record's `IntoJs::into_ret`) and the glue (its reader) both ask this of the same field
-/// types, the ones the record's schema holds.
+/// there are at most `flat_area::SLOTS`. Such a record an export takes or returns (alone,
+/// or as a `Result`'s `Ok`) crosses through the flat area instead of the wire. The macro
+/// (the record's `IntoJs::into_ret`, `FromJs::from_param`) and the glue (its reader and
+/// writer) both ask this of the same field types, the ones the record's schema holds.
 pub fn flat_record<'a>(fields: impl IntoIterator<Item = &'a Ty>) -> Option<Vec<Abi>> {
     let abis = fields
         .into_iter()
         .map(|ty| Scalar::of(ty).map(Scalar::abi))
         .collect::<Option<Vec<Abi>>>()?;
     (abis.len() <= crate::abi::flat_area::SLOTS as usize).then_some(abis)
+}
+
+/// A tuple's flat layout: its elements as the fields of a record ([`flat_record`]), so a
+/// tuple of scalars an export takes or returns crosses through the flat area as such a
+/// record does. The macro (the thunk's lifting and lowering) and the glue ask it of the
+/// same element types.
+pub fn flat_tuple(ty: &Ty) -> Option<Vec<Abi>> {
+    match ty {
+        Ty::Tuple(elems) => flat_record(elems),
+        _ => None,
+    }
 }
 
 /// Whether `ty` crosses encoded on the wire (as its [`Role::WireOffset`]) at `site`: for
@@ -649,6 +660,14 @@ mod tests {
         let slots = crate::abi::flat_area::SLOTS as usize;
         assert!(flat_record(&vec![Ty::F64; slots]).is_some());
         assert_eq!(flat_record(&vec![Ty::F64; slots + 1]), None);
+        // A tuple is flat as a record of its elements would be (and never too long).
+        let pair = Ty::Tuple(vec![Ty::U32, Ty::F64]);
+        assert_eq!(flat_tuple(&pair), Some(vec![Abi::U32, Abi::F64]));
+        assert_eq!(flat_tuple(&Ty::Tuple(vec![Ty::U32, Ty::String])), None);
+        assert_eq!(flat_tuple(&Ty::Tuple(vec![pair.clone()])), None, "nested");
+        assert_eq!(flat_tuple(&Ty::Option(boxed(pair))), None);
+        assert_eq!(flat_tuple(&Ty::F64), None);
+        assert!(crate::MAX_TUPLE <= slots);
         // Every slot holds the widest wasm value.
         for s in Scalar::ALL {
             assert!(s.abi().size() <= crate::abi::flat_area::SLOT_SIZE, "{s:?}");

@@ -1,7 +1,8 @@
 //! Type id → JS name: the records name user types by type id; the glue by JS name.
 
 use crate::exports::{Exports, TypeDef};
-use bridge_schema::ImportSource;
+use bridge_schema::lowering;
+use bridge_schema::{Field, ImportSource, Ty};
 
 /// Type id → JS name of every user type in the module.
 pub struct TypeNames<'a>(pub &'a Exports);
@@ -24,13 +25,28 @@ impl<'a> TypeNames<'a> {
         matches!(self.def(type_id), TypeDef::Record(_) | TypeDef::Enum(_))
     }
 
-    /// A record's flat layout (every field a scalar: `lowering::flat_record`), the wasm
-    /// value of each field's slot; the macro asks the same of the same field types.
-    pub fn flat_record(&self, type_id: &str) -> Option<Vec<bridge_schema::lowering::Abi>> {
-        match self.def(type_id) {
-            TypeDef::Record(r) => {
-                bridge_schema::lowering::flat_record(r.fields.iter().map(|f| &f.ty))
-            }
+    /// The flat layout of `ty`, a record of scalars (`lowering::flat_record` of its
+    /// fields) or a tuple of scalars (`lowering::flat_tuple`): its fields (a tuple's
+    /// elements, named by their index) and the wasm value of each one's slot. The macro
+    /// asks the same of the same types.
+    pub fn flat(&self, ty: &Ty) -> Option<(Vec<Field>, Vec<lowering::Abi>)> {
+        match ty {
+            Ty::Named(id) => match self.def(id) {
+                TypeDef::Record(r) => lowering::flat_record(r.fields.iter().map(|f| &f.ty))
+                    .map(|abis| (r.fields.clone(), abis)),
+                _ => None,
+            },
+            Ty::Tuple(elems) => lowering::flat_tuple(ty).map(|abis| {
+                let fields = elems
+                    .iter()
+                    .enumerate()
+                    .map(|(i, ty)| Field {
+                        name: i.to_string(),
+                        ty: ty.clone(),
+                    })
+                    .collect();
+                (fields, abis)
+            }),
             _ => None,
         }
     }

@@ -663,33 +663,43 @@ pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
 }
 
 /// An export's result: its view at [`Site::ExportResult`], read from the flat area when
-/// it is a record of scalars (`TypeNames::flat_record`; the macro lowers the same records
-/// with `into_ret`, which writes them there).
+/// it is a record or tuple of scalars (`TypeNames::flat`; the macro lowers the same
+/// records with `into_ret` and tuples with `FlatTuple::put`, which write them there).
 pub fn export_result(ty: &Ty, names: &TypeNames) -> TyView {
     let mut view = at(view(ty, names), ty, Site::ExportResult);
-    let record = match ty {
+    let value = match ty {
         Ty::Result(ok, _) => &**ok,
         other => other,
     };
-    view.flat = view.kind == Kind::Data
-        && matches!(record, Ty::Named(id) if names.flat_record(id).is_some());
+    view.flat = flat_kind(view.kind) && names.flat(value).is_some();
     view
 }
 
-/// A record of scalars an export takes through the flat area.
+/// The kinds a flat value is otherwise: a record's (`data`) or a tuple's (`wire`).
+fn flat_kind(kind: Kind) -> bool {
+    matches!(kind, Kind::Data | Kind::Wire)
+}
+
+/// A record or tuple of scalars an export takes through the flat area.
 #[derive(Serialize, Debug, Clone)]
 pub struct FlatParamView {
-    /// The record's name in messages (as its wire codec's).
+    /// The record's or tuple's name in messages (as its wire codec's).
     pub ts: String,
     /// What the call passes: `flat_area::TAG` and the first slot, as the `i32` wasm sees.
     pub arg: i32,
+    /// A tuple: a JS array of `fields.len()` elements (checked as the wire's writer
+    /// checks it), its elements' paths `[i]`; else a record's object, paths `.name`.
+    pub tuple: bool,
     /// Its fields in declaration order, each at its slot (from the first one).
     pub fields: Vec<FlatFieldView>,
 }
 
 #[derive(Serialize, Debug, Clone)]
 pub struct FlatFieldView {
+    /// Its property (a tuple's element: the index).
     pub name: String,
+    /// How messages name it and the glue reads it: `.name` or `[i]`.
+    pub step: String,
     /// The wire's leaf of its type: the checks and messages of the wire's writers.
     pub leaf: wire::LeafView,
     /// The view of the flat area it is written through, and its element there.
@@ -698,31 +708,32 @@ pub struct FlatFieldView {
 }
 
 /// An export's parameter: its view at [`Site::ExportParam`], passed through the flat
-/// area when it is a record of scalars (`TypeNames::flat_record`) and its fields fit in
+/// area when it is a record or tuple of scalars (`TypeNames::flat`) and its fields fit in
 /// the slots from `*used` on (the call's earlier flat parameters took those before);
-/// otherwise it stays on the wire, which the macro's `from_param` tells by the tag.
+/// otherwise it stays on the wire, which the macro's `from_param` (a tuple: the thunk)
+/// tells by the tag.
 pub fn export_param(ty: &Ty, names: &TypeNames, used: &mut u32) -> TyView {
     let mut view = at(view(ty, names), ty, Site::ExportParam);
-    let Ty::Named(id) = ty else {
-        return view;
-    };
-    let Some(abis) = names.flat_record(id).filter(|_| view.kind == Kind::Data) else {
+    let Some((fields, abis)) = names.flat(ty).filter(|_| flat_kind(view.kind)) else {
         return view;
     };
     let first = *used;
     if first + abis.len() as u32 > bridge_schema::abi::flat_area::SLOTS {
         return view;
     }
-    let crate::exports::TypeDef::Record(record) = names.def(id) else {
-        unreachable!("flat_record answers for records only")
-    };
     *used += abis.len() as u32;
-    let fields = flat::slots(&record.fields, &abis)
+    let tuple = matches!(ty, Ty::Tuple(_));
+    let fields = flat::slots(&fields, &abis)
         .into_iter()
-        .zip(&record.fields)
+        .zip(&fields)
         .map(|(slot, field)| FlatFieldView {
             index: slot.index + first * slot.per_slot,
             view: slot.view,
+            step: if tuple {
+                format!("[{}]", slot.name)
+            } else {
+                format!(".{}", slot.name)
+            },
             name: slot.name,
             leaf: wire::leaf(&field.ty, names),
         })
@@ -730,6 +741,7 @@ pub fn export_param(ty: &Ty, names: &TypeNames, used: &mut u32) -> TyView {
     view.flat_param = Some(FlatParamView {
         ts: ts::wire(ty, names),
         arg: (bridge_schema::abi::flat_area::TAG | first) as i32,
+        tuple,
         fields,
     });
     view.on_wire = false;

@@ -27,8 +27,9 @@ pub struct CodecView {
     pub variants: Vec<VariantView>,
     /// A map with `String` keys: a plain object is taken too (its own enumerable keys).
     pub object_keys: bool,
-    /// A record of scalars: its fields' slots in the flat area, where an export returns
-    /// it (`templates/flat.js.j2` renders its `$flat$read_<name>`).
+    /// A record or tuple of scalars (`TypeNames::flat`): its fields' slots in the flat
+    /// area, where an export returns it (`templates/flat.js.j2` renders its
+    /// `$flat$read_<name>`).
     pub flat: Option<Vec<FlatSlotView>>,
 }
 
@@ -391,7 +392,9 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
         fields: Vec::new(),
         variants: Vec::new(),
         object_keys: false,
-        flat: None,
+        flat: names
+            .flat(ty)
+            .map(|(fields, abis)| flat::slots(&fields, &abis)),
     };
     // Reserve the slot first: a recursive record finds itself and stops.
     let at = out.len();
@@ -417,9 +420,6 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
             TypeDef::Record(r) => CodecView {
                 kind: CodecKind::Record,
                 fields: fields(&r.fields, names, out),
-                flat: names
-                    .flat_record(id)
-                    .map(|abis| flat::slots(&r.fields, &abis)),
                 ..base
             },
             TypeDef::Enum(e) => CodecView {

@@ -3,7 +3,7 @@
 use super::abi::{self, scalar};
 use crate::model::ty::TyInfo;
 use bridge_schema::Ty;
-use bridge_schema::lowering::Site;
+use bridge_schema::lowering::{self, Site};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
@@ -87,6 +87,17 @@ fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
     let carrier = &info.carrier;
     let rt = quote!(::bridge_runtime::abi);
     match &info.ty {
+        // A tuple of scalars: in the flat area from the slot a tagged value names, or
+        // (the glue ran out of slots) on the wire.
+        t if lowering::flat_tuple(t).is_some() => Step {
+            prelude: quote! {
+                let #name = match ::bridge_runtime::flat::param_slot(#name) {
+                    ::core::option::Option::Some(at) => ::bridge_runtime::flat::FlatTuple::get(at),
+                    ::core::option::Option::None => unsafe { ::bridge_runtime::wire::read_at(#name) }?,
+                };
+            },
+            arg: quote! { #name },
+        },
         // JS wrote the value into the wire's in-buffer at offset `#name`.
         t if t.travels_on_wire() => Step {
             prelude: quote! {
@@ -226,6 +237,10 @@ fn lower(info: &TyInfo) -> TokenStream {
                 ..info.clone()
             });
             quote! { let __value = __value.into_vec(); #vec }
+        }
+        // A tuple of scalars: into the flat area (the glue reads it from slot 0).
+        t if lowering::flat_tuple(t).is_some() => {
+            quote! { ::bridge_runtime::flat::FlatTuple::put(__value, 0) }
         }
         t if t.travels_on_wire() => quote! { ::bridge_runtime::wire::ret(__value) },
         // The thunk turned the slice into its address and length while it was borrowed.
