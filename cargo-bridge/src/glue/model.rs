@@ -63,6 +63,11 @@ pub struct GlueModel {
     /// Some call reads a record of scalars from the flat area (`TyView::flat`): the glue
     /// includes `templates/flat.js.j2`.
     pub flat: bool,
+    /// Some class is in `rust` mode, so the module keeps fast-pool entries in wasm
+    /// (`transforms/pool_dispatch.rs` removes the pool exports otherwise): the glue
+    /// registers the module with the pool registry as a fast module and forgets the
+    /// wrappers a drain released. Without it, none of that plumbing ships.
+    pub fast_pools: bool,
 }
 
 /// One module binding of a wasm export's function (`let <var>` = `$wasm[<symbol>]`).
@@ -176,6 +181,7 @@ impl GlueModel {
             wbg: Default::default(),
             views,
             flat: false,
+            fast_pools: classes.iter().any(|c| c.mode == IdentityMode::Rust),
         }
         .number_functions()
         .mark_cached_wrappers(classes)
