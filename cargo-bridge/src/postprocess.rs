@@ -100,6 +100,14 @@ pub fn run(
         .imports
         .iter()
         .any(|i| i.module == bridge_schema::abi::tasks::MODULE);
+    let guard_markers = module.imports.iter().any(|i| {
+        i.module == bridge_schema::abi::host::MODULE
+            && [
+                bridge_schema::abi::host::GUARDS_ENDED,
+                bridge_schema::abi::host::GUARDS_RESUMED,
+            ]
+            .contains(&i.name.as_str())
+    });
     let owned_closures = module.imports.iter().any(|i| {
         i.module == bridge_schema::JS_VALUE_MODULE
             && i.name == bridge_schema::abi::js_values::ops::CLOSURE_NEW
@@ -124,6 +132,7 @@ pub fn run(
     model.debug = naming.debug;
     model.tasks = uses_tasks;
     model.owned_closures = owned_closures;
+    model.guard_markers = guard_markers;
     // bridge-runtime's JsValue conversions hand values to the table.
     let wbg_uses_values = wbg.connect.is_some();
     model.wbg = wbg;

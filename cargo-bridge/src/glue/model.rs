@@ -68,6 +68,11 @@ pub struct GlueModel {
     /// registers the module with the pool registry as a fast module and forgets the
     /// wrappers a drain released. Without it, none of that plumbing ships.
     pub fast_pools: bool,
+    /// The module imports the host's `guards_ended`/`guards_resumed` (some thunk runs code
+    /// that may panic or throw after ending borrow guards: a doomed box's `Drop`, an
+    /// error's `Display`): the glue keeps the markers and `$rethrow` reads them. Set by
+    /// the post-process; without the imports no marker can exist, and none of it ships.
+    pub guard_markers: bool,
 }
 
 /// One module binding of a wasm export's function (`let <var>` = `$wasm[<symbol>]`).
@@ -182,6 +187,7 @@ impl GlueModel {
             views,
             flat: false,
             fast_pools: classes.iter().any(|c| c.mode == IdentityMode::Rust),
+            guard_markers: false,
         }
         .number_functions()
         .mark_cached_wrappers(classes)
