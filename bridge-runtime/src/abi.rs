@@ -11,8 +11,8 @@
 use crate::error::after_guards;
 pub use crate::error::{BridgeError, Result, err_display, lift_char, or_throw, throw};
 use crate::global::global;
-pub use crate::handle::{ArgRef, ArgRefMut};
-use crate::handle::{BorrowConflict, RawHeader};
+pub use crate::handle::{ArgRef, ArgRefMut, Taking};
+use crate::handle::{BorrowConflict, MoveRefusal, RawHeader};
 pub use crate::maps::MapKey;
 pub use crate::result::{ErrDisplayOnly, ErrProbe, ExportError};
 pub use crate::ret::{
@@ -22,7 +22,7 @@ pub use crate::ret::{
 };
 pub use crate::task::{await_or_throw, finish_task, start_task};
 use crate::text::concat;
-pub use crate::types::{handle_arg, lower_class};
+pub use crate::types::{ArgSite, TakeParam, handle_arg, lower_class};
 use crate::{BridgeClass, FromJs, Handle, IntoJs};
 use std::cell::Cell;
 
@@ -93,19 +93,13 @@ pub unsafe fn lift_opt_named<T: FromJs>(is_some: u32, value: T::Abi) -> Option<T
     (is_some != 0).then(|| unsafe { T::from_abi(value) })
 }
 
-/// Where a borrow of an argument happens, for the error message.
-pub struct ArgSite {
-    pub class: &'static str,
-    pub member: &'static str,
-    pub param: &'static str,
-}
-
 #[cold]
 #[inline(never)]
 fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
     let state = match c {
         BorrowConflict::MutablyBorrowed => "is already mutably borrowed",
         BorrowConflict::Borrowed => "is already borrowed",
+        BorrowConflict::Moved => return moved_conflict(site, arg_class),
     };
     let dot = if site.class.is_empty() { "" } else { "." };
     BridgeError::new(concat(&[
@@ -122,6 +116,81 @@ fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
         arg_class,
         " is live (the same object passed twice, or as both `this` and an argument)",
     ]))
+}
+
+/// A borrow of an object a call still running took by value (its wrapper is released
+/// when that call returns).
+#[cold]
+fn moved_conflict(site: &ArgSite, arg_class: &str) -> BridgeError {
+    let dot = if site.class.is_empty() { "" } else { "." };
+    BridgeError::new(concat(&[
+        "`",
+        site.class,
+        dot,
+        site.member,
+        "` cannot borrow `",
+        site.param,
+        "`: a call still running took this ",
+        arg_class,
+        " by value (its wrapper is released when that call returns)",
+    ]))
+}
+
+/// Begin taking a class argument (or a `self` receiver) out of JS by value: refused
+/// while it is borrowed, already being taken, or Rust holds references to it besides
+/// JS's (the wrapper's, or in `rust` mode the identity table's, plus one per fast-pool
+/// entry). The thunk begins every take before it finishes any (`Taking::finish` moves
+/// the value), so a refusal leaves each object as it was.
+///
+/// # Safety
+/// `addr` must be a live `Handle<C>` box that JS keeps alive during the call.
+pub unsafe fn begin_take<C: BridgeClass>(addr: u32, site: &ArgSite) -> Result<Taking<'static, C>> {
+    let js_refs = 1 + crate::pool::entries_of(addr);
+    // SAFETY: forwarded contract.
+    unsafe { Handle::<C>::begin_take_raw(addr as usize, js_refs) }
+        .map_err(|refusal| move_refused(site, C::NAME, refusal))
+}
+
+#[cold]
+#[inline(never)]
+fn move_refused(site: &ArgSite, class: &str, refusal: MoveRefusal) -> BridgeError {
+    let dot = if site.class.is_empty() { "" } else { "." };
+    let count;
+    let why: &[&str] = match refusal {
+        MoveRefusal::Borrowed => &[
+            "it is borrowed (it is also `this` or a borrowed argument of this call, or a call \
+             still running is using it)",
+        ],
+        MoveRefusal::Twice => &["it is also another argument this call takes by value"],
+        MoveRefusal::Moved => &["a call still running took it by value"],
+        MoveRefusal::Shared(n) => {
+            count = crate::text::decimal(n);
+            &[
+                "Rust holds ",
+                &count,
+                if n == 1 {
+                    " other reference to it"
+                } else {
+                    " other references to it"
+                },
+                " (a `Handle`, or in `none` mode another wrapper of it)",
+            ]
+        }
+    };
+    let mut parts = vec![
+        "`",
+        site.class,
+        dot,
+        site.member,
+        "` cannot take `",
+        site.param,
+        "`: this ",
+        class,
+        " cannot move out of JS, ",
+    ];
+    parts.extend_from_slice(why);
+    parts.push("; nothing was moved");
+    BridgeError::new(concat(&parts))
 }
 
 /// Shared borrow of a class argument, the thunk's guard number `I` (see [`ArgRef`]).

@@ -10,7 +10,10 @@ use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
-use bridge_schema::header::{BORROW_DOOMED as DOOMED, BORROW_EXCLUSIVE as EXCLUSIVE};
+use bridge_schema::header::{
+    BORROW_DOOMED as DOOMED, BORROW_EXCLUSIVE as EXCLUSIVE, BORROW_MOVED as MOVED,
+    BORROW_MOVING as MOVING,
+};
 
 #[repr(C)]
 pub(crate) struct ObjectBox<T> {
@@ -85,6 +88,19 @@ pub enum BorrowConflict {
     MutablyBorrowed,
     /// Shared borrows are live (an exclusive borrow was asked for).
     Borrowed,
+    /// A call still running took the object by value (`self` or a `C` parameter): its
+    /// value left the box, and JS's wrapper is released when that call returns.
+    Moved,
+}
+
+/// The conflict a refused borrow flag `b` (negative: exclusive or moved; else shared).
+#[cold]
+fn conflict_of(b: i32) -> BorrowConflict {
+    match b {
+        MOVED | MOVING => BorrowConflict::Moved,
+        b if b < 0 => BorrowConflict::MutablyBorrowed,
+        _ => BorrowConflict::Borrowed,
+    }
 }
 
 impl<T> Handle<T> {
@@ -134,7 +150,7 @@ impl<T> Handle<T> {
         let flag = &self.inner().borrow;
         let b = flag.get();
         if b < 0 {
-            return Err(BorrowConflict::MutablyBorrowed);
+            return Err(conflict_of(b));
         }
         flag.set(b + 1);
         Ok(HandleRef {
@@ -151,8 +167,7 @@ impl<T> Handle<T> {
                     object: self.inner(),
                 })
             }
-            b if b < 0 => Err(BorrowConflict::MutablyBorrowed),
-            _ => Err(BorrowConflict::Borrowed),
+            b => Err(conflict_of(b)),
         }
     }
 
@@ -213,6 +228,10 @@ impl<T> Drop for Handle<T> {
             if b == 0 {
                 // SAFETY: last reference and no borrow; the box came from `Box::leak` in `new`.
                 unsafe { free_box(object) };
+            } else if b == MOVED {
+                // A call took the value (`take_raw`): only the allocation is left.
+                // SAFETY: the strong references' weak count, owned together.
+                unsafe { release_weak(object) };
             } else {
                 // Borrowed with no reference left: JS released its last reference from
                 // inside a call that borrows the object (a callback re-entering JS). That
@@ -290,11 +309,12 @@ impl<T> WeakHandle<T> {
         unsafe { self.ptr.as_ref() }
     }
 
-    /// A strong handle, if the object is still alive.
+    /// A strong handle, if the object is still alive: `None` once it was dropped, or
+    /// once a call took it out of JS by value (its value left the box, into that call).
     pub fn upgrade(&self) -> Option<Handle<T>> {
         let object = self.inner();
         let strong = object.strong.get();
-        if strong == 0 {
+        if strong == 0 || object.borrow.get() == MOVED {
             return None;
         }
         object.strong.set(strong + 1);
@@ -506,11 +526,7 @@ impl<T> Handle<T> {
         // object again has no free on its path.
         let b = object.borrow.get();
         if b as u32 >= DOOMED as u32 {
-            return Err(if b < 0 {
-                BorrowConflict::MutablyBorrowed
-            } else {
-                BorrowConflict::Borrowed
-            });
+            return Err(conflict_of(b));
         }
         object.borrow.set(b + 1);
         Ok(HandleRef { object })
@@ -528,9 +544,75 @@ impl<T> Handle<T> {
                 object.borrow.set(EXCLUSIVE);
                 Ok(HandleRefMut { object })
             }
-            b if b < 0 => Err(BorrowConflict::MutablyBorrowed),
-            _ => Err(BorrowConflict::Borrowed),
+            b => Err(conflict_of(b)),
         }
+    }
+
+    /// Begin moving the value out of the box at `addr` (a thunk's `self` or `C`
+    /// parameter): refused while it is borrowed or being moved, or while more than
+    /// `js_refs` references (the ones JS holds through the wrapper passed) exist. The
+    /// flag says [`MOVING`] until [`Taking::finish`]; a [`Taking`] dropped unfinished
+    /// (a later argument was refused) puts it back to 0.
+    ///
+    /// # Safety
+    /// `addr` must be a live `Handle<T>` box that outlives `'a`.
+    pub(crate) unsafe fn begin_take_raw<'a>(
+        addr: usize,
+        js_refs: u32,
+    ) -> Result<Taking<'a, T>, MoveRefusal> {
+        // SAFETY: forwarded contract.
+        let object = unsafe { &*(addr as *const ObjectBox<T>) };
+        match object.borrow.get() {
+            0 => {}
+            MOVING => return Err(MoveRefusal::Twice),
+            MOVED => return Err(MoveRefusal::Moved),
+            _ => return Err(MoveRefusal::Borrowed),
+        }
+        let strong = object.strong.get();
+        if strong > js_refs {
+            return Err(MoveRefusal::Shared(strong - js_refs));
+        }
+        object.borrow.set(MOVING);
+        Ok(Taking { object })
+    }
+}
+
+/// Why a call could not take an object out of JS by value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MoveRefusal {
+    /// A borrow of it is live (it is also `this` or a borrowed argument of the call, or
+    /// a call further out is using it).
+    Borrowed,
+    /// The same call takes it by value twice.
+    Twice,
+    /// A call still running took it by value.
+    Moved,
+    /// This many references besides JS's exist (Rust `Handle`s, other `none`-mode
+    /// wrappers).
+    Shared(u32),
+}
+
+/// An object a thunk is taking by value, checked but not yet moved ([`MOVING`]).
+pub struct Taking<'a, T> {
+    object: &'a ObjectBox<T>,
+}
+
+impl<T> Taking<'_, T> {
+    /// Move the value out; the box keeps its references, flagged [`MOVED`], until JS
+    /// drops them (the glue releases the wrapper after the call).
+    pub fn finish(self) -> T {
+        let this = ManuallyDrop::new(self);
+        this.object.borrow.set(MOVED);
+        // SAFETY: no borrow and no other owner (checked by `begin_take_raw`); the flag keeps
+        // the value from being dropped or reached again.
+        unsafe { ManuallyDrop::take(&mut *this.object.value.get()) }
+    }
+}
+
+impl<T> Drop for Taking<'_, T> {
+    /// Not finished: a later argument was refused, so nothing moves.
+    fn drop(&mut self) {
+        self.object.borrow.set(0);
     }
 }
 
@@ -758,5 +840,46 @@ mod tests {
         let c = unsafe { Handle::<i32>::clone_from_raw(raw) };
         assert_eq!(h.strong_count(), 2);
         assert!(Handle::ptr_eq(&h, &c));
+    }
+
+    /// A take refused (shared, borrowed, twice) changes nothing; one that finishes moves
+    /// the value out, after which borrows and weak handles see it gone and the last
+    /// reference frees the box without dropping a value.
+    #[test]
+    fn a_take_moves_the_value_once_and_a_refused_one_changes_nothing() {
+        let drops = Rc::new(Cell::new(0));
+        let owned = Handle::new(CountsDrops(drops.clone()));
+        let raw = owned.as_raw();
+        let extra = owned.clone();
+        let refused = unsafe { Handle::<CountsDrops>::begin_take_raw(raw, 1) };
+        assert_eq!(refused.err(), Some(MoveRefusal::Shared(1)));
+        drop(extra);
+        let borrow = owned.borrow();
+        let refused = unsafe { Handle::<CountsDrops>::begin_take_raw(raw, 1) };
+        assert_eq!(refused.err(), Some(MoveRefusal::Borrowed));
+        drop(borrow);
+        let first = unsafe { Handle::<CountsDrops>::begin_take_raw(raw, 1) }.unwrap();
+        let twice = unsafe { Handle::<CountsDrops>::begin_take_raw(raw, 1) };
+        assert_eq!(twice.err(), Some(MoveRefusal::Twice));
+        drop(first);
+        assert_eq!(
+            owned.inner().borrow.get(),
+            0,
+            "an unfinished take restores the flag"
+        );
+        let weak = Handle::downgrade(&owned);
+        let value = unsafe { Handle::<CountsDrops>::begin_take_raw(raw, 1) }
+            .unwrap()
+            .finish();
+        assert!(weak.upgrade().is_none(), "the value left the box");
+        assert_eq!(owned.try_borrow().err(), Some(BorrowConflict::Moved));
+        assert_eq!(owned.try_borrow_mut().err(), Some(BorrowConflict::Moved));
+        let again = unsafe { Handle::<CountsDrops>::begin_take_raw(raw, 1) };
+        assert_eq!(again.err(), Some(MoveRefusal::Moved));
+        drop(owned);
+        assert_eq!(drops.get(), 0, "the box went without a value to drop");
+        drop(value);
+        assert_eq!(drops.get(), 1);
+        drop(weak);
     }
 }

@@ -166,6 +166,14 @@ pub extern "C" fn __bridge_pool_released() -> u32 {
     })
 }
 
+/// How many live entries of the active pools hold `addr`: each owns a reference JS
+/// drops with its pool, so a move out of JS counts them as JS's.
+pub(crate) fn entries_of(addr: u32) -> u32 {
+    with_vec(&ENTRIES, |e| {
+        e.iter().filter(|x| x.addr == addr).count() as u32
+    })
+}
+
 /// `keep`: forget every entry for `addr` (dropping their references); the object
 /// survives the drain. Returns how many entries were removed. The entries become
 /// [`KEPT`] in place: removing them would move the entries above, and with them the

@@ -84,13 +84,16 @@ pub trait IntoJs: Sized {
     }
 }
 
-/// A value a thunk takes from JS by value: `Handle<C>`, records and enums.
+/// A value a thunk takes from JS by value: `Handle<C>`, records and enums (a class by
+/// value is [`TakeParam`]'s: it moves out of JS, only as an export's own parameter).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be taken by value from JS",
-    label = "a class is not taken by value, and other types need #[bridge]",
-    note = "take a class as `&{Self}`, `&mut {Self}` or `Handle<{Self}>`; records and enums are \
-            taken by value; a type alias of a supported type (`type Id = u32;`) must be written \
-            as that type (#[bridge] reads types as they are spelled)"
+    message = "`{Self}` cannot be taken by value from JS here",
+    label = "not a record, enum or `Handle<C>`",
+    note = "a #[bridge] class moves out of JS by value only as a plain parameter (or `self`) of \
+            an export; in an `Option`, a `Vec`, a field, a JS function's result or a Rust \
+            closure's parameter take `Handle<{Self}>` (JS keeps its object); records and enums \
+            are taken by value; a type alias of a supported type (`type Id = u32;`) must be \
+            written as that type (#[bridge] reads types as they are spelled)"
 )]
 pub trait FromJs: Sized {
     /// The wasm value it travels as. `u32` for classes (the box address).
@@ -127,6 +130,43 @@ pub trait FromJs: Sized {
             // SAFETY: forwarded contract.
             .map(|a| unsafe { Self::from_abi(a) })
             .collect()
+    }
+}
+
+/// Where a borrow or move of an argument happens, for the error message.
+pub struct ArgSite {
+    pub class: &'static str,
+    pub member: &'static str,
+    pub param: &'static str,
+}
+
+/// A user type an export's parameter takes by value (not `Handle<C>`), in two steps so
+/// that a thunk checks every object it moves before it moves any: every [`FromJs`] type
+/// (converted in `begin`), and classes, whose `#[bridge]` expansion implements it: `begin`
+/// checks the object can leave JS (nothing borrows it, Rust holds no other reference:
+/// `abi::begin_take`), `finish` moves the value out of its box.
+pub trait TakeParam: Sized {
+    /// The wasm value it travels as (a class: its box address).
+    type Abi;
+    /// Checked, not yet taken.
+    type Taking;
+    /// # Safety
+    /// As [`FromJs::from_abi`].
+    unsafe fn begin(abi: Self::Abi, site: &ArgSite) -> crate::error::Result<Self::Taking>;
+    fn finish(taking: Self::Taking) -> Self;
+}
+
+impl<T: FromJs> TakeParam for T {
+    type Abi = T::Abi;
+    type Taking = T;
+    #[inline(always)]
+    unsafe fn begin(abi: T::Abi, _site: &ArgSite) -> crate::error::Result<T> {
+        // SAFETY: forwarded contract.
+        Ok(unsafe { T::from_param(abi) })
+    }
+    #[inline(always)]
+    fn finish(taking: T) -> T {
+        taking
     }
 }
 

@@ -225,6 +225,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
     }
     check_unique_type_ids(&exports, wasm)?;
     check_type_refs(&exports, wasm)?;
+    resolve_by_value(&mut exports);
     for class in &exports.classes {
         let ctors = class
             .members
@@ -258,6 +259,27 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
         .sort_by(|a, b| a.def.type_id.cmp(&b.def.type_id));
     exports.crates.sort();
     Ok(exports)
+}
+
+/// The macro writes every user type a parameter takes by value as `Ty::ByValue` (it
+/// cannot tell classes from records and enums); only a class's is moved out of JS, so the
+/// others become the `Ty::Named` the rest of `cargo bridge` knows.
+fn resolve_by_value(exports: &mut Exports) {
+    let classes: Vec<String> = exports.classes.iter().map(|c| c.type_id.clone()).collect();
+    let members = exports
+        .classes
+        .iter_mut()
+        .flat_map(|c| c.members.iter_mut());
+    let functions = exports.functions.iter_mut().map(|f| &mut f.function);
+    for f in members.chain(functions) {
+        for p in &mut f.params {
+            if let Ty::ByValue(id) = &p.ty
+                && !classes.contains(id)
+            {
+                p.ty = Ty::Named(id.clone());
+            }
+        }
+    }
 }
 
 /// A record or enum shares no type id with another type (a class's duplicate is caught

@@ -345,6 +345,14 @@ pub mod header {
     /// flag is neither exclusive nor doomed, and lets the compiler drop the free from the
     /// guard's end when the borrowed call cannot reach the object again.
     pub const BORROW_DOOMED: i32 = 1 << 30;
+    /// The borrow flag of a box whose value a call took by value (`self`, a `C`
+    /// parameter): negative, so every borrow refuses it; the last reference frees the box
+    /// without dropping a value. The glue reads it after a call that failed, to release
+    /// the wrappers of the objects that moved before the failure.
+    pub const BORROW_MOVED: i32 = i32::MIN + 1;
+    /// The borrow flag while a thunk checks the objects it takes by value, before it moves
+    /// any (so the same object passed twice is refused, and a refusal restores 0).
+    pub const BORROW_MOVING: i32 = i32::MIN + 2;
     /// `i32` identity slot: 0 = no JS cache entry, -1 = handed to JS, slot not yet
     /// assigned, >0 = index of the object's wrapper in the class's JS cache.
     pub const SLOT_OFFSET: u32 = 8;

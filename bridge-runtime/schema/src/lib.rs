@@ -15,7 +15,7 @@ pub mod lowering;
 pub use abi::header;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 12;
+pub const SCHEMA_VERSION: u32 = 13;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -423,6 +423,9 @@ pub enum Receiver {
     Exclusive,
     /// `this: &Handle<Self>` (no borrow).
     Handle,
+    /// `self` by value: the object moves out of JS, whose wrapper the glue releases after
+    /// the call (a refused move, borrowed or still shared, changes nothing).
+    Value,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -494,6 +497,11 @@ pub enum Ty {
     ClassRef(String),
     /// `&mut C` of a class, by type id (parameters only).
     ClassMut(String),
+    /// A user type an export's parameter takes by value (`C`, not `Handle<C>`), by type
+    /// id: a class moves out of JS (its wrapper is released after the call). The macro
+    /// cannot tell a class from a record or enum, so it writes every such parameter so;
+    /// `cargo bridge` reads those of records and enums as [`Ty::Named`].
+    ByValue(String),
     /// `Result<ok, E>` (returns only): `Err` throws a JS `Error` with `E`'s `Display` text.
     /// The string is `E`'s type id when `E` is a record or enum (the `Error` then carries
     /// `e` as `data`), empty otherwise.
@@ -561,7 +569,7 @@ impl Ty {
     /// several: [`Ty::type_ids`] lists them).
     pub fn type_id(&self) -> Option<&str> {
         match self {
-            Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
+            Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) | Ty::ByValue(c) => Some(c),
             Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) | Ty::Iterator(inner) => {
                 inner.type_id()
             }
@@ -597,7 +605,7 @@ impl Ty {
     /// The type ids at every depth, mutably (for filling in placeholders).
     pub fn type_id_mut(&mut self) -> Option<&mut String> {
         match self {
-            Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) => Some(c),
+            Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) | Ty::ByValue(c) => Some(c),
             Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) | Ty::Iterator(inner) => {
                 inner.type_id_mut()
             }

@@ -116,6 +116,7 @@ impl Scalar {
             | Ty::Named(_)
             | Ty::ClassRef(_)
             | Ty::ClassMut(_)
+            | Ty::ByValue(_)
             | Ty::Result(..)
             | Ty::JsValue
             | Ty::JsValueRef
@@ -468,8 +469,8 @@ pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
         (Ty::String, Site::ExportResult | Site::JsResult) => Some(Vec::new()),
         (Ty::Str, Site::ExportResult | Site::JsResult) => None,
         (Ty::Named(_) | Ty::JsValue, _) => one(Value),
-        (Ty::ClassRef(_) | Ty::ClassMut(_), Site::ExportParam) => one(Value),
-        (Ty::ClassRef(_) | Ty::ClassMut(_), _) => None,
+        (Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::ByValue(_), Site::ExportParam) => one(Value),
+        (Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::ByValue(_), _) => None,
         (Ty::JsValueRef, Site::ExportParam | Site::JsArg) => one(Value),
         (Ty::JsValueRef, _) => None,
         // A JS function passed to an export (its `JsValue` index); a Rust closure
@@ -537,7 +538,8 @@ fn option_parts(inner: &Ty, site: Site) -> Option<Vec<Part>> {
         t => match Scalar::of(t) {
             Some(s) => s.wasm(),
             None => match (t, site) {
-                (Ty::Named(_), _) | (Ty::ClassRef(_) | Ty::ClassMut(_), Site::ExportParam) => {
+                (Ty::Named(_), _)
+                | (Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::ByValue(_), Site::ExportParam) => {
                     Wasm::I32
                 }
                 _ => return None,
@@ -579,7 +581,9 @@ fn values(parts: Vec<Part>) -> impl Iterator<Item = Wasm> {
 pub fn export_signature(function: &Function) -> Option<Signature> {
     let receiver = match function.receiver {
         Receiver::None => None,
-        Receiver::Shared | Receiver::Exclusive | Receiver::Handle => Some(Wasm::I32),
+        Receiver::Shared | Receiver::Exclusive | Receiver::Handle | Receiver::Value => {
+            Some(Wasm::I32)
+        }
     };
     // An async export returns its task's id; the output comes from its finish export.
     let ret = if function.is_async {

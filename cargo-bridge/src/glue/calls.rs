@@ -42,6 +42,12 @@ pub struct FnView {
     /// parameters), in the order it takes the guards (the macro numbers them so): what to
     /// undo when a panic or a JS exception skips its guards.
     pub borrows: Vec<BorrowView>,
+    /// `self` by value: the object moves out of JS, so the call releases `this` (a
+    /// `ParamView::moves` parameter likewise) once it returns, or once it failed after the
+    /// move (the box's flag says `BORROW_MOVED`).
+    pub moves_self: bool,
+    /// Some parameter moves out of JS, or `this` does.
+    pub moves: bool,
     /// The function returns a Rust closure (see [`ClosureView`]).
     pub closure: Option<Box<ClosureView>>,
     /// An `async fn`: this call starts its task (its `ret` is the task id) and the
@@ -95,6 +101,9 @@ pub struct ParamView {
     /// One of the trailing parameters the glue lets a caller leave out (`Option`,
     /// `JsValue`: `undefined` is `None`): `name?:` in the `.d.ts`.
     pub optional: bool,
+    /// A class taken by value (`Ty::ByValue`): its object moves out of JS, and the call
+    /// releases its wrapper.
+    pub moves: bool,
 }
 
 /// Each parameter's JS binding: its name, with `_` appended while it is a reserved word
@@ -175,8 +184,12 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
             ts: ts::param(&p.ty, names),
             // A setter's one parameter cannot be optional in TypeScript (TS1051).
             optional: i >= required && f.kind != FunctionKind::Setter,
+            moves: matches!(p.ty, Ty::ByValue(_)),
         })
         .collect();
+    let moves_self = f.receiver == Receiver::Value;
+    let moves = moves_self || params.iter().any(|p: &ParamView| p.moves);
+    let doc = doc_with_moves(doc_with_throws(&f.doc, &f.ret, names), moves_self, &params);
     FnView {
         js_name: f.js_name.clone(),
         bindable: bridge_schema::js::is_bindable(&f.js_name),
@@ -189,8 +202,10 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         params,
         required,
         ret,
-        doc: doc_with_throws(&f.doc, &f.ret, names),
+        doc,
         borrows: borrows(f),
+        moves_self,
+        moves,
         closure,
         finish,
     }
@@ -266,7 +281,7 @@ fn borrows(f: &Function) -> Vec<BorrowView> {
     let this = match f.receiver {
         Receiver::Shared => Some(false),
         Receiver::Exclusive => Some(true),
-        Receiver::None | Receiver::Handle => None,
+        Receiver::None | Receiver::Handle | Receiver::Value => None,
     };
     let params = param_bindings(&f.params)
         .into_iter()
@@ -286,6 +301,24 @@ fn borrows(f: &Function) -> Vec<BorrowView> {
         .chain(params)
         .map(|(name, exclusive)| BorrowView { name, exclusive })
         .collect()
+}
+
+/// The doc lines, plus what moves into Rust (`self`, class parameters by value).
+fn doc_with_moves(mut lines: Vec<String>, moves_self: bool, params: &[ParamView]) -> Vec<String> {
+    if moves_self {
+        lines.push(
+            "Moves this object into Rust: its wrapper is released by the call (a use after \
+             it throws)"
+                .to_string(),
+        );
+    }
+    for p in params.iter().filter(|p| p.moves) {
+        lines.push(format!(
+            "@param {} moves into Rust: the wrapper passed is released by the call",
+            p.name
+        ));
+    }
+    lines
 }
 
 /// The doc lines, plus what a `Result`-returning export throws.

@@ -37,7 +37,9 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
         Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => wire(ty, names),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
         Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
-        Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => class_ref(&names.js_name(id)),
+        Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) | Ty::ByValue(id) => {
+            class_ref(&names.js_name(id))
+        }
         // A function type is parenthesized: `(() => void) | null`.
         Ty::Option(inner) if matches!(**inner, Ty::Callback(_)) => {
             format!("({}) | null", of(inner, names))
@@ -238,6 +240,7 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
         Ty::Unit
         | Ty::ClassRef(_)
         | Ty::ClassMut(_)
+        | Ty::ByValue(_)
         | Ty::Result(..)
         | Ty::JsValueRef
         | Ty::Callback(_)

@@ -831,7 +831,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         Ty::Unit => simple(Kind::Unit),
         Ty::Bool => simple(Kind::Bool),
         Ty::String | Ty::Str => simple(Kind::String),
-        Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) => TyView {
+        Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) | Ty::ByValue(id) => TyView {
             class: Some(names.glue_name(id)),
             js_type: names.is_js_type(id),
             ..simple(Kind::Class)

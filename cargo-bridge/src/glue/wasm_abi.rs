@@ -150,6 +150,9 @@ pub struct ReleasedWrapper {
 #[derive(Serialize)]
 pub struct Header {
     pub slot: u32,
+    /// The borrow flag's offset, and its value once a call took the object by value.
+    pub borrow: u32,
+    pub moved: i32,
 }
 
 #[derive(Serialize)]
@@ -207,6 +210,8 @@ impl WasmAbi {
             },
             header: Header {
                 slot: header::SLOT_OFFSET,
+                borrow: header::BORROW_OFFSET,
+                moved: header::BORROW_MOVED,
             },
             js_values: {
                 use js_values::type_code as t;

@@ -199,6 +199,11 @@ enum Position {
 
 fn check_types(f: &Function) -> Result<(), String> {
     for p in &f.params {
+        // A class by value is an export's own parameter only (`exports.rs` read the
+        // records' and enums' as `Named`).
+        if matches!(p.ty, Ty::ByValue(_)) {
+            continue;
+        }
         check_type(&p.ty, Position::Param).map_err(|e| format!("{e} in parameter `{}`", p.name))?;
     }
     check_type(&f.ret, Position::Return).map_err(|e| format!("{e} as its result"))?;
@@ -257,6 +262,9 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
     use Position::*;
     match (ty, at) {
         (Ty::Unit, Param | InsideReturn) => Err("`()`".into()),
+        (Ty::ByValue(_), _) => Err(format!(
+            "a class taken by value ({ty:?}) that is not an export's own parameter"
+        )),
         // A Rust closure returned to JS: its parameters cross like an export's, its result
         // like an export's result (no `Result`).
         (Ty::Callback(cb), Return) if !cb.catch && cb.hold != bridge_schema::Hold::Lent => {

@@ -67,6 +67,26 @@ pub fn class(class: &Class) -> TokenStream {
             }
         }
 
+        /// A class an export takes by value moves out of JS: checked first (nothing
+        /// borrows it, Rust holds no other reference), then moved out of its box; the glue
+        /// releases the wrapper after the call.
+        impl ::bridge_runtime::abi::TakeParam for #ident {
+            type Abi = u32;
+            type Taking = ::bridge_runtime::abi::Taking<'static, #ident>;
+            #[inline]
+            unsafe fn begin(
+                addr: u32,
+                site: &::bridge_runtime::abi::ArgSite,
+            ) -> ::bridge_runtime::abi::Result<Self::Taking> {
+                // SAFETY: forwarded contract (JS keeps the box alive during the call).
+                unsafe { ::bridge_runtime::abi::begin_take::<#ident>(addr, site) }
+            }
+            #[inline]
+            fn finish(taking: Self::Taking) -> Self {
+                taking.finish()
+            }
+        }
+
         const _: () = {
             /// Drop one reference held by JS.
             #[unsafe(export_name = #drop_ref)]

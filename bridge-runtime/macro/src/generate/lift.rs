@@ -73,6 +73,27 @@ pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -
     }
 }
 
+/// A user type parameter taken by value (`TakeParam`): its wasm parameters, the prelude
+/// beginning the take (a class: checked, refused with `?`), the statement finishing it
+/// (a class: the value moves out of its box), and the argument.
+pub struct Taken {
+    pub wasm_params: Vec<TokenStream>,
+    pub prelude: TokenStream,
+    pub finish: TokenStream,
+    pub arg: TokenStream,
+}
+
+pub fn take_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Taken {
+    let carrier = &info.carrier;
+    let take = quote! { <#carrier as ::bridge_runtime::abi::TakeParam> };
+    Taken {
+        wasm_params: abi::params(name, &info.ty, Site::ExportParam, &quote! { #take::Abi }),
+        prelude: quote! { let #name = unsafe { #take::begin(#name, #site) }?; },
+        finish: quote! { let #name = #take::finish(#name); },
+        arg: quote! { #name },
+    }
+}
+
 /// The prelude binding a parameter's Rust value, and the argument expression.
 struct Step {
     prelude: TokenStream,

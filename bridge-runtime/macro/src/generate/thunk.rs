@@ -4,7 +4,7 @@
 
 use super::abi::{self, scalar};
 use super::callback;
-use super::lift::{borrow_prelude, kept_by_thunk, lift_param, lower_return};
+use super::lift::{borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
 use crate::model::thunk::{Receiver, ThunkSpec};
 use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, plain};
 use bridge_schema::Ty;
@@ -32,7 +32,7 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
     // borrow). A thunk that owns nothing may trap on a refused *first* borrow instead
     // (`borrow_first_arg`): its hot path then calls nothing, and V8 gives a call-free wasm
     // function no stack check. A trap runs no destructors, hence "owns nothing".
-    let owns_nothing = !matches!(spec.receiver, Receiver::Handle)
+    let owns_nothing = !matches!(spec.receiver, Receiver::Handle | Receiver::Value)
         && spec.params.iter().all(|(_, info)| {
             info.callback.is_none()
                 && (scalar(&info.ty).is_some()
@@ -40,6 +40,11 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         });
     let mut owned = Vec::new();
     let mut checks = Vec::new();
+    // Objects taken by value (`self`, a user type parameter): each take begins after every
+    // other check (`TakeParam::begin`: a class is checked and marked, nothing moves), and
+    // all finish after the last began, so a refusal anywhere leaves every object in JS.
+    let mut takes = Vec::new();
+    let mut finishes = Vec::new();
     // Owned values the call only borrows (`&str`, `&[T]`, `&JsValue`, `this: &Handle<Self>`):
     // moved into new bindings after the checks, so they drop before the borrow guards (a
     // `Handle`'s `Drop` may free an object and run user code, which may panic or throw: the
@@ -86,6 +91,14 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
                 kept.push(format_ident!("__self"));
                 args.push(quote! { &__self });
             }
+            Receiver::Value => {
+                wasm_params.push(quote! { #addr: u32 });
+                takes.push(quote! {
+                    let __self = unsafe { #rt::begin_take::<#class_ty>(#addr, #site) }?;
+                });
+                finishes.push(quote! { let __self = #rt::Taking::finish(__self); });
+                args.push(quote! { __self });
+            }
         }
     }
 
@@ -101,6 +114,14 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             wasm_params.extend(abi::params(&name, &info.ty, Site::ExportParam, &quote! {}));
             owned.push(prelude);
             args.push(arg);
+            continue;
+        }
+        if spec.moves && matches!(info.ty, Ty::Named(_)) && !info.handle {
+            let take = take_param(&name, info, &site(js_name));
+            wasm_params.extend(take.wasm_params);
+            takes.push(take.prelude);
+            finishes.push(take.finish);
+            args.push(take.arg);
             continue;
         }
         let mut p = lift_param(&name, info, &site(js_name), guards);
@@ -141,6 +162,8 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
     }
     preludes.extend(owned);
     preludes.extend(checks);
+    preludes.extend(takes);
+    preludes.extend(finishes);
     preludes.extend(kept.iter().map(|name| quote! { let #name = #name; }));
 
     let (ret_sig, lower) = lower_return(&spec.ret);
@@ -322,6 +345,7 @@ pub fn closure_exports(
         member: label.to_string(),
         receiver: Receiver::None,
         params,
+        moves: false,
         ret: info.ret.clone(),
         asynchronous: None,
     });

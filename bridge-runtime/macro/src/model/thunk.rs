@@ -13,6 +13,8 @@ pub enum Receiver {
     Mut,
     /// `this: &Handle<Self>`
     Handle,
+    /// `self`: the object moves out of JS (`abi::begin_take`), its wrapper is released.
+    Value,
 }
 
 pub struct ThunkSpec {
@@ -28,6 +30,10 @@ pub struct ThunkSpec {
     pub receiver: Receiver,
     /// JS name and type of each parameter.
     pub params: Vec<(String, TyInfo)>,
+    /// Whether a user type parameter (not `Handle<C>`) may be a class moving out of JS
+    /// (`TakeParam`): exports' parameters; a Rust closure's take records, enums and handles
+    /// only (`FromJs`), as its glue releases no wrapper.
+    pub moves: bool,
     pub ret: TyInfo,
     /// An `async fn`: this thunk starts its task (`callee` is the start helper in
     /// `items`, returning the task id); `finish` hands JS the task's output.

@@ -32,6 +32,16 @@ pub fn receiver(
         ));
     }
     match sig.inputs.first() {
+        Some(FnArg::Receiver(r)) if r.reference.is_none() && r.colon_token.is_none() => {
+            Err(syn::Error::new_spanned(
+                r,
+                format!(
+                    "async method `{class}::{name}` takes `self` by value, which an async \
+                     method cannot yet: take `this: Handle<Self>` (the future keeps the object \
+                     and JS its wrapper), or make the method sync to move the object out of JS"
+                ),
+            ))
+        }
         Some(FnArg::Receiver(r)) => Err(syn::Error::new_spanned(
             r,
             format!(
@@ -192,6 +202,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
         member: spec.member.clone(),
         receiver: Receiver::None,
         params: vec![("task".to_string(), plain(Ty::U32))],
+        moves: false,
         ret: spec.ret.clone(),
         asynchronous: None,
     };

@@ -304,6 +304,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         member: js_name.clone(),
         receiver: Receiver::None,
         params: infos,
+        moves: true,
         ret: ret.clone(),
         asynchronous: None,
     };
@@ -408,6 +409,7 @@ fn member(
         member: js_name.clone(),
         receiver,
         params: infos,
+        moves: true,
         ret: ret.clone(),
         asynchronous: None,
     };
@@ -419,6 +421,7 @@ fn member(
         Receiver::Ref => bridge_schema::Receiver::Shared,
         Receiver::Handle => bridge_schema::Receiver::Handle,
         Receiver::Mut => bridge_schema::Receiver::Exclusive,
+        Receiver::Value => bridge_schema::Receiver::Value,
     };
     let function = Function {
         kind,
@@ -476,11 +479,12 @@ fn receiver_of(sig: &Signature, self_ty: &Type) -> syn::Result<Receiver> {
                         Receiver::Ref
                     })
                 }
+                other if types::is_self(other) => Ok(Receiver::Value),
                 other => Err(syn::Error::new_spanned(
                     other,
                     format!(
-                        "exported methods take `&self` or `&mut self` (or `this: &Handle<Self>`), \
-                         not `self: {}`",
+                        "exported methods take `&self`, `&mut self` or `self` (or \
+                         `this: &Handle<Self>`), not `self: {}`",
                         quote::ToTokens::to_token_stream(other)
                     ),
                 )),
@@ -488,10 +492,7 @@ fn receiver_of(sig: &Signature, self_ty: &Type) -> syn::Result<Receiver> {
         }
         Some(FnArg::Receiver(r)) => {
             if r.reference.is_none() {
-                return Err(syn::Error::new_spanned(
-                    r,
-                    "exported methods take `&self` or `&mut self` (or `this: &Handle<Self>`), not `self` by value",
-                ));
+                return Ok(Receiver::Value);
             }
             Ok(if r.mutability.is_some() {
                 Receiver::Mut
@@ -578,9 +579,15 @@ fn params_of(
             n if n.is_empty() => format!("arg{index}"),
             n => n,
         };
+        // A user type by value may be a class moving out of JS (the CLI reads a record's
+        // or enum's as `Named`).
+        let ty = match &info.ty {
+            Ty::Named(id) if !info.handle => Ty::ByValue(id.clone()),
+            other => other.clone(),
+        };
         params.push(Param {
             name: name.clone(),
-            ty: info.ty.clone(),
+            ty,
         });
         infos.push((name, info));
     }
