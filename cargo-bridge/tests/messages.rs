@@ -79,7 +79,7 @@ fn private_free() -> u32 {
         "error: `unsafe_free` is an `unsafe fn`",
         // item 11
         "error: `Widget::skipped_getter` has #[bridge(skip)], which keeps it Rust-only, and also says how to export it (constructor, getter, setter or js_name): remove `skip` to export it, or the other arguments to keep it Rust-only",
-        "error: exported methods take `&self` or `&mut self` (or `this: &Handle<Self>`), not `self: Box < Self >`",
+        "error: exported methods take `&self`, `&mut self` or `self` (or `this: &Handle<Self>`), not `self: Box < Self >`",
         "a type alias of a supported type (`type Id = u32;`) must be written as that type",
         "cannot cross the JS boundary: a `&'static` parameter cannot borrow from JS (what JS passes lives only for the call): take `&str`/`&C`, or an owned `String`/`Handle<C>`",
         "error: exported functions cannot have type or const parameters: JS calls one concrete function; export a non-generic wrapper per type",
