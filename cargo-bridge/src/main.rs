@@ -20,6 +20,7 @@ mod scratch;
 mod snippets;
 mod table_exports;
 mod test_runner;
+mod timings;
 mod transforms;
 mod wasm_bindgen;
 mod wasm_opt;

@@ -3,13 +3,15 @@
 //! wasm-bindgen: its CLI of the same version) → cargo build → check every import has a
 //! provider → (wasm-bindgen's CLI over the module) → post-process the module
 //! (`postprocess.rs`: decode the export section → wasm transforms → render glue) →
-//! wasm-opt (`--release`, `--profiling`) → write the package.
+//! wasm-opt (`--release`, `--profiling`) → write the package. Each step is timed
+//! (`timings.rs`: written out only under `CARGO_BRIDGE_TIMINGS`).
 
 use crate::build_flags;
 use crate::cli::{BuildArgs, Profile, Target};
 use crate::package_settings::WasmOpt;
 use crate::postprocess::{self, Naming};
 use crate::progress::Step;
+use crate::timings::{self, Phase};
 use crate::workspace::{self, BridgeCrate, Workspace};
 use crate::{cargo_build, modes, package, snippets};
 use anyhow::{Context, Result, bail};
@@ -51,11 +53,13 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
         .as_deref()
         .map(build_flags::check_scope)
         .transpose()?;
-    let ws = workspace::load(
-        args.manifest_path.as_deref(),
-        args.package.as_deref(),
-        &build_flags::feature_args(&cargo_args),
-    )?;
+    let ws = timings::time("", Phase::Metadata, || {
+        workspace::load(
+            args.manifest_path.as_deref(),
+            args.package.as_deref(),
+            &build_flags::feature_args(&cargo_args),
+        )
+    })?;
     if let (Some(name), [_, _, ..]) = (&args.out_name, ws.crates.as_slice()) {
         let names: Vec<&str> = ws.crates.iter().map(|c| c.name.as_str()).collect();
         anyhow::bail!(
@@ -70,7 +74,9 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
         .iter()
         .map(|krate| build_flags::npm_name(krate, scope))
         .collect::<Result<Vec<_>>>()?;
-    cargo_build::ensure_wasm_target(args.quiet)?;
+    timings::time("", Phase::WasmTarget, || {
+        cargo_build::ensure_wasm_target(args.quiet)
+    })?;
     let mut packaged = Vec::new();
     for (krate, npm_name) in ws.crates.iter().zip(&npm_names) {
         if args.target == Target::NodejsCjs && krate.wasm_bindgen.is_some() {
@@ -88,14 +94,16 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
             ),
             None => None,
         };
-        let built = cargo_build::build(
-            &ws,
-            krate,
-            args.profile(),
-            &cargo_args,
-            mode == Mode::Test,
-            args.quiet,
-        )?;
+        let built = timings::time(&krate.name, Phase::Cargo, || {
+            cargo_build::build(
+                &ws,
+                krate,
+                args.profile(),
+                &cargo_args,
+                mode == Mode::Test,
+                args.quiet,
+            )
+        })?;
         let files = package::Files {
             out_dir: match mode {
                 Mode::Package => out_dir(args, &ws, krate),
@@ -117,6 +125,7 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
             stem: files.stem,
         });
     }
+    timings::write()?;
     Ok(packaged)
 }
 
@@ -141,6 +150,7 @@ fn package_crate(
     let stem = files.stem.as_str();
     let wasm_path = &built.wasm;
     let wasm_name = wasm_path.display().to_string();
+    let mut laps = timings::Laps::start(&krate.name);
     let mut bytes = std::fs::read(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
     crate::import_check::check(
         &bytes,
@@ -148,6 +158,7 @@ fn package_crate(
         krate.wasm_bindgen.as_deref(),
         &built.crates,
     )?;
+    laps.end(Phase::ImportCheck);
     let wasm_bindgen = match wasm_bindgen_cli {
         Some(cli) => {
             let scratch = ws
@@ -163,6 +174,7 @@ fn package_crate(
                 args.quiet,
             )?;
             bytes = processed.wasm.clone();
+            laps.end(Phase::WasmBindgen);
             Some(processed)
         }
         None => None,
@@ -179,6 +191,7 @@ fn package_crate(
         &bytes,
         &wasm_name,
         &naming,
+        &mut laps,
         wasm_bindgen.as_ref(),
         |class| modes::resolve(class, ws),
         |imports| snippets::resolve(imports, &ws.package_dirs),
@@ -203,6 +216,7 @@ fn package_crate(
             flags.push("-g".into());
         }
         output.wasm = crate::wasm_opt::run(output.wasm, &settings, &scratch, stem, args.quiet)?;
+        laps.end(Phase::WasmOpt);
     }
     package::write(
         files,
@@ -214,6 +228,7 @@ fn package_crate(
     )?;
     snippets::copy(out_dir, &output.snippets)?;
     package::write_files(out_dir, &output.wasm_bindgen_files)?;
+    laps.end(Phase::Write);
     step.done(
         "Packaged",
         &format!(

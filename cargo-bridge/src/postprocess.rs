@@ -9,6 +9,7 @@ use crate::config::IdentityMode;
 use crate::exports::{ClassExport, ImportExport};
 use crate::glue::{self, ClassPlan, Glue, GlueModel};
 use crate::snippets::Snippet;
+use crate::timings::{Laps, Phase};
 use crate::transforms::{self, identity::ClassMode};
 use anyhow::{Context, Result};
 
@@ -39,11 +40,12 @@ pub struct Output {
 /// Process the module `bytes` (read from `wasm_name`); `mode_of` resolves a class's
 /// identity mode, `resolve_snippets` finds the JS module files the imports use.
 /// `wasm_bindgen` is what wasm-bindgen's CLI made of the module (then `bytes` is its
-/// `_bg.wasm`), for a crate that links wasm-bindgen.
+/// `_bg.wasm`), for a crate that links wasm-bindgen. Each step ends a lap of `laps`.
 pub fn run(
     bytes: &[u8],
     wasm_name: &str,
     naming: &Naming,
+    laps: &mut Laps,
     wasm_bindgen: Option<&crate::wasm_bindgen::run::Processed>,
     mode_of: impl Fn(&ClassExport) -> Result<IdentityMode>,
     resolve_snippets: impl FnOnce(&[ImportExport]) -> Result<Vec<Snippet>>,
@@ -59,6 +61,7 @@ pub fn run(
         .with_context(|| format!("{wasm_name} is not a valid WebAssembly module"))?;
 
     let exports = transforms::exports_section::run(&mut module, wasm_name)?;
+    laps.end(Phase::Decode);
     crate::names::check(&exports)
         .with_context(|| format!("checking the JS names of {wasm_name}"))?;
     check::records_match_module(&module, &exports, wasm_name)?;
@@ -75,6 +78,7 @@ pub fn run(
         }
         None => glue::WasmBindgenView::default(),
     };
+    laps.end(Phase::Check);
 
     let mut plans = Vec::with_capacity(exports.classes.len());
     for class in &exports.classes {
@@ -121,6 +125,7 @@ pub fn run(
         anyhow::Ok(())
     })();
     transformed.with_context(|| format!("transforming {wasm_name}"))?;
+    laps.end(Phase::Transform);
 
     let mut model = GlueModel::new(
         naming.crate_name,
@@ -144,6 +149,7 @@ pub fn run(
         wasm_uses_values || wire_uses_values || wbg_uses_values,
     ));
     let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
+    laps.end(Phase::Glue);
     // The runtime exports this glue does not call go, and with them their code
     // (wasm-bindgen's JS calls its own `__wbindgen_*` exports: those stay).
     let mut wasm_bindgen_files = Vec::new();
@@ -161,6 +167,7 @@ pub fn run(
     }
     walrus::passes::gc::run(&mut module);
     let wasm = module.emit_wasm();
+    laps.end(Phase::Emit);
     Ok(Output {
         wasm,
         glue,

@@ -195,11 +195,20 @@ fn release_runs_wasm_opt_with_the_crate_flags() {
         "[package.metadata.bridge]\nwasm-opt = [\"-O3\", \"--strip-debug\"]",
     );
     let (path, log) = fake_wasm_opt(&project);
+    let timings = project.path("timings.json");
     let env = [("PATH", path.as_str())];
     // Debug builds are never optimized.
     run_in_env(&project.root(), &["build"], &env).ok();
     assert!(!log.exists(), "wasm-opt ran on a debug build");
-    run_in_env(&project.root(), &["build", "--release"], &env)
+    assert!(
+        !timings.exists(),
+        "timings written without CARGO_BRIDGE_TIMINGS"
+    );
+    let timed = [
+        ("PATH", path.as_str()),
+        ("CARGO_BRIDGE_TIMINGS", timings.to_str().unwrap()),
+    ];
+    run_in_env(&project.root(), &["build", "--release"], &timed)
         .ok()
         .stderr_has(&["Optimized opt_counter"]);
     let args = read(&log);
@@ -208,6 +217,39 @@ fn release_runs_wasm_opt_with_the_crate_flags() {
         "the crate's flags come first: {args}"
     );
     assert!(args.contains("opt_counter.pre-opt.wasm -o "), "{args}");
+    // The phases of the build, each once, in order, with the part it counts toward.
+    let json: serde_json::Value = serde_json::from_str(&read(&timings)).unwrap();
+    assert_eq!(json["version"], 1);
+    let phases: Vec<String> = json["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            assert!(p["ms"].as_f64().unwrap() >= 0.0, "{p}");
+            format!(
+                "{} {} {}",
+                p["crate"].as_str().unwrap(),
+                p["phase"].as_str().unwrap(),
+                p["part"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        phases,
+        [
+            " metadata setup",
+            " wasm-target setup",
+            "opt-counter cargo cargo",
+            "opt-counter import-check bridge",
+            "opt-counter decode bridge",
+            "opt-counter check bridge",
+            "opt-counter transform bridge",
+            "opt-counter glue bridge",
+            "opt-counter emit bridge",
+            "opt-counter wasm-opt wasm-opt",
+            "opt-counter write bridge",
+        ]
+    );
 }
 
 #[test]

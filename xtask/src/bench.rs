@@ -11,6 +11,7 @@
 //! `runner` → `model`; `model` imports nothing of the bench.
 
 mod alongside;
+mod build_cost;
 mod machine;
 mod model;
 pub(crate) mod peer;
@@ -31,9 +32,14 @@ use xshell::Shell;
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Only scenarios whose name contains one of these (comma-separated, case-insensitive);
-    /// the release-pool scenarios are release100k and emptyPoolPushPop, the size table `size`
+    /// the release-pool scenarios are release100k and emptyPoolPushPop, the size table `size`,
+    /// the build-cost section `build`
     #[arg(long)]
     filter: Option<String>,
+    /// Build-cost section: the class counts of the generated crates (default 1,10,100,1000;
+    /// --quick builds the example only)
+    #[arg(long, value_delimiter = ',')]
+    classes: Vec<usize>,
     /// Only these rows (comma-separated); the floor rows run unless left out here. Pool
     /// variants go by the mode of their objects (push/pop counts as rust, the bare call as floor)
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -86,7 +92,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         .map(|s| s.name)
         .chain(POOL_SCENARIOS.iter().map(|s| s.name))
         .chain(ALONGSIDE_SCENARIOS.iter().map(|s| s.name))
-        .chain([SIZE, ALONGSIDE])
+        .chain([SIZE, BUILD, ALONGSIDE])
         .collect();
     if !names
         .iter()
@@ -240,10 +246,25 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         None
     };
 
+    let mut build_error = None;
+    let build = if matches_filter(BUILD, args.filter.as_deref()) {
+        match measure_build(sh, &root, &bridge, args) {
+            Ok(build) => Some(build),
+            Err(e) => {
+                eprintln!("bench: FAILED build cost: {e:#}");
+                build_error = Some(format!("{e:#}"));
+                None
+            }
+        }
+    } else {
+        None
+    };
+
     let canonical = !args.quick
         && args.filter.is_none()
         && args.mode.is_empty()
         && args.iterations.is_none()
+        && args.classes.is_empty()
         && !args.time_only;
     let alongside_failed = alongside.as_ref().and_then(|a| a.error.clone());
     let run = Run {
@@ -251,6 +272,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
         pools,
         size,
         alongside,
+        build,
         quick: args.quick,
         canonical,
         command: command_line(),
@@ -285,7 +307,7 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     } else {
         eprintln!(
             "bench: docs/benchmarks.md left as it is (only a full run without --quick, --filter, \
-             --mode, --iterations or --time-only rewrites it)"
+             --mode, --iterations, --classes or --time-only rewrites it)"
         );
     }
     eprintln!("bench: done in {:.0} s", started.elapsed().as_secs_f64());
@@ -301,6 +323,9 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
     if let Some(e) = size_error {
         bail!("the size table failed: {e}");
     }
+    if let Some(e) = build_error {
+        bail!("the build-cost section failed: {e}");
+    }
     if let Some(e) = alongside_failed {
         bail!("the alongside section failed: {e}");
     }
@@ -309,11 +334,44 @@ pub fn run(sh: &Shell, args: &BenchArgs) -> Result<()> {
 
 /// The `--filter` name of the size table.
 const SIZE: &str = "size";
+/// The `--filter` name of the build-cost section.
+const BUILD: &str = "build";
 /// The `--filter` name of the alongside section (all of it; a scenario's name selects its
 /// alongside row too).
 const ALONGSIDE: &str = "alongside";
 /// The crossing a `JsValue` conversion is compared with (run on the alongside package too).
 const CONVERSION_BASE: &str = "jsValueRoundtrip";
+
+/// The build-cost section: a smoke run rebuilds the example once with the debug
+/// `cargo-bridge` it has; a measurement builds `cargo-bridge --release` (what users run)
+/// and rebuilds the example three times after a warm-up, then each generated crate once.
+fn measure_build(
+    sh: &Shell,
+    root: &Path,
+    debug_cli: &fixtures::CargoBridge,
+    args: &BenchArgs,
+) -> Result<model::BuildCost> {
+    let counts: &[usize] = match (args.quick, args.classes.is_empty()) {
+        (true, _) => &[],
+        (false, true) => &build_cost::CLASS_COUNTS,
+        (false, false) => &args.classes,
+    };
+    let release;
+    let cli = if args.quick {
+        debug_cli
+    } else {
+        eprintln!("bench: build: building cargo-bridge --release");
+        release = fixtures::install_cargo_bridge_release(sh)?;
+        &release
+    };
+    let plan = build_cost::Plan {
+        example_runs: if args.quick { 1 } else { 3 },
+        warm: !args.quick,
+        counts,
+        release_cli: !args.quick,
+    };
+    build_cost::measure(sh, root, cli, &plan)
+}
 
 fn alongside_selected(filter: Option<&str>) -> bool {
     matches_filter(ALONGSIDE, filter)

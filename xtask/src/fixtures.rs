@@ -80,15 +80,25 @@ impl CargoBridge {
 /// `CARGO_TARGET_DIR` and `build.target-dir` are honoured.
 pub fn install_cargo_bridge(sh: &Shell) -> Result<CargoBridge> {
     let _cd = sh.push_dir(project_root());
-    let exe = build_binary(sh, "cargo-bridge", "cargo-bridge").context("building cargo-bridge")?;
+    let exe =
+        build_binary(sh, "cargo-bridge", "cargo-bridge", &[]).context("building cargo-bridge")?;
+    Ok(CargoBridge { exe })
+}
+
+/// `cargo-bridge` built with `--release`, as `cargo install` builds it (for timing its
+/// own work: the bench's build-cost section).
+pub fn install_cargo_bridge_release(sh: &Shell) -> Result<CargoBridge> {
+    let _cd = sh.push_dir(project_root());
+    let exe = build_binary(sh, "cargo-bridge", "cargo-bridge", &["--release"])
+        .context("building cargo-bridge --release")?;
     Ok(CargoBridge { exe })
 }
 
 /// `cargo build` the binary `bin` of `package` (in the shell's directory); its path.
-fn build_binary(sh: &Shell, package: &str, bin: &str) -> Result<PathBuf> {
+fn build_binary(sh: &Shell, package: &str, bin: &str, flags: &[&str]) -> Result<PathBuf> {
     let messages = cmd!(
         sh,
-        "cargo build --quiet --package {package} --bin {bin} --message-format=json-render-diagnostics"
+        "cargo build --quiet --package {package} --bin {bin} {flags...} --message-format=json-render-diagnostics"
     )
     .read()?;
     built_executable(&messages, bin)
@@ -198,7 +208,7 @@ mod tests {
         let sh = Shell::new().unwrap();
         sh.change_dir(dir.join("hello"));
         sh.set_var("CARGO_TARGET_DIR", dir.join("elsewhere"));
-        let exe = build_binary(&sh, "hello", "hello").unwrap();
+        let exe = build_binary(&sh, "hello", "hello", &[]).unwrap();
         assert!(
             exe.starts_with(dir.join("elsewhere")),
             "{} is not in CARGO_TARGET_DIR",

@@ -74,6 +74,7 @@ fn process(case: &Case) -> Outcome {
             &bytes,
             name,
             &naming,
+            &mut crate::timings::Laps::start(name),
             None,
             |_| {
                 let i = classes.get();

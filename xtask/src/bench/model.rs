@@ -344,6 +344,59 @@ impl SizeReport {
     }
 }
 
+/// One phase of a `cargo bridge build`, as cargo-bridge's `CARGO_BRIDGE_TIMINGS` file
+/// names it: the phase, the part of the build it counts toward (`cargo`, `bridge`,
+/// `wasm-opt`, `wasm-bindgen`, `setup`), its duration.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct PhaseTime {
+    pub phase: String,
+    pub part: String,
+    pub ms: f64,
+}
+
+/// One timed `cargo bridge build --release` after a source file was touched.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildTiming {
+    /// The whole process, as the bench saw it.
+    pub total_ms: f64,
+    pub phases: Vec<PhaseTime>,
+}
+
+impl BuildTiming {
+    /// The sum of the phases of one part.
+    pub fn part(&self, part: &str) -> f64 {
+        self.phases
+            .iter()
+            .filter(|p| p.part == part)
+            .map(|p| p.ms)
+            .sum()
+    }
+
+    /// The sum of the phases named `phase`.
+    pub fn phase(&self, phase: &str) -> f64 {
+        self.phases
+            .iter()
+            .filter(|p| p.phase == phase)
+            .map(|p| p.ms)
+            .sum()
+    }
+}
+
+/// The build-cost section (issue 24): the bundled example rebuilt after a touch, and the
+/// generated n-class crates.
+#[derive(Clone, Debug, Default)]
+pub struct BuildCost {
+    /// `fixtures/example`: the run with the median total of `runs`.
+    pub example: Option<BuildTiming>,
+    /// Generated crates: (classes, timing).
+    pub classes: Vec<(usize, BuildTiming)>,
+    /// Timed builds of the example (the class rows build once each).
+    pub runs: u32,
+    /// The `cargo-bridge` measured was built with `--release`, as `cargo install` builds it.
+    pub release_cli: bool,
+}
+
 /// The alongside section (issue 20): the bridge scenarios on a package that also holds
 /// wasm-bindgen code, beside `Run::records` of the bridge-only one from the same run.
 #[derive(Clone, Default)]
@@ -380,6 +433,8 @@ pub struct Run {
     pub size: Option<SizeReport>,
     /// The alongside section (when it ran).
     pub alongside: Option<Alongside>,
+    /// The build-cost section (when it ran).
+    pub build: Option<BuildCost>,
     pub quick: bool,
     /// A full run: it may rewrite `docs/benchmarks.md`.
     pub canonical: bool,

@@ -21,8 +21,8 @@ use xshell::{Shell, cmd};
 /// Class counts of the glue rows.
 pub const CLASS_COUNTS: [usize; 3] = [1, 10, 100];
 
-/// The bridge crate's source: `n` copies of the bench class.
-fn bridge_source(n: usize) -> String {
+/// The bridge crate's source: `n` copies of the bench class (also the build-cost crates').
+pub(super) fn bridge_source(n: usize) -> String {
     let mut out = String::from("use bridge_runtime::{Handle, bridge};\n");
     for i in 0..n {
         out += &format!(
@@ -182,13 +182,22 @@ fn step(width: u32, height: u32, cells: &[u8], next: &mut [u8]) {
 
 const PROFILE: &str = "[profile.release]\nopt-level = 3\nlto = true\ncodegen-units = 1\n";
 
-fn write_crate(dir: &Path, name: &str, deps: &str, mode: &str, source: &str) -> Result<PathBuf> {
+/// A crate of `source` in `dir`, built by `wasm-opt` or not (also the build-cost crates').
+pub(super) fn write_crate(
+    dir: &Path,
+    name: &str,
+    deps: &str,
+    mode: &str,
+    source: &str,
+    wasm_opt: bool,
+) -> Result<PathBuf> {
     std::fs::create_dir_all(dir.join("src"))?;
     let manifest = dir.join("Cargo.toml");
+    let opt = if wasm_opt { "" } else { "wasm-opt = false\n" };
     let toml = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
          [lib]\ncrate-type = [\"cdylib\"]\n\n[dependencies]\n{deps}\n\n\
-         [package.metadata.bridge]\n{mode}wasm-opt = false\n\n{PROFILE}\n[workspace]\n"
+         [package.metadata.bridge]\n{mode}{opt}\n{PROFILE}\n[workspace]\n"
     );
     // Rewritten only when different: an unchanged crate is not rebuilt.
     for (path, text) in [
@@ -444,7 +453,7 @@ fn build_bridge(
         SizeCrate::Classes(_) => "identity-mode = \"rust\"\n",
         SizeCrate::Life => "",
     };
-    let manifest = write_crate(dir, &c.name, &deps, mode, &c.source)?;
+    let manifest = write_crate(dir, &c.name, &deps, mode, &c.source, false)?;
     let out = dir.join("pkg");
     cargo_bridge
         .cmd(sh)
@@ -474,7 +483,7 @@ fn build_peer(sh: &Shell, root: &Path, c: &Crate, dir: &Path) -> Result<(PathBuf
     let version = super::peer::pinned_version(root)?;
     let cli = super::peer::cli(sh, root, &version)?;
     let deps = format!("wasm-bindgen = \"={version}\"");
-    let manifest = write_crate(dir, &c.name, &deps, "", &c.source)?;
+    let manifest = write_crate(dir, &c.name, &deps, "", &c.source, false)?;
     let peer_target = root.join("fixtures/bench/peer/target");
     cmd!(
         sh,

@@ -2,7 +2,7 @@
 //! and the issues' targets with pass/miss. Reads the model; nothing here measures.
 //!
 //! A tree, imports pointing down only: this file collects the sections (`identity/`,
-//! `workload.rs`, `life.rs`, `data.rs`, `size.rs`, `alongside.rs`, `pools.rs`), each owning its tables and targets;
+//! `workload.rs`, `life.rs`, `data.rs`, `size.rs`, `build.rs`, `alongside.rs`, `pools.rs`), each owning its tables and targets;
 //! they build on the leaves (`format.rs`: figures and tables, `target.rs`: targets,
 //! `lookup.rs`: finding records), which import no section.
 
@@ -16,6 +16,7 @@ use target::Target;
 
 mod alongside;
 mod buffers;
+mod build;
 mod data;
 mod format;
 mod identity;
@@ -39,6 +40,9 @@ pub fn targets(run: &Run) -> Vec<Target> {
     out.extend(life::targets(run));
     if let Some(size) = &run.size {
         out.extend(size::targets(size));
+    }
+    if let Some(b) = &run.build {
+        out.extend(build::targets(b));
     }
     out.extend(identity::targets::against_peer(run));
     out.extend(identity::targets::calling_js(run));
@@ -94,6 +98,9 @@ pub fn text(run: &Run, machine: &Machine) -> String {
     };
     if let Some(size) = &run.size {
         out += &size::text(size);
+    }
+    if let Some(b) = &run.build {
+        out += &build::text(b);
     }
     if let Some(t) = alongside::text(run) {
         out += &t;
@@ -155,6 +162,7 @@ pub fn json(run: &Run, machine: &Machine) -> Value {
             "gzipGluePerExtraClass": size::per_extra_class(s),
             "wasmOptVersion": s.wasm_opt,
         })),
+        "build": run.build.as_ref().map(build::json),
         "alongside": alongside::json(run),
         "targets": targets(run).into_iter().zip(targets(&run.best_runs())).map(|(t, b)| json!({
             "group": t.group, "target": t.what, "want": t.want, "got": t.got, "pass": t.pass,
@@ -208,6 +216,9 @@ fn generated(run: &Run, machine: &Machine) -> String {
     }
     if let Some(size) = &run.size {
         out += &size::doc(size);
+    }
+    if let Some(b) = &run.build {
+        out += &build::doc(b);
     }
     if let Some(t) = alongside::doc(run) {
         out += &t;
