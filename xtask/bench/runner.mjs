@@ -21,6 +21,7 @@
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
+import { bridgeApi, peerApi, rowOf } from "./api.mjs";
 import { ALONGSIDE_SCENARIOS, SCENARIOS } from "./scenarios.mjs";
 import { POOL_SCENARIOS, measurePool } from "./pools.mjs";
 import * as sampler from "./sampler.mjs";
@@ -64,99 +65,12 @@ async function measureIdentity() {
   if (!scenario) throw new Error(`unknown scenario ${args.scenario}: ${[...Object.keys(SCENARIOS), ...Object.keys(ALONGSIDE_SCENARIOS), ...Object.keys(POOL_SCENARIOS)].join(", ")}`);
   const iterations = args.iterations ?? scenario.iterations;
 
-  /** The scenario's view of a package: a class, its pool, release, floor, probes. */
-  async function loadApi(pkg, mode) {
-    if (mode === "wasm-bindgen") {
-      const m = createRequire(import.meta.url)(pkg);
-      return {
-        C: m.PeerItem,
-        Pool: m.PeerPool,
-        Tree: m.PeerTree,
-        small: args.quick === 1,
-        release: (o) => o.free(),
-        releaseSent: (sent, got) => got.free(),
-        // callClosure: `into_js_value` gave the closure to JS; the GC frees it.
-        releaseClosure() {},
-        floor: m.floor,
-        movePoint: m.movePoint,
-        fillF64: m.fillF64,
-        tupleReturn: m.tupleReturn,
-        mapReturn: m.mapReturn,
-        // viewRead: the book's way, a Uint8Array over the memory at the cells' address.
-        life: {
-          make: (w, h) => Object.assign(new m.PeerLife(w, h), { n: w * h, memory: m.wasmMemory() }),
-          tick: (l) => l.tick(),
-          cells: (l) => new Uint8Array(l.memory.buffer, l.cells(), l.n),
-          free: (l) => l.free(),
-        },
-        // recordVec_100: the item getter makes a new wrapper; both are freed at once.
-        hit: { item: (h) => h.item, done: (h, item) => (item.free(), h.free()), teardown() {} },
-        // iterate: what a wasm-bindgen user writes around a cursor struct's next().
-        cycle(pool) {
-          const cursor = pool.cycle();
-          return {
-            [Symbol.iterator]() {
-              return this;
-            },
-            next() {
-              const value = cursor.next();
-              return value === undefined ? { value, done: true } : { value, done: false };
-            },
-            return() {
-              cursor.free();
-              return { value: undefined, done: true };
-            },
-          };
-        },
-        probes: m,
-        stats: () => null,
-      };
-    }
-    const m = await import(pathToFileURL(pkg).href);
-    const suffix = { none: "None", pointer: "Pointer", rust: "Rust", floor: "Rust", "alloc-floor": "Rust" }[mode];
-    if (!suffix) throw new Error(`unknown mode ${mode}`);
-    const C = m[`Bench${suffix}`];
-    return {
-      C,
-      Pool: m[`Pool${suffix}`],
-      Tree: m[`Tree${suffix}`],
-      small: args.quick === 1,
-      release: (o) => o.release(),
-      releaseSent: (sent, got) => sent.release(),
-      releaseClosure: (f) => f.release(),
-      floor: m.floor,
-      movePoint: m.movePoint,
-      fillF64: m.fillF64,
-      tupleReturn: m.tupleReturn,
-      mapReturn: m.mapReturn,
-      life: {
-        make: (w, h) => new m.Life(w, h),
-        tick: (l) => l.tick(),
-        cells: (l) => l.cells(),
-        free: (l) => l.release(),
-      },
-      // recordVec_100: records are plain objects; their items stay cached until teardown.
-      hit: {
-        item: (h) => h.item,
-        done() {},
-        teardown(hits) {
-          for (const h of hits) h.item.release();
-        },
-      },
-      cycle: (pool) => pool.cycle(),
-      rawMake: m.rawMake,
-      rawFree: m.rawFree,
-      probes: m,
-      stats: () => m.__bridgeStats()[C.name],
-    };
-  }
-
-  if (args.mode === "js-only" && !scenario.jsOnly) throw new Error(`${args.scenario} has no js-only row`);
-  const api = args.mode === "js-only" ? scenario.jsOnly(args.quick === 1) : await loadApi(args.pkg, args.mode);
-  const floorRow = args.mode === "floor" || args.mode === "alloc-floor";
-  const run = { floor: scenario.floor, "alloc-floor": scenario.allocFloor }[args.mode] ?? scenario.run;
-  if (!run) throw new Error(`${args.scenario} has no ${args.mode} row`);
-  const state = floorRow ? { x: 1, sink: 0, seq: 0 } : scenario.setup(api);
+  // The scenario's view of the package (api.mjs, shared with the browser bench page).
+  const load = async () =>
+    args.mode === "wasm-bindgen"
+      ? peerApi(createRequire(import.meta.url)(args.pkg), args.quick === 1)
+      : bridgeApi(await import(pathToFileURL(args.pkg).href), args.mode, args.quick === 1);
+  const { api, run, state, floor: floorRow } = await rowOf(scenario, args.scenario, args.mode, args.quick === 1, load);
 
   const settle = settlerFor(args.mode);
   // An async scenario's loop is awaited: the time includes its microtasks, nothing else

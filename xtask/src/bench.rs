@@ -559,7 +559,14 @@ fn collect(results: Vec<(Job, Result<Measured>)>) -> (Vec<Record>, Vec<PoolRecor
     (records, pools)
 }
 
-fn matches_filter(name: &str, filter: Option<&str>) -> bool {
+/// The identity scenarios' names, each with whether it has a js-only row (the browser
+/// bench checks its list against them).
+#[cfg(test)]
+pub(crate) fn scenario_names() -> Vec<(&'static str, bool)> {
+    SCENARIOS.iter().map(|s| (s.name, s.js_only)).collect()
+}
+
+pub(crate) fn matches_filter(name: &str, filter: Option<&str>) -> bool {
     let Some(filter) = filter else { return true };
     let name = name.to_lowercase();
     filter
