@@ -5,18 +5,15 @@
 //! otherwise become glue that fails when it is first called, or an internal error.
 //! (Type ids are resolved to definitions by `exports.rs`.)
 
+use super::func_exports::FuncExports;
 use crate::exports::Exports;
 use anyhow::{Result, bail};
 use bridge_schema::{Function, Ty};
-use walrus::{ExportItem, Module};
+use walrus::Module;
 
 pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
-    let exported = |symbol: &str| {
-        module
-            .exports
-            .iter()
-            .any(|e| e.name == symbol && matches!(e.item, ExportItem::Function(_)))
-    };
+    let funcs = FuncExports::of(module);
+    let exported = |symbol: &str| funcs.has(symbol);
     // A Rust closure passed to a JS import: the macro exports its call and drop.
     for im in &exports.imports {
         check_options(&im.import.params, &im.import.ret).map_err(|what| {
@@ -55,11 +52,7 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
         .iter()
         .flat_map(|c| c.members.iter().map(move |m| (Some(c.name.as_str()), m)));
     for (class, f) in free.chain(members) {
-        let exported = module
-            .exports
-            .iter()
-            .any(|e| e.name == f.symbol && matches!(e.item, ExportItem::Function(_)));
-        if !exported {
+        if !exported(&f.symbol) {
             let label = match class {
                 Some(c) => format!("{c}.{}", f.js_name),
                 None => f.js_name.clone(),
@@ -77,11 +70,7 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
         };
         if f.is_async {
             let finish = bridge_schema::async_finish_export(&f.symbol);
-            if !module
-                .exports
-                .iter()
-                .any(|e| e.name == finish && matches!(e.item, ExportItem::Function(_)))
-            {
+            if !exported(&finish) {
                 bail!(
                     "{wasm_name}: the async export `{}` has no finish export `{finish}`; \
                      rebuild with matching bridge-runtime and cargo-bridge versions",
@@ -96,11 +85,7 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
                 bridge_schema::closure_call_export(&f.symbol),
                 bridge_schema::closure_drop_export(&f.symbol),
             ] {
-                let present = module
-                    .exports
-                    .iter()
-                    .any(|e| e.name == symbol && matches!(e.item, ExportItem::Function(_)));
-                if !present {
+                if !exported(&symbol) {
                     bail!(
                         "{wasm_name}: `{}` returns a Rust closure, but the module does not \
                          export its wasm function `{symbol}`; rebuild with matching \

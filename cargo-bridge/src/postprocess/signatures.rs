@@ -6,11 +6,12 @@
 //! both types, rather than passing wrong values at the first call.
 //! (Runs after `check.rs`, which holds types to where the macro can put them.)
 
+use super::func_exports::FuncExports;
 use crate::exports::Exports;
 use anyhow::{Result, bail};
 use bridge_schema::lowering::{self, Signature, Site, Wasm};
 use bridge_schema::{Callback, Ty};
-use walrus::{ExportItem, FunctionId, ImportKind, Module, ValType};
+use walrus::{FunctionId, ImportKind, Module, ValType};
 
 pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
     let check = |symbol: &str, what: &str, expected: Option<Signature>, func: FunctionId| {
@@ -33,12 +34,8 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
         }
         Ok(())
     };
-    let export = |symbol: &str| {
-        module.exports.iter().find_map(|e| match e.item {
-            ExportItem::Function(f) if e.name == symbol => Some(f),
-            _ => None,
-        })
-    };
+    let funcs = FuncExports::of(module);
+    let export = |symbol: &str| funcs.get(symbol);
     // A Rust closure's two exports (`check.rs` made sure both are there).
     let closure = |base: &str, cb: &Callback, what: &str| -> Result<()> {
         for (symbol, expected) in [
