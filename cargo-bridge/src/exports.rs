@@ -7,6 +7,7 @@ use anyhow::{Result, bail};
 use bridge_schema::{
     EnumDef, Function, FunctionKind, Import, ImportSource, Item, JsTypeDef, Record, RecordDef, Ty,
 };
+use std::collections::HashMap;
 
 #[derive(Debug, Clone)]
 pub struct ClassExport {
@@ -98,25 +99,34 @@ pub struct FunctionExport {
 
 impl Exports {
     /// The class with type id `type_id`.
+    #[cfg(test)]
     pub fn class(&self, type_id: &str) -> Option<&ClassExport> {
         self.classes.iter().find(|c| c.type_id == type_id)
     }
 
-    /// The class, record or enum with type id `type_id`.
-    pub fn type_def(&self, type_id: &str) -> Option<TypeDef<'_>> {
-        if let Some(c) = self.class(type_id) {
-            return Some(TypeDef::Class(c));
-        }
-        if let Some(r) = self.records.iter().find(|r| r.def.type_id == type_id) {
-            return Some(TypeDef::Record(&r.def));
-        }
-        if let Some(e) = self.enums.iter().find(|e| e.def.type_id == type_id) {
-            return Some(TypeDef::Enum(&e.def));
-        }
-        self.js_types
+    /// Every type id with its definition (the first one: class, record, enum, JS type; an
+    /// index, as the glue looks up every type a signature names: a scan per lookup made it
+    /// quadratic in the number of classes).
+    pub fn type_index(&self) -> HashMap<&str, TypeDef<'_>> {
+        let mut index = HashMap::new();
+        let classes = self.classes.iter().map(|c| (&c.type_id, TypeDef::Class(c)));
+        let records = self
+            .records
             .iter()
-            .find(|t| t.def.type_id == type_id)
-            .map(|t| TypeDef::JsType(&t.def))
+            .map(|r| (&r.def.type_id, TypeDef::Record(&r.def)));
+        let enums = self
+            .enums
+            .iter()
+            .map(|e| (&e.def.type_id, TypeDef::Enum(&e.def)));
+        let js_types = self
+            .js_types
+            .iter()
+            .map(|t| (&t.def.type_id, TypeDef::JsType(&t.def)));
+        let defs = classes.chain(records).chain(enums).chain(js_types);
+        for (id, def) in defs {
+            index.entry(id.as_str()).or_insert(def);
+        }
+        index
     }
 }
 
@@ -130,13 +140,17 @@ pub fn decode(section: &[u8], wasm: &str) -> Result<Exports> {
 fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
     let mut exports = Exports::default();
     let mut impls = Vec::new();
+    // Where each class is in `exports.classes`, by type id (a scan per record or impl block
+    // was quadratic in the number of classes).
+    let mut class_at: HashMap<String, usize> = HashMap::new();
     for record in records {
         if !exports.crates.contains(&record.crate_name) {
             exports.crates.push(record.crate_name.clone());
         }
         match record.item {
             Item::Class(c) => {
-                if let Some(other) = exports.classes.iter().find(|o| o.type_id == c.type_id) {
+                if let Some(&other) = class_at.get(&c.type_id) {
+                    let other = &exports.classes[other];
                     bail!(
                         "{wasm}: crate `{}` exports two #[bridge] structs named `{}` (type id \
                          `{}`); types are told apart by crate and name: rename one of them",
@@ -145,6 +159,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
                         c.type_id
                     );
                 }
+                class_at.insert(c.type_id.clone(), exports.classes.len());
                 exports.classes.push(ClassExport {
                     crate_name: record.crate_name,
                     type_id: c.type_id,
@@ -213,7 +228,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
         (&a.class, names(a)).cmp(&(&b.class, names(b)))
     });
     for i in impls {
-        let Some(class) = exports.classes.iter_mut().find(|c| c.type_id == i.class) else {
+        let Some(&at) = class_at.get(&i.class) else {
             bail!(
                 "{wasm}: a #[bridge] impl block exports members of `{}`, but `{}` is not a \
                  #[bridge] struct: add #[bridge] to the struct",
@@ -221,7 +236,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
                 i.class
             );
         };
-        class.members.extend(i.members);
+        exports.classes[at].members.extend(i.members);
     }
     check_unique_type_ids(&exports, wasm)?;
     check_type_refs(&exports, wasm)?;
@@ -320,6 +335,7 @@ fn check_unique_type_ids(exports: &Exports, wasm: &str) -> Result<()> {
 
 /// Every type a signature or a record/enum field names has a definition in the module.
 fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
+    let index = exports.type_index();
     let fields = exports
         .records
         .iter()
@@ -344,7 +360,7 @@ fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
             })
         }));
     for (what, crate_name, ty) in fields {
-        check_type_ref(exports, wasm, &what, crate_name, ty)?;
+        check_type_ref(&index, wasm, &what, crate_name, ty)?;
     }
     let members = exports.classes.iter().flat_map(|c| {
         c.members.iter().map(move |m| {
@@ -375,21 +391,21 @@ fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
         .chain(imports);
     for (what, crate_name, (params, ret)) in signatures {
         for ty in params.iter().map(|p| &p.ty).chain([ret]) {
-            check_type_ref(exports, wasm, &what, crate_name, ty)?;
+            check_type_ref(&index, wasm, &what, crate_name, ty)?;
         }
     }
     Ok(())
 }
 
 fn check_type_ref(
-    exports: &Exports,
+    index: &HashMap<&str, TypeDef>,
     wasm: &str,
     what: &str,
     crate_name: &str,
     ty: &Ty,
 ) -> Result<()> {
     for type_id in ty.type_ids().into_iter().chain(ty.error_type_id()) {
-        if exports.type_def(type_id).is_none() {
+        if !index.contains_key(type_id) {
             bail!(
                 "{wasm}: {what} of crate `{crate_name}` uses the type `{type_id}`, which no \
                  #[bridge] item in the module defines; rebuild with matching bridge-runtime \

@@ -198,7 +198,6 @@ fn mode_summary(plans: &[ClassPlan]) -> String {
 }
 
 mod check;
-mod func_exports;
 #[cfg(test)]
 mod fuzz;
 mod signatures;

@@ -165,7 +165,7 @@ fn params(
 }
 
 pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> JsView {
-    let names = TypeNames(exports);
+    let names = TypeNames::new(exports);
     let imports = &exports.imports;
     let modules: Vec<ModuleView> = snippets
         .iter()

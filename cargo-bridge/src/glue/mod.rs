@@ -314,7 +314,7 @@ mod tests {
     /// kind of an `Option<u32>`'s views.
     fn views(template: &str, kind: &str) -> (serde_json::Value, serde_json::Value) {
         let exports = sample_exports();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         let known = Kind::ALL
             .into_iter()
             .find(|k| serde_json::to_value(k).unwrap() == kind);
@@ -347,7 +347,7 @@ mod tests {
         let (param, ty) = if template == "wire.js.j2" {
             let exports = sample_exports();
             let leaf = match kind {
-                "i16" => serde_json::to_value(wire::leaf(&Ty::I16, &TypeNames(&exports))),
+                "i16" => serde_json::to_value(wire::leaf(&Ty::I16, &TypeNames::new(&exports))),
                 _ => Ok(json!({ "kind": kind })),
             };
             let leaf = leaf.unwrap();

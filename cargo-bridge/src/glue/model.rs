@@ -135,7 +135,7 @@ impl GlueModel {
         classes: &[ClassPlan],
         exports: &Exports,
     ) -> Self {
-        let names = TypeNames(exports);
+        let names = TypeNames::new(exports);
         let mut wire_codecs = Vec::new();
         let views = classes
             .iter()

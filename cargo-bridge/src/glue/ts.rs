@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn typescript_of_wire_values() {
         let exports = exports();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         let ts = wire;
         assert_eq!(
             ts(&vec(opt(Ty::Named("a::Node".into()))), &names),
@@ -303,7 +303,7 @@ mod tests {
     #[test]
     fn parameters_take_plain_arrays_and_closures_have_release() {
         let exports = exports();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         assert_eq!(param(&vec(Ty::F64), &names), "Float64Array | number[]");
         assert_eq!(param(&vec(Ty::I64), &names), "BigInt64Array | bigint[]");
         assert_eq!(of(&vec(Ty::I64), &names), "BigInt64Array");

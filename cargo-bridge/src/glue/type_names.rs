@@ -3,16 +3,29 @@
 use crate::exports::{Exports, TypeDef};
 use bridge_schema::lowering;
 use bridge_schema::{Field, ImportSource, Ty};
+use std::collections::HashMap;
 
 /// Type id → JS name of every user type in the module.
-pub struct TypeNames<'a>(pub &'a Exports);
+pub struct TypeNames<'a> {
+    exports: &'a Exports,
+    /// `Exports::type_index`: every signature's types are looked up here.
+    defs: HashMap<&'a str, TypeDef<'a>>,
+}
 
 impl<'a> TypeNames<'a> {
+    pub fn new(exports: &'a Exports) -> Self {
+        TypeNames {
+            exports,
+            defs: exports.type_index(),
+        }
+    }
+
     /// The class, record or enum `type_id` names.
     pub fn def(&self, type_id: &str) -> TypeDef<'a> {
         // `exports::decode` checked that every type id resolves.
-        self.0
-            .type_def(type_id)
+        *self
+            .defs
+            .get(type_id)
             .unwrap_or_else(|| panic!("type id `{type_id}` was resolved by exports::decode"))
     }
 
@@ -133,10 +146,11 @@ impl<'a> TypeNames<'a> {
             return crate::exports::js_type_ident(type_id);
         };
         let export = namespace.first().unwrap_or(name);
-        let taken = self.0.classes.iter().any(|c| &c.name == export)
-            || self.0.records.iter().any(|r| &r.def.name == export)
-            || self.0.enums.iter().any(|e| &e.def.name == export)
-            || self.0.js_types.iter().any(|o| {
+        let exports = self.exports;
+        let taken = exports.classes.iter().any(|c| &c.name == export)
+            || exports.records.iter().any(|r| &r.def.name == export)
+            || exports.enums.iter().any(|e| &e.def.name == export)
+            || exports.js_types.iter().any(|o| {
                 o.def.type_id != t.type_id
                     && match &o.def.source {
                         ImportSource::Module {

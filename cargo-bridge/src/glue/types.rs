@@ -912,7 +912,7 @@ mod tests {
             }],
             ..Exports::default()
         };
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         assert_eq!(view(&Ty::U32, &names).kind, Kind::U32);
         assert_eq!(
             view(&Ty::Option(Box::new(Ty::U64)), &names).kind,
@@ -931,7 +931,7 @@ mod tests {
     #[test]
     fn parameters_carry_their_wasm_values_from_the_lowering_table() {
         let exports = crate::glue::test_support::exports();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         let param = |ty: Ty| at(view(&ty, &names), &ty, Site::ExportParam);
         let passes = |v: &TyView| v.wasm.iter().map(|p| p.pass).collect::<Vec<_>>();
         let v = param(Ty::Option(Box::new(Ty::I64)));
@@ -957,7 +957,7 @@ mod tests {
     #[test]
     fn number_ranges_for_the_debug_checks() {
         let exports = Exports::default();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         let range = |ty: Ty| {
             let n = view(&ty, &names).number.expect("a number type");
             (n.rust, n.int, n.big, n.min, n.max)
@@ -998,7 +998,7 @@ mod tests {
             }],
             ..Exports::default()
         };
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         assert_eq!(view(&Ty::Usize, &names).kind, Kind::Usize);
         let v = view(&Ty::Option(Box::new(Ty::Char)), &names);
         assert_eq!((v.kind, v.ts.as_str()), (Kind::OptChar, "string | null"));

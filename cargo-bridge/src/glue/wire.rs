@@ -486,7 +486,7 @@ mod tests {
     #[test]
     fn codecs_come_once_outer_first() {
         let exports = exports();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         let mut out = Vec::new();
         collect(&vec(opt(Ty::String)), &names, &mut out);
         collect(
@@ -527,7 +527,7 @@ mod tests {
     #[test]
     fn tuples_are_codecs_named_by_arity_and_elements() {
         let exports = exports();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         let mut out = Vec::new();
         let inner = Ty::Tuple(vec![Ty::F64]);
         collect(
@@ -553,7 +553,7 @@ mod tests {
     #[test]
     fn maps_and_sets_are_codecs_whose_keys_say_how_they_convert() {
         let exports = exports();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         let mut out = Vec::new();
         let map = Ty::Map(Box::new(Ty::String), Box::new(opt(Ty::U32)));
         collect(&map, &names, &mut out);
@@ -583,7 +583,7 @@ mod tests {
     #[test]
     fn js_values_are_leaves_and_mark_their_codecs() {
         let exports = exports();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         let mut out = Vec::new();
         collect(&opt(Ty::JsValue), &names, &mut out);
         collect(&vec(opt(Ty::JsValue)), &names, &mut out);

@@ -5,8 +5,8 @@
 //! otherwise become glue that fails when it is first called, or an internal error.
 //! (Type ids are resolved to definitions by `exports.rs`.)
 
-use super::func_exports::FuncExports;
 use crate::exports::Exports;
+use crate::transforms::by_name::FuncExports;
 use anyhow::{Result, bail};
 use bridge_schema::{Function, Ty};
 use walrus::Module;

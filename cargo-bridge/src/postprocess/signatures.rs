@@ -6,8 +6,8 @@
 //! both types, rather than passing wrong values at the first call.
 //! (Runs after `check.rs`, which holds types to where the macro can put them.)
 
-use super::func_exports::FuncExports;
 use crate::exports::Exports;
+use crate::transforms::by_name::FuncExports;
 use anyhow::{Result, bail};
 use bridge_schema::lowering::{self, Signature, Site, Wasm};
 use bridge_schema::{Callback, Ty};

@@ -111,16 +111,15 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
         }
         Err(_) => None,
     };
+    // Indexed before the loop adds its own exports (none of which it looks up).
+    let exports = super::by_name::FuncExports::of(module);
+    let imports = super::by_name::func_imports(module, bridge_schema::IDENTITY_IMPORT_MODULE);
     let mut hooks = Vec::new();
     for (index, ClassMode { type_id, mode }) in classes.iter().enumerate() {
         let class = *type_id;
-        let hook = module
-            .imports
-            .get_func(
-                bridge_schema::IDENTITY_IMPORT_MODULE,
-                bridge_schema::identity_import(class),
-            )
-            .ok();
+        let hook = imports
+            .get(bridge_schema::identity_import(class).as_str())
+            .copied();
         let table_len = (*mode == IdentityMode::Rust).then(|| add_table_len_global(module, class));
         if let Some(hook) = hook {
             super::check_signature(
@@ -147,7 +146,7 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
             });
         }
         if let Some(table_len) = table_len {
-            add_release_wrapper(module, class, memory, table_len)?;
+            add_release_wrapper(module, &exports, class, memory, table_len)?;
         }
     }
     if let Some(stray) = module.imports.iter().find(|i| {
@@ -261,12 +260,14 @@ pub(super) fn drop_extra_reference(body: &mut InstrSeqBuilder, memory: MemoryId,
 
 fn add_release_wrapper(
     module: &mut Module,
+    exports: &super::by_name::FuncExports,
     class: &str,
     memory: MemoryId,
     table_len: GlobalId,
 ) -> Result<()> {
     let drop_ref = super::exported_func(
         module,
+        exports,
         &bridge_schema::drop_ref_export(class),
         &[ValType::I32],
     )?;

@@ -1,6 +1,7 @@
 //! Post-processing passes over the linked wasm module, one per file, in pipeline order
-//! (`splice.rs` is a helper they share, not a pass).
+//! (`splice.rs` and `by_name.rs` are helpers they share, not passes).
 
+pub mod by_name;
 pub mod exports_section;
 pub mod identity;
 pub mod import_stack;
@@ -13,11 +14,16 @@ pub mod unused_exports;
 use anyhow::{Context, Result, bail};
 use walrus::{FunctionId, Module, ValType};
 
-/// The function `module` exports as `name`, which must take `params` and return nothing.
-fn exported_func(module: &Module, name: &str, params: &[ValType]) -> Result<FunctionId> {
-    let func = module
-        .exports
-        .get_func(name)
+/// The function `module` exports as `name` (looked up in `exports`, its index), which
+/// must take `params` and return nothing.
+fn exported_func(
+    module: &Module,
+    exports: &by_name::FuncExports,
+    name: &str,
+    params: &[ValType],
+) -> Result<FunctionId> {
+    let func = exports
+        .get(name)
         .with_context(|| format!("the module does not export the function `{name}`"))?;
     check_signature(module, func, params, &[], &format!("export `{name}`"))?;
     Ok(func)

@@ -31,6 +31,7 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
             bridge_schema::POOL_RELEASE_IMPORT
         ),
     )?;
+    let exports = super::by_name::FuncExports::of(module);
     let mut targets = Vec::new();
     for (index, c) in classes.iter().enumerate() {
         if c.mode != IdentityMode::Rust {
@@ -38,11 +39,13 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
         }
         let release = exported_func(
             module,
+            &exports,
             &bridge_schema::release_wrapper_export(c.type_id),
             &[ValType::I32],
         )?;
         let drop_ref = exported_func(
             module,
+            &exports,
             &bridge_schema::drop_ref_export(c.type_id),
             &[ValType::I32],
         )?;
