@@ -142,6 +142,7 @@ mod tests {
             pools: vec![],
             size: None,
             alongside: None,
+            build: None,
             quick: false,
             canonical: false,
             command: String::new(),
