@@ -151,6 +151,24 @@ pub unsafe fn begin_take<C: BridgeClass>(addr: u32, site: &ArgSite) -> Result<Ta
         .map_err(|refusal| move_refused(site, C::NAME, refusal))
 }
 
+/// [`TakeParam::begin`] of an `Option<T>` parameter: `value` is only read when `is_some`
+/// is 1.
+///
+/// # Safety
+/// When `is_some` is 1, as [`TakeParam::begin`].
+#[inline]
+pub unsafe fn begin_take_opt<T: TakeParam>(
+    is_some: u32,
+    value: T::Abi,
+    site: &ArgSite,
+) -> Result<Option<T::Taking>> {
+    if is_some == 0 {
+        return Ok(None);
+    }
+    // SAFETY: forwarded contract.
+    unsafe { T::begin(value, site) }.map(Some)
+}
+
 #[cold]
 #[inline(never)]
 fn move_refused(site: &ArgSite, class: &str, refusal: MoveRefusal) -> BridgeError {

@@ -288,10 +288,14 @@ fn resolve_by_value(exports: &mut Exports) {
     let functions = exports.functions.iter_mut().map(|f| &mut f.function);
     for f in members.chain(functions) {
         for p in &mut f.params {
-            if let Ty::ByValue(id) = &p.ty
+            let ty = match &mut p.ty {
+                Ty::Option(inner) => &mut **inner,
+                other => other,
+            };
+            if let Ty::ByValue(id) = ty
                 && !classes.contains(id)
             {
-                p.ty = Ty::Named(id.clone());
+                *ty = Ty::Named(id.clone());
             }
         }
     }

@@ -184,7 +184,11 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
             ts: ts::param(&p.ty, names),
             // A setter's one parameter cannot be optional in TypeScript (TS1051).
             optional: i >= required && f.kind != FunctionKind::Setter,
-            moves: matches!(p.ty, Ty::ByValue(_)),
+            moves: match &p.ty {
+                Ty::ByValue(_) => true,
+                Ty::Option(inner) => matches!(**inner, Ty::ByValue(_)),
+                _ => false,
+            },
         })
         .collect();
     let moves_self = f.receiver == Receiver::Value;

@@ -186,8 +186,10 @@ fn check_types(f: &Function) -> Result<(), String> {
     for p in &f.params {
         // A class by value is an export's own parameter only (`exports.rs` read the
         // records' and enums' as `Named`).
-        if matches!(p.ty, Ty::ByValue(_)) {
-            continue;
+        match &p.ty {
+            Ty::ByValue(_) => continue,
+            Ty::Option(inner) if matches!(**inner, Ty::ByValue(_)) => continue,
+            _ => {}
         }
         check_type(&p.ty, Position::Param).map_err(|e| format!("{e} in parameter `{}`", p.name))?;
     }

@@ -86,10 +86,24 @@ pub struct Taken {
 pub fn take_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Taken {
     let carrier = &info.carrier;
     let take = quote! { <#carrier as ::bridge_runtime::abi::TakeParam> };
+    let wasm_params = abi::params(name, &info.ty, Site::ExportParam, &quote! { #take::Abi });
+    let rt = quote!(::bridge_runtime::abi);
+    let (prelude, finish) = if matches!(info.ty, Ty::Option(_)) {
+        let some = format_ident!("{}_is_some", name);
+        (
+            quote! { let #name = unsafe { #rt::begin_take_opt::<#carrier>(#some, #name, #site) }?; },
+            quote! { let #name = #name.map(#take::finish); },
+        )
+    } else {
+        (
+            quote! { let #name = unsafe { #take::begin(#name, #site) }?; },
+            quote! { let #name = #take::finish(#name); },
+        )
+    };
     Taken {
-        wasm_params: abi::params(name, &info.ty, Site::ExportParam, &quote! { #take::Abi }),
-        prelude: quote! { let #name = unsafe { #take::begin(#name, #site) }?; },
-        finish: quote! { let #name = #take::finish(#name); },
+        wasm_params,
+        prelude,
+        finish,
         arg: quote! { #name },
     }
 }

@@ -116,7 +116,12 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             args.push(arg);
             continue;
         }
-        if spec.moves && matches!(info.ty, Ty::Named(_)) && !info.handle {
+        let by_value = match &info.ty {
+            Ty::Named(_) => true,
+            Ty::Option(inner) => matches!(**inner, Ty::Named(_)),
+            _ => false,
+        };
+        if spec.moves && by_value && !info.handle {
             let take = take_param(&name, info, &site(js_name));
             wasm_params.extend(take.wasm_params);
             takes.push(take.prelude);

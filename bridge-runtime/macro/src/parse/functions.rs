@@ -583,6 +583,10 @@ fn params_of(
         // or enum's as `Named`).
         let ty = match &info.ty {
             Ty::Named(id) if !info.handle => Ty::ByValue(id.clone()),
+            Ty::Option(inner) if !info.handle => Ty::Option(Box::new(match &**inner {
+                Ty::Named(id) => Ty::ByValue(id.clone()),
+                other => other.clone(),
+            })),
             other => other.clone(),
         };
         params.push(Param {

@@ -1,5 +1,6 @@
-// Classes by value move out of JS only as an export's own parameter or `self`: every
-// other place a class by value could come from JS is refused, naming what to write.
+// Classes by value move out of JS only as an export's own parameter (`C`, `Option<C>`) or
+// `self`: every other place a class by value could come from JS is refused, naming what
+// to write.
 use bridge_runtime::{Handle, bridge};
 
 #[bridge]
@@ -12,11 +13,6 @@ impl Part {
     /// A `Vec` of classes by value: take `Vec<Handle<Part>>`.
     pub fn all(parts: Vec<Part>) -> u32 {
         parts.len() as u32
-    }
-
-    /// An optional class by value: take `Option<Handle<Part>>`.
-    pub fn maybe(part: Option<Part>) -> u32 {
-        part.map_or(0, |p| p.weight)
     }
 
     /// A Rust closure's parameter.
