@@ -118,8 +118,9 @@ fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
     ]))
 }
 
-/// A borrow of an object a call still running took by value (its wrapper is released
-/// when that call returns).
+/// A borrow of an object whose value a call took by value: from JS during that call
+/// (its wrapper is released when the call returns), or through a `Handle` Rust made of
+/// the wrapper meanwhile.
 #[cold]
 fn moved_conflict(site: &ArgSite, arg_class: &str) -> BridgeError {
     let dot = if site.class.is_empty() { "" } else { "." };
@@ -130,9 +131,9 @@ fn moved_conflict(site: &ArgSite, arg_class: &str) -> BridgeError {
         site.member,
         "` cannot borrow `",
         site.param,
-        "`: a call still running took this ",
+        "`: this ",
         arg_class,
-        " by value (its wrapper is released when that call returns)",
+        "'s value was moved into Rust by a call that took it by value",
     ]))
 }
 
@@ -180,7 +181,9 @@ fn move_refused(site: &ArgSite, class: &str, refusal: MoveRefusal) -> BridgeErro
              still running is using it)",
         ],
         MoveRefusal::Twice => &["it is also another argument this call takes by value"],
-        MoveRefusal::Moved => &["a call still running took it by value"],
+        MoveRefusal::Moved => {
+            &["its value was already moved into Rust by a call that took it by value"]
+        }
         MoveRefusal::Shared(n) => {
             count = crate::text::decimal(n);
             &[
