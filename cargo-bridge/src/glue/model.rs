@@ -244,14 +244,21 @@ impl GlueModel {
         self
     }
 
-    /// Marks each `Vec` of a `rust`-mode class that an export returns: the glue reads its
-    /// hits straight from the class's wrapper table.
+    /// Marks each `Vec` of a `rust`-mode class that an export returns, and each such
+    /// class's leaf in a fixed codec (`CodecView::fixed`): the glue reads their hits
+    /// straight from the class's wrapper table.
     fn mark_cached_wrappers(mut self, plans: &[ClassPlan]) -> Self {
         let cached: Vec<&str> = plans
             .iter()
             .filter(|p| p.mode == IdentityMode::Rust)
             .map(|p| p.export.name.as_str())
             .collect();
+        for codec in self.wire_codecs.iter_mut().filter(|c| c.fixed) {
+            for leaf in codec.fields.iter_mut().map(|f| &mut f.leaf) {
+                leaf.cached = leaf.kind == wire::LeafKind::Class
+                    && leaf.class.as_deref().is_some_and(|c| cached.contains(&c));
+            }
+        }
         for f in self.fns_mut() {
             let ret = &mut f.ret;
             ret.cached_wrappers = ret.kind == Kind::ClassVec

@@ -27,6 +27,10 @@ pub struct CodecView {
     pub variants: Vec<VariantView>,
     /// A map with `String` keys: a plain object is taken too (its own enumerable keys).
     pub object_keys: bool,
+    /// A record or tuple whose fields are all fixed-size leaves (scalars, class handles,
+    /// `JsValue`s: [`LeafKind::fixed`]): its reader keeps the wire position in a local
+    /// (one read and one write of `$wire$rpos` per value, not four per field).
+    pub fixed: bool,
     /// A record or tuple of scalars (`TypeNames::flat`): its fields' slots in the flat
     /// area, where an export returns it (`templates/flat.js.j2` renders its
     /// `$flat$read_<name>`).
@@ -176,6 +180,40 @@ impl LeafKind {
         })
     }
 
+    /// Where a fixed-size leaf sits on the wire: the `$wire$<view>` typed array it is
+    /// read from and its size in bytes (also its alignment, as `bridge_runtime::wire`
+    /// writes it); `None` for strings, 128-bit integers and codecs (variable size, or
+    /// two reads). A codec of fixed leaves only reads them with a local cursor
+    /// ([`CodecView::fixed`]).
+    pub fn fixed(self) -> Option<FixedRead> {
+        let (view, size) = match self {
+            LeafKind::Bool | LeafKind::U8 => ("u8", 1),
+            LeafKind::I8 => ("i8", 1),
+            LeafKind::I16 => ("i16", 2),
+            LeafKind::U16 => ("u16", 2),
+            LeafKind::I32 | LeafKind::Isize => ("i32", 4),
+            // A `char` is its code point; a `JsValue` and a class their table index and
+            // address.
+            LeafKind::U32
+            | LeafKind::Usize
+            | LeafKind::Char
+            | LeafKind::Value
+            | LeafKind::Class => ("u32", 4),
+            LeafKind::F32 => ("f32", 4),
+            LeafKind::F64 => ("f64", 8),
+            LeafKind::I64 => ("i64", 8),
+            LeafKind::U64 => ("u64", 8),
+            LeafKind::I128 | LeafKind::U128 | LeafKind::String | LeafKind::Codec => {
+                return None;
+            }
+        };
+        Some(FixedRead {
+            view,
+            size,
+            shift: size.trailing_zeros(),
+        })
+    }
+
     /// The suffix of its writer (`usize`/`isize` have their own: they check the range).
     pub fn writer(self) -> Option<&'static str> {
         Some(match self {
@@ -202,6 +240,15 @@ impl LeafKind {
     }
 }
 
+/// A fixed-size leaf's read ([`LeafKind::fixed`]): `$wire$<view>[at >>> shift]` after
+/// aligning `at` to `size`.
+#[derive(Serialize, Debug, Clone, Copy, PartialEq)]
+pub struct FixedRead {
+    pub view: &'static str,
+    pub size: u32,
+    pub shift: u32,
+}
+
 /// A value inside a codec: a scalar read inline, a class address, or another codec.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct LeafView {
@@ -213,6 +260,12 @@ pub struct LeafView {
     pub write: Option<&'static str>,
     /// A number type's range (the debug glue checks a number vector's elements).
     pub number: Option<NumberView>,
+    /// [`LeafKind::fixed`].
+    pub fixed: Option<FixedRead>,
+    /// A class leaf of a fixed codec whose class is in `rust` mode: release glue reads its
+    /// hits straight from the class's wrapper table (as `$takeCachedClassArray` does).
+    /// Set by the glue model, which knows the modes.
+    pub cached: bool,
     /// As a map's key or a set's element: the suffix of `wire.js.j2`'s
     /// `$wire$canon<X>`, the Rust value a JS key becomes (a string's lone surrogates
     /// replaced, an integer wrapped as the typed array wraps it), when two JS keys can
@@ -268,6 +321,8 @@ pub(super) fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
         read: kind.reader(),
         write: kind.writer(),
         number: numbers::of(ty).map(|n| n.view),
+        fixed: kind.fixed(),
+        cached: false,
         canon: kind.canon(),
     };
     match ty {
@@ -392,6 +447,7 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
         fields: Vec::new(),
         variants: Vec::new(),
         object_keys: false,
+        fixed: false,
         flat: names
             .flat(ty)
             .map(|(fields, abis)| flat::slots(&fields, &abis)),
@@ -475,13 +531,54 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
         },
         other => unreachable!("{other:?} has no codec"),
     };
-    out[at] = codec;
+    let fixed = matches!(codec.kind, CodecKind::Record | CodecKind::Tuple)
+        && codec.fields.iter().all(|f| f.leaf.fixed.is_some());
+    out[at] = CodecView { fixed, ..codec };
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::glue::test_support::{exports, opt, vec};
+
+    #[test]
+    fn codecs_of_fixed_leaves_read_with_a_local_cursor() {
+        let exports = exports();
+        let names = TypeNames(&exports);
+        let mut out = Vec::new();
+        let tuple = |elems: Vec<Ty>| Ty::Tuple(elems);
+        collect(
+            &vec(tuple(vec![Ty::U32, Ty::F64, Ty::Bool])),
+            &names,
+            &mut out,
+        );
+        collect(&vec(tuple(vec![Ty::U32, Ty::String])), &names, &mut out);
+        collect(&vec(tuple(vec![Ty::I128])), &names, &mut out);
+        collect(&vec(tuple(vec![vec(Ty::U8)])), &names, &mut out);
+        let fixed: Vec<(&str, bool)> = out
+            .iter()
+            .filter(|c| c.kind == CodecKind::Tuple)
+            .map(|c| (c.name.as_str(), c.fixed))
+            .collect();
+        assert_eq!(
+            fixed,
+            [
+                ("Tuple3_U32_F64_Bool", true),
+                ("Tuple2_U32_String", false),
+                ("Tuple1_I128", false),
+                ("Tuple1_Vec_U8", false),
+            ]
+        );
+        // Each fixed leaf as `bridge_runtime::wire` writes it: its size is its alignment.
+        let read = |k: LeafKind| k.fixed().map(|f| (f.view, f.size, f.shift));
+        assert_eq!(read(LeafKind::Bool), Some(("u8", 1, 0)));
+        assert_eq!(read(LeafKind::I16), Some(("i16", 2, 1)));
+        assert_eq!(read(LeafKind::Isize), Some(("i32", 4, 2)));
+        assert_eq!(read(LeafKind::Class), Some(("u32", 4, 2)));
+        assert_eq!(read(LeafKind::Char), Some(("u32", 4, 2)));
+        assert_eq!(read(LeafKind::U64), Some(("u64", 8, 3)));
+        assert_eq!(read(LeafKind::String), None);
+    }
 
     #[test]
     fn codecs_come_once_outer_first() {
