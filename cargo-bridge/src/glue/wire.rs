@@ -544,7 +544,7 @@ mod tests {
     #[test]
     fn codecs_of_fixed_leaves_read_with_a_local_cursor() {
         let exports = exports();
-        let names = TypeNames(&exports);
+        let names = TypeNames::new(&exports);
         let mut out = Vec::new();
         let tuple = |elems: Vec<Ty>| Ty::Tuple(elems);
         collect(
