@@ -88,8 +88,8 @@ pub enum BorrowConflict {
     MutablyBorrowed,
     /// Shared borrows are live (an exclusive borrow was asked for).
     Borrowed,
-    /// A call still running took the object by value (`self` or a `C` parameter): its
-    /// value left the box, and JS's wrapper is released when that call returns.
+    /// A call took the object by value (`self` or a `C` parameter): its value left the
+    /// box (JS's wrapper is released when that call returns).
     Moved,
 }
 
@@ -229,7 +229,7 @@ impl<T> Drop for Handle<T> {
                 // SAFETY: last reference and no borrow; the box came from `Box::leak` in `new`.
                 unsafe { free_box(object) };
             } else if b == MOVED {
-                // A call took the value (`take_raw`): only the allocation is left.
+                // A call took the value (`Taking::finish`): only the allocation is left.
                 // SAFETY: the strong references' weak count, owned together.
                 unsafe { release_weak(object) };
             } else {
