@@ -103,6 +103,20 @@ fn conflict_of(b: i32) -> BorrowConflict {
     }
 }
 
+/// The panic of [`Handle::borrow`] and [`Handle::borrow_mut`]: a moved value says so
+/// (rather than "borrowed"), the rest say `otherwise`.
+#[cold]
+#[inline(never)]
+fn refused(c: BorrowConflict, otherwise: &str) -> ! {
+    match c {
+        BorrowConflict::Moved => panic!(
+            "object's value was moved out by a call that took it by value (`self` or a class \
+             parameter)"
+        ),
+        _ => panic!("{otherwise}"),
+    }
+}
+
 impl<T> Handle<T> {
     /// Box a value. The handle holds the only reference.
     pub fn new(value: T) -> Self {
@@ -137,13 +151,13 @@ impl<T> Handle<T> {
     /// Shared access; panics if the object is mutably borrowed.
     pub fn borrow(&self) -> HandleRef<'_, T> {
         self.try_borrow()
-            .unwrap_or_else(|_| panic!("object is already mutably borrowed"))
+            .unwrap_or_else(|c| refused(c, "object is already mutably borrowed"))
     }
 
     /// Exclusive access; panics if the object is borrowed.
     pub fn borrow_mut(&self) -> HandleRefMut<'_, T> {
         self.try_borrow_mut()
-            .unwrap_or_else(|_| panic!("object is already borrowed"))
+            .unwrap_or_else(|c| refused(c, "object is already borrowed"))
     }
 
     pub fn try_borrow(&self) -> Result<HandleRef<'_, T>, BorrowConflict> {
@@ -876,6 +890,20 @@ mod tests {
         assert_eq!(owned.try_borrow_mut().err(), Some(BorrowConflict::Moved));
         let again = unsafe { Handle::<CountsDrops>::begin_take_raw(raw, 1) };
         assert_eq!(again.err(), Some(MoveRefusal::Moved));
+        for panicked in [
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(owned.borrow()))),
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| drop(owned.borrow_mut()))),
+        ] {
+            let message = panicked.expect_err("a moved value cannot be borrowed");
+            let message = message.downcast_ref::<&str>().copied();
+            assert_eq!(
+                message,
+                Some(
+                    "object's value was moved out by a call that took it by value (`self` or \
+                     a class parameter)"
+                ),
+            );
+        }
         drop(owned);
         assert_eq!(drops.get(), 0, "the box went without a value to drop");
         drop(value);
