@@ -443,6 +443,31 @@ pub struct Run {
     pub sampling: SamplingNote,
 }
 
+#[cfg(test)]
+impl Run {
+    /// A run of these records only (no sections, one sample each), for report tests.
+    pub fn of_records(records: Vec<Record>) -> Run {
+        Run {
+            records,
+            pools: vec![],
+            size: None,
+            alongside: None,
+            build: None,
+            quick: false,
+            canonical: false,
+            command: String::new(),
+            peer_note: None,
+            sampling: SamplingNote {
+                min_runs: 1,
+                max_runs: 1,
+                target_cv: 5.0,
+                warmup_ms: 0,
+                processes: 1,
+            },
+        }
+    }
+}
+
 /// The machine a run happened on.
 pub struct Machine {
     pub nproc: usize,

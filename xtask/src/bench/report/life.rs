@@ -100,7 +100,7 @@ fn table_of(run: &Run) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::model::{Record, SamplingNote, Summary, TimeResult};
+    use crate::bench::model::{Record, Summary, TimeResult};
     use crate::bench::scenarios::SCENARIOS;
 
     fn record(scenario: &str, mode: Mode, median_ms: f64) -> Record {
@@ -136,27 +136,6 @@ mod tests {
         }
     }
 
-    fn run(records: Vec<Record>) -> Run {
-        Run {
-            records,
-            pools: vec![],
-            size: None,
-            alongside: None,
-            build: None,
-            quick: false,
-            canonical: false,
-            command: String::new(),
-            peer_note: None,
-            sampling: SamplingNote {
-                min_runs: 1,
-                max_runs: 1,
-                target_cv: 5.0,
-                warmup_ms: 0,
-                processes: 1,
-            },
-        }
-    }
-
     #[test]
     fn frames_are_per_iteration_and_the_ratio_is_rust_over_the_mode() {
         let [small, _] = LIFE_RENDER;
@@ -165,7 +144,7 @@ mod tests {
             .find(|s| s.name == small)
             .unwrap()
             .iterations as f64;
-        let t = table_of(&run(vec![
+        let t = table_of(&Run::of_records(vec![
             record(small, Mode::Rust, 90.0),
             record(small, Mode::WasmBindgen, 100.0),
         ]))
@@ -178,6 +157,6 @@ mod tests {
         let rust = row("rust").unwrap();
         assert!(rust.contains(&fmt_ms(90.0 / iterations)), "{t}");
         assert!(row("wasm-bindgen").unwrap().contains("0.90×"), "{t}");
-        assert!(table_of(&run(vec![])).is_none());
+        assert!(table_of(&Run::of_records(vec![])).is_none());
     }
 }

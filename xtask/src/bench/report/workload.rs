@@ -211,33 +211,16 @@ mod tests {
 
     #[test]
     fn the_targets_fail_a_missed_hit_rate_and_the_table_shows_it() {
-        let run = Run {
-            records: vec![
-                record(
-                    Mode::Rust,
-                    &[("visits", 100.0), ("changed", 1.0), ("hits", 99.0)],
-                ),
-                record(
-                    Mode::Pointer,
-                    &[("visits", 100.0), ("changed", 1.0), ("hits", 98.0)],
-                ),
-            ],
-            pools: vec![],
-            size: None,
-            alongside: None,
-            build: None,
-            quick: false,
-            canonical: false,
-            command: String::new(),
-            peer_note: None,
-            sampling: crate::bench::model::SamplingNote {
-                min_runs: 1,
-                max_runs: 1,
-                target_cv: 5.0,
-                warmup_ms: 0,
-                processes: 1,
-            },
-        };
+        let run = Run::of_records(vec![
+            record(
+                Mode::Rust,
+                &[("visits", 100.0), ("changed", 1.0), ("hits", 99.0)],
+            ),
+            record(
+                Mode::Pointer,
+                &[("visits", 100.0), ("changed", 1.0), ("hits", 98.0)],
+            ),
+        ]);
         let t = targets(&run);
         let pass = |what: &str| t.iter().find(|t| t.what.contains(what)).unwrap().pass;
         assert_eq!(pass("pointer: memo hit rate"), Some(false));
