@@ -87,6 +87,19 @@ function hundredFloor(api, st, n) {
   st.sink += sink;
 }
 
+/** The floor of a loop making two crossings per iteration (the Game of Life's tick and cells). */
+function pairFloor(api, st, n) {
+  const floor = api.floor;
+  let sink = 0;
+  for (let i = 0; i < n; i++) sink += floor(i) + floor(i);
+  st.sink += sink;
+}
+
+/** The teardown of the Game of Life scenarios: the universe `setup` made. */
+function freeLife(api, st) {
+  api.life.free(st.life);
+}
+
 /**
  * JS passes the same object to Rust again and again; `consume(C, obj)` is the call (it
  * returns an i32). The floor makes the same number of bare calls.
@@ -155,15 +168,8 @@ function lifeScenario(side, iterations) {
       }
       st.sink += pixels[2 * side * side];
     },
-    floor(api, st, n) {
-      const floor = api.floor;
-      let sink = 0;
-      for (let i = 0; i < n; i++) sink += floor(i) + floor(i);
-      st.sink += sink;
-    },
-    teardown(api, st) {
-      api.life.free(st.life);
-    },
+    floor: pairFloor,
+    teardown: freeLife,
   };
 }
 
@@ -321,15 +327,8 @@ export const SCENARIOS = {
       }
       st.sink += sink;
     },
-    floor(api, st, n) {
-      const floor = api.floor;
-      let sink = 0;
-      for (let i = 0; i < n; i++) sink += floor(i) + floor(i);
-      st.sink += sink;
-    },
-    teardown(api, st) {
-      api.life.free(st.life);
-    },
+    floor: pairFloor,
+    teardown: freeLife,
   },
 
   // Issue 23's workload: the Game of Life loop of the Rust and WebAssembly book, one frame
