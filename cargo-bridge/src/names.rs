@@ -319,26 +319,28 @@ mod tests {
         }
     }
 
+    /// Crate `pa`'s one class `Node`, with these members.
+    fn node_with(members: Vec<Function>) -> Exports {
+        let mut c = class("pa", "Node", "Node");
+        c.members = members;
+        Exports {
+            classes: vec![c],
+            ..Exports::default()
+        }
+    }
+
     #[test]
     fn members_of_one_class() {
         use FunctionKind::*;
-        let with = |members| {
-            let mut c = class("pa", "Node", "Node");
-            c.members = members;
-            Exports {
-                classes: vec![c],
-                ..Exports::default()
-            }
-        };
         // A getter and a setter share a property; a static may share an instance name.
-        check(&with(vec![
+        check(&node_with(vec![
             member(Getter, "value", "value"),
             member(Setter, "set_value", "value"),
             member(Static, "value_of", "value"),
         ]))
         .unwrap();
         assert_eq!(
-            error(with(vec![
+            error(node_with(vec![
                 member(Getter, "value", "value"),
                 member(Method, "get_value", "value"),
             ])),
@@ -346,7 +348,7 @@ mod tests {
              (getter) and `Node::get_value` (method); give one of them another JS name with \
              #[bridge(js_name = \"...\")]"
         );
-        let err = error(with(vec![
+        let err = error(node_with(vec![
             member(Static, "make", "make"),
             member(Static, "make_it", "make"),
         ]));
@@ -360,23 +362,15 @@ mod tests {
             field: true,
             ..member(kind, rust, js)
         };
-        let with = |members| {
-            let mut c = class("pa", "Node", "Node");
-            c.members = members;
-            Exports {
-                classes: vec![c],
-                ..Exports::default()
-            }
-        };
         // A field's getter and setter are one property.
-        check(&with(vec![
+        check(&node_with(vec![
             field(Getter, "size", "size"),
             field(Setter, "size", "size"),
             member(Method, "grow", "grow"),
         ]))
         .unwrap();
         assert_eq!(
-            error(with(vec![
+            error(node_with(vec![
                 member(Method, "size", "size"),
                 field(Getter, "size", "size"),
                 field(Setter, "size", "size"),
@@ -386,7 +380,7 @@ mod tests {
              #[bridge(skip)], or give one of them another JS name with #[bridge(js_name = \"...\")]"
         );
         // A readonly field's getter does not pair with a hand-written setter.
-        let err = error(with(vec![
+        let err = error(node_with(vec![
             field(Getter, "size", "size"),
             member(Setter, "set_size", "size"),
         ]));
@@ -394,7 +388,7 @@ mod tests {
             err.contains("field `Node::size` and `Node::set_size` (setter)"),
             "{err}"
         );
-        let err = error(with(vec![
+        let err = error(node_with(vec![
             field(Getter, "a_b", "aB"),
             field(Getter, "aB", "aB"),
         ]));

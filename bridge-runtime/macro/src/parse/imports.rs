@@ -181,20 +181,16 @@ pub fn imports(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<Imp
     }
 }
 
-/// `static NAME: T;` (with `js_name`, `js_namespace`): a value read once, on first use.
-fn js_static(
-    st: &syn::ForeignItemStatic,
+/// The `#[bridge(..)]` attributes of a block's type or static (taken out of `attrs`): the
+/// block's arguments with the item's own `js_name`/`js_namespace` over them. `what` names the
+/// item in the `cfg_attr` refusal; `only` is the refusal of the member options.
+fn item_args(
+    attrs: &mut Vec<syn::Attribute>,
     block_args: &ImportArgs,
-    types: &[BlockType],
-) -> syn::Result<JsStaticItem> {
-    if let syn::StaticMutability::Mut(m) = &st.mutability {
-        return Err(syn::Error::new_spanned(
-            m,
-            "a JS static is read once and never written: declare it `static`, not `static mut`",
-        ));
-    }
-    let mut attrs = st.attrs.clone();
-    let taken = attrs::take_bridge_attrs(&mut attrs)?;
+    what: &str,
+    only: &str,
+) -> syn::Result<ImportArgs> {
+    let taken = attrs::take_bridge_attrs(attrs)?;
     let mut args = block_args.clone();
     args.js_name = None;
     let mut given = Vec::new();
@@ -202,8 +198,10 @@ fn js_static(
         if a.cond.is_some() {
             return Err(syn::Error::new_spanned(
                 &a.attr,
-                "`#[cfg_attr(.., bridge(..))]` is not supported on a JS static: put the `cfg` \
-                 on the whole extern block",
+                format!(
+                    "`#[cfg_attr(.., bridge(..))]` is not supported on {what}: put the `cfg` \
+                     on the whole extern block"
+                ),
             ));
         }
         let syn::Meta::List(list) = &a.attr.meta else {
@@ -220,12 +218,31 @@ fn js_static(
             || args.static_method_of.is_some()
             || args.js_class.is_some()
         {
-            return Err(syn::Error::new_spanned(
-                &a.attr,
-                "a JS static takes `js_name = \"name\"` and `js_namespace = \"a.b\"` only",
-            ));
+            return Err(syn::Error::new_spanned(&a.attr, only.to_string()));
         }
     }
+    Ok(args)
+}
+
+/// `static NAME: T;` (with `js_name`, `js_namespace`): a value read once, on first use.
+fn js_static(
+    st: &syn::ForeignItemStatic,
+    block_args: &ImportArgs,
+    types: &[BlockType],
+) -> syn::Result<JsStaticItem> {
+    if let syn::StaticMutability::Mut(m) = &st.mutability {
+        return Err(syn::Error::new_spanned(
+            m,
+            "a JS static is read once and never written: declare it `static`, not `static mut`",
+        ));
+    }
+    let mut attrs = st.attrs.clone();
+    let args = item_args(
+        &mut attrs,
+        block_args,
+        "a JS static",
+        "a JS static takes `js_name = \"name\"` and `js_namespace = \"a.b\"` only",
+    )?;
     let ident = st.ident.clone();
     let rust_name = ident.to_string();
     let js_name = args
@@ -270,40 +287,14 @@ fn js_type(t: &syn::ForeignItemType, block_args: &ImportArgs) -> syn::Result<(Bl
         ));
     }
     let mut attrs = t.attrs.clone();
-    let taken = attrs::take_bridge_attrs(&mut attrs)?;
-    let mut args = block_args.clone();
-    args.js_name = None;
-    let mut given = Vec::new();
-    for a in &taken {
-        if a.cond.is_some() {
-            return Err(syn::Error::new_spanned(
-                &a.attr,
-                "`#[cfg_attr(.., bridge(..))]` is not supported on an imported JS class: put \
-                 the `cfg` on the whole extern block",
-            ));
-        }
-        let syn::Meta::List(list) = &a.attr.meta else {
-            return Err(syn::Error::new_spanned(
-                &a.attr,
-                format!("expected #[bridge(...)]; {VALID}"),
-            ));
-        };
-        parse_args(list.tokens.clone(), &mut args, false, &mut given)?;
-        if args.constructor
-            || args.method
-            || args.getter.is_some()
-            || args.setter.is_some()
-            || args.static_method_of.is_some()
-            || args.js_class.is_some()
-        {
-            return Err(syn::Error::new_spanned(
-                &a.attr,
-                "an imported JS class takes `js_name = \"Class\"` and `js_namespace = \"a.b\"` \
-                 only; `constructor`, `method`, `getter`, `setter`, `static_method_of` and \
-                 `js_class` go on its functions",
-            ));
-        }
-    }
+    let args = item_args(
+        &mut attrs,
+        block_args,
+        "an imported JS class",
+        "an imported JS class takes `js_name = \"Class\"` and `js_namespace = \"a.b\"` \
+         only; `constructor`, `method`, `getter`, `setter`, `static_method_of` and \
+         `js_class` go on its functions",
+    )?;
     let ident = t.ident.clone();
     let rust_name = ident.to_string();
     let js_name = args
