@@ -12,7 +12,7 @@ use crate::error::after_guards;
 pub use crate::error::{BridgeError, Result, err_display, lift_char, or_throw, throw};
 use crate::global::global;
 pub use crate::handle::{ArgRef, ArgRefMut, Taking};
-use crate::handle::{BorrowConflict, MoveRefusal, RawHeader};
+use crate::handle::{BorrowConflict, MoveRefusal, RawHeader, conflict_of};
 pub use crate::maps::MapKey;
 pub use crate::result::{ErrDisplayOnly, ErrProbe, ExportError};
 pub use crate::ret::{
@@ -93,13 +93,18 @@ pub unsafe fn lift_opt_named<T: FromJs>(is_some: u32, value: T::Abi) -> Option<T
     (is_some != 0).then(|| unsafe { T::from_abi(value) })
 }
 
+/// The error of a borrow refused by the flag `flag` (see [`conflict_of`]).
 #[cold]
 #[inline(never)]
-fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
-    let state = match c {
+fn conflict(site: &ArgSite, arg_class: &str, flag: i32) -> BridgeError {
+    let state = match conflict_of(flag) {
         BorrowConflict::MutablyBorrowed => "is already mutably borrowed",
         BorrowConflict::Borrowed => "is already borrowed",
-        BorrowConflict::Moved => return moved_conflict(site, arg_class),
+        // Only a take moves a value, and `begin_take` registered the message first.
+        BorrowConflict::Moved => match MOVED_CONFLICT.with(Cell::get) {
+            Some(moved) => return moved(site, arg_class),
+            None => "was moved",
+        },
     };
     let dot = if site.class.is_empty() { "" } else { "." };
     BridgeError::new(concat(&[
@@ -118,10 +123,18 @@ fn conflict(site: &ArgSite, arg_class: &str, c: BorrowConflict) -> BridgeError {
     ]))
 }
 
+global! {
+    /// [`moved_conflict`] once a thunk began a take ([`begin_take`], the only way a value
+    /// leaves its box): a package with no by-value parameter links neither the message
+    /// nor its text (issue 24), and its borrow refusals cannot meet a moved object.
+    static MOVED_CONFLICT: Option<fn(&ArgSite, &str) -> BridgeError> = None;
+}
+
 /// A borrow of an object whose value a call took by value: from JS during that call
 /// (its wrapper is released when the call returns), or through a `Handle` Rust made of
 /// the wrapper meanwhile.
 #[cold]
+#[inline(never)]
 fn moved_conflict(site: &ArgSite, arg_class: &str) -> BridgeError {
     let dot = if site.class.is_empty() { "" } else { "." };
     BridgeError::new(concat(&[
@@ -146,6 +159,7 @@ fn moved_conflict(site: &ArgSite, arg_class: &str) -> BridgeError {
 /// # Safety
 /// `addr` must be a live `Handle<C>` box that JS keeps alive during the call.
 pub unsafe fn begin_take<C: BridgeClass>(addr: u32, site: &ArgSite) -> Result<Taking<'static, C>> {
+    MOVED_CONFLICT.with(|m| m.set(Some(moved_conflict)));
     let js_refs = 1 + crate::pool::entries_of(addr);
     // SAFETY: forwarded contract.
     unsafe { Handle::<C>::begin_take_raw(addr as usize, js_refs) }
@@ -243,7 +257,8 @@ pub fn throw_after_guards(make: impl FnOnce() -> BridgeError) -> ! {
 struct Refusal {
     site: &'static ArgSite,
     arg_class: &'static str,
-    conflict: BorrowConflict,
+    /// The borrow flag that refused it.
+    flag: i32,
 }
 
 global! { static REFUSAL: Option<Refusal> = None; }
@@ -253,12 +268,12 @@ global! { static REFUSAL: Option<Refusal> = None; }
 /// compiles a wasm function without calls with no stack check: about 0.5 ns a call).
 /// The glue's `$rethrow` then calls [`__bridge_refused`], which throws the message.
 #[inline(always)]
-fn refuse(site: &'static ArgSite, arg_class: &'static str, kind: BorrowConflict) -> ! {
+fn refuse(site: &'static ArgSite, arg_class: &'static str, flag: i32) -> ! {
     REFUSAL.with(|slot| {
         slot.set(Some(Refusal {
             site,
             arg_class,
-            conflict: kind,
+            flag,
         }))
     });
     #[cfg(target_arch = "wasm32")]
@@ -266,7 +281,7 @@ fn refuse(site: &'static ArgSite, arg_class: &'static str, kind: BorrowConflict)
     #[cfg(not(target_arch = "wasm32"))]
     {
         let _ = REFUSAL.with(Cell::take);
-        throw(conflict(site, arg_class, kind))
+        throw(conflict(site, arg_class, flag))
     }
 }
 
@@ -275,7 +290,7 @@ fn refuse(site: &'static ArgSite, arg_class: &'static str, kind: BorrowConflict)
 #[unsafe(export_name = bridge_schema::runtime_export!(refused))]
 pub extern "C" fn __bridge_refused() {
     if let Some(r) = REFUSAL.with(Cell::take) {
-        throw(conflict(r.site, r.arg_class, r.conflict));
+        throw(conflict(r.site, r.arg_class, r.flag));
     }
 }
 

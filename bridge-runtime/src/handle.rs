@@ -3,6 +3,7 @@
 //! The box header layout is shared with `cargo bridge` (it emits wasm that reads it):
 //! see `bridge_schema::header`. Counts are plain cells: wasm32 is single-threaded.
 
+use std::alloc::Layout;
 use std::cell::{Cell, UnsafeCell};
 use std::fmt;
 use std::marker::PhantomData;
@@ -28,6 +29,14 @@ pub(crate) struct ObjectBox<T> {
     weak: Cell<u32>,
     /// Dropped in place when the last strong reference goes (weak ones may keep the box).
     value: UnsafeCell<ManuallyDrop<T>>,
+}
+
+impl<T> ObjectBox<T> {
+    /// The header fields, without the value's type (`#[repr(C)]`, value last).
+    fn header(&self) -> &ObjectBox<()> {
+        // SAFETY: the header prefix is the same for every `T`; only it is read through this.
+        unsafe { &*(self as *const ObjectBox<T> as *const ObjectBox<()>) }
+    }
 }
 
 const _: () = {
@@ -94,8 +103,11 @@ pub enum BorrowConflict {
 }
 
 /// The conflict a refused borrow flag `b` (negative: exclusive or moved; else shared).
+/// Out of line: the raw borrows hand the thunks their flag as it is, so a thunk's
+/// refusal path stores one value and classifies nothing.
 #[cold]
-fn conflict_of(b: i32) -> BorrowConflict {
+#[inline(never)]
+pub(crate) fn conflict_of(b: i32) -> BorrowConflict {
     match b {
         MOVED | MOVING => BorrowConflict::Moved,
         b if b < 0 => BorrowConflict::MutablyBorrowed,
@@ -242,18 +254,50 @@ impl<T> Drop for Handle<T> {
             if b == 0 {
                 // SAFETY: last reference and no borrow; the box came from `Box::leak` in `new`.
                 unsafe { free_box(object) };
-            } else if b == MOVED {
-                // A call took the value (`Taking::finish`): only the allocation is left.
-                // SAFETY: the strong references' weak count, owned together.
-                unsafe { release_weak(object) };
             } else {
-                // Borrowed with no reference left: JS released its last reference from
-                // inside a call that borrows the object (a callback re-entering JS). That
-                // call's guard has no reference of its own: it frees the box when the
-                // borrow ends.
-                object.borrow.set(b | DOOMED);
+                // SAFETY: the last reference, whose weak count the strong ones own together.
+                unsafe {
+                    last_reference_flagged(object.header(), b, Layout::new::<ObjectBox<T>>())
+                };
             }
         }
+    }
+}
+
+/// The last strong reference went while the flag `b` is not 0: moved or borrowed. Out of
+/// line and shared by every class (the header does not depend on `T`, the allocation is
+/// freed by its layout): each class's `drop_ref` (and the `release_wrapper` that ends
+/// with it) keeps only the call, so a package pays for the moved case once.
+///
+/// # Safety
+/// `header` is a box of layout `layout` from [`Handle::new`] whose last strong reference
+/// the caller just gave up (strong is 0).
+#[cold]
+#[inline(never)]
+unsafe fn last_reference_flagged(header: &ObjectBox<()>, b: i32, layout: Layout) {
+    if b == MOVED {
+        // A call took the value (`Taking::finish`): only the allocation is left.
+        // SAFETY: forwarded contract (the strong references' weak count).
+        unsafe { release_weak_raw(header, layout) };
+    } else {
+        // Borrowed with no reference left: JS released its last reference from inside a
+        // call that borrows the object (a callback re-entering JS). That call's guard has
+        // no reference of its own: it frees the box when the borrow ends.
+        header.borrow.set(b | DOOMED);
+    }
+}
+
+/// As [`release_weak`], for a box known by its header and layout (the value is gone).
+///
+/// # Safety
+/// As [`release_weak`]; `layout` is the box's.
+unsafe fn release_weak_raw(header: &ObjectBox<()>, layout: Layout) {
+    let n = header.weak.get() - 1;
+    header.weak.set(n);
+    if n == 0 {
+        // SAFETY: no strong or weak reference is left and the value was moved out (its
+        // `ManuallyDrop` is not dropped again): freeing the allocation is all that is left.
+        unsafe { std::alloc::dealloc(header as *const ObjectBox<()> as *mut u8, layout) };
     }
 }
 
@@ -527,11 +571,11 @@ unsafe fn free_after_guard<T>(object: &ObjectBox<T>, from: u32) {
 
 /// Borrows of objects that JS passes by address (the ABI side of [`Handle`]).
 impl<T> Handle<T> {
+    /// Refused: `Err` holds the flag ([`conflict_of`] says what it means).
+    ///
     /// # Safety
     /// `addr` must be a live `Handle<T>` box that outlives `'a`.
-    pub(crate) unsafe fn try_borrow_raw<'a>(
-        addr: usize,
-    ) -> Result<HandleRef<'a, T>, BorrowConflict> {
+    pub(crate) unsafe fn try_borrow_raw<'a>(addr: usize) -> Result<HandleRef<'a, T>, i32> {
         // SAFETY: forwarded contract.
         let object = unsafe { &*(addr as *const ObjectBox<T>) };
         // One comparison refuses a flag that is exclusive or doomed (JS passes only boxes
@@ -540,17 +584,17 @@ impl<T> Handle<T> {
         // object again has no free on its path.
         let b = object.borrow.get();
         if b as u32 >= DOOMED as u32 {
-            return Err(conflict_of(b));
+            return Err(b);
         }
         object.borrow.set(b + 1);
         Ok(HandleRef { object })
     }
 
+    /// Refused: `Err` holds the flag ([`conflict_of`] says what it means).
+    ///
     /// # Safety
     /// `addr` must be a live `Handle<T>` box that outlives `'a`.
-    pub(crate) unsafe fn try_borrow_mut_raw<'a>(
-        addr: usize,
-    ) -> Result<HandleRefMut<'a, T>, BorrowConflict> {
+    pub(crate) unsafe fn try_borrow_mut_raw<'a>(addr: usize) -> Result<HandleRefMut<'a, T>, i32> {
         // SAFETY: forwarded contract.
         let object = unsafe { &*(addr as *const ObjectBox<T>) };
         match object.borrow.get() {
@@ -558,7 +602,7 @@ impl<T> Handle<T> {
                 object.borrow.set(EXCLUSIVE);
                 Ok(HandleRefMut { object })
             }
-            b => Err(conflict_of(b)),
+            b => Err(b),
         }
     }
 
@@ -757,7 +801,9 @@ mod tests {
         drop(shared);
         let exclusive = unsafe { Handle::<i32>::try_borrow_mut_raw(raw) }.unwrap();
         assert_eq!(
-            unsafe { Handle::<i32>::try_borrow_raw(raw) }.err(),
+            unsafe { Handle::<i32>::try_borrow_raw(raw) }
+                .err()
+                .map(conflict_of),
             Some(BorrowConflict::MutablyBorrowed)
         );
         drop(exclusive);
