@@ -33,13 +33,19 @@ pub(crate) fn decimal(n: u32) -> String {
 
 /// `parts` joined, in one allocation. Copied into the capacity rather than pushed:
 /// `push_str` would link `String`'s growth path, which no message needs.
+#[inline(never)]
 pub(crate) fn concat(parts: &[&str]) -> String {
     // Saturated, a sum too large fails to allocate before anything is copied.
-    let len = parts
-        .iter()
-        .fold(0usize, |sum, p| sum.saturating_add(p.len()));
+    let mut len = 0usize;
+    let mut i = 0;
+    while i < parts.len() {
+        len = len.saturating_add(parts[i].len());
+        i = std::hint::black_box(i + 1);
+    }
     let mut out = Vec::<u8>::with_capacity(len);
-    for part in parts {
+    let mut i = 0;
+    while i < parts.len() {
+        let part = parts[i];
         // SAFETY: the capacity holds every part; the parts are UTF-8, so is the whole.
         unsafe {
             std::ptr::copy_nonoverlapping(
@@ -49,6 +55,7 @@ pub(crate) fn concat(parts: &[&str]) -> String {
             );
             out.set_len(out.len() + part.len());
         }
+        i = std::hint::black_box(i + 1);
     }
     // SAFETY: the concatenation of `str`s is UTF-8.
     unsafe { String::from_utf8_unchecked(out) }

@@ -11,7 +11,8 @@
 //! column 0 that starts with `}`, `]` or `)`. The `//` lines right above it go with it. A
 //! `const`/`let` line of several `$a = b` declarators keeps the ones still used. A
 //! reference is a whole identifier token starting with `$` anywhere else in the text
-//! (strings and comments included, which can only keep a helper, never drop a used one).
+//! (strings and comments inside code included, which can only keep a helper, never drop a
+//! used one), except in the `//` lines that go with a definition: those only explain.
 //! `$` names are the glue's own (user names contain no `$`), so no user item is touched.
 
 use std::collections::HashMap;
@@ -24,6 +25,9 @@ pub fn unused_helpers(js: &str) -> String {
     let owner = line_owners(&items, lines.len());
     let mut refs: HashMap<&str, usize> = HashMap::new();
     for (i, line) in lines.iter().enumerate() {
+        if owner[i].is_some_and(|item| i < items[item].def) {
+            continue;
+        }
         for token in dollar_tokens(line) {
             if owner[i].is_some_and(|item| items[item].defines(token)) {
                 continue;
@@ -49,7 +53,7 @@ pub fn unused_helpers(js: &str) -> String {
             changed = true;
             if alive == 0 {
                 item.dropped = true;
-                for line in &lines[item.start..item.end] {
+                for line in &lines[item.def..item.end] {
                     for token in dollar_tokens(line) {
                         if !item.defines(token)
                             && let Some(count) = refs.get_mut(token)
@@ -109,6 +113,10 @@ fn is_section_end(lines: &[&str], owner: &[Option<usize>], items: &[Item], from:
 /// One module-scope definition: lines `start..end` (its comment lines included).
 struct Item<'a> {
     start: usize,
+    /// Its first line of code: `start..def` are its comment lines, whose mentions of other
+    /// helpers keep nothing alive (a comment naming a helper it explains, whose own code
+    /// names the commented one, would otherwise keep both).
+    def: usize,
     end: usize,
     /// The names it defines, each with whether it is still used.
     names: Vec<(&'a str, bool)>,
@@ -194,6 +202,7 @@ fn definitions<'a>(lines: &[&'a str]) -> Vec<Item<'a>> {
         };
         items.push(Item {
             start,
+            def: i,
             end,
             names,
             declarators: declarators.map(|list| (keyword, list)),
@@ -359,6 +368,19 @@ export function api(x) {
     fn a_self_reference_does_not_keep_a_helper() {
         let js = "function $rec(n) {\n  return n ? $rec(n - 1) : 0;\n}\nexport const y = 1;\n";
         assert_eq!(unused_helpers(js), "export const y = 1;\n");
+    }
+
+    #[test]
+    fn a_helpers_comment_keeps_nothing_alive() {
+        // `$b`'s comment names `$a`, whose code names `$b`: neither is used.
+        let js = "function $a() {\n  return $b();\n}\n// explains $a\nfunction $b() {\n}\nexport const z = 1;\n";
+        assert_eq!(unused_helpers(js), "export const z = 1;\n");
+        // A used helper keeps its comment, and the helper the comment names stays dropped.
+        let js = "function $a() {\n}\n// unlike $a\nfunction $b() {\n}\nexport const z = $b;\n";
+        assert_eq!(
+            unused_helpers(js),
+            "// unlike $a\nfunction $b() {\n}\nexport const z = $b;\n"
+        );
     }
 
     #[test]
