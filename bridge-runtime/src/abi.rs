@@ -252,13 +252,45 @@ pub fn throw_after_guards(make: impl FnOnce() -> BridgeError) -> ! {
     throw(after_guards(0, make))
 }
 
+/// The `Error` of a receiver JS released (address 0, see [`borrow_receiver`]): the text of
+/// the glue's `$usedAfterRelease` for `this`.
+#[cold]
+#[inline(never)]
+fn released(site: &ArgSite, arg_class: &str) -> BridgeError {
+    BridgeError::new(concat(&[
+        site.class,
+        ".",
+        site.member,
+        ": `this` is a ",
+        arg_class,
+        " that was already released; a released object cannot be used",
+    ]))
+}
+
+/// Why a thunk's first argument was refused.
+#[derive(Clone, Copy)]
+enum Refused {
+    /// A borrow flag that refused it.
+    Conflict(i32),
+    /// Address 0: the wrapper was released (only receivers the glue passes unchecked).
+    Released,
+}
+
 /// A borrow refused at a thunk's first argument, waiting for the glue after the trap.
 #[derive(Clone, Copy)]
 struct Refusal {
     site: &'static ArgSite,
     arg_class: &'static str,
-    /// The borrow flag that refused it.
-    flag: i32,
+    why: Refused,
+}
+
+impl Refusal {
+    fn error(self) -> BridgeError {
+        match self.why {
+            Refused::Conflict(flag) => conflict(self.site, self.arg_class, flag),
+            Refused::Released => released(self.site, self.arg_class),
+        }
+    }
 }
 
 global! { static REFUSAL: Option<Refusal> = None; }
@@ -268,20 +300,19 @@ global! { static REFUSAL: Option<Refusal> = None; }
 /// compiles a wasm function without calls with no stack check: about 0.5 ns a call).
 /// The glue's `$rethrow` then calls [`__bridge_refused`], which throws the message.
 #[inline(always)]
-fn refuse(site: &'static ArgSite, arg_class: &'static str, flag: i32) -> ! {
-    REFUSAL.with(|slot| {
-        slot.set(Some(Refusal {
-            site,
-            arg_class,
-            flag,
-        }))
-    });
+fn refuse(site: &'static ArgSite, arg_class: &'static str, why: Refused) -> ! {
+    let refusal = Refusal {
+        site,
+        arg_class,
+        why,
+    };
+    REFUSAL.with(|slot| slot.set(Some(refusal)));
     #[cfg(target_arch = "wasm32")]
     core::arch::wasm32::unreachable();
     #[cfg(not(target_arch = "wasm32"))]
     {
         let _ = REFUSAL.with(Cell::take);
-        throw(conflict(site, arg_class, flag))
+        throw(refusal.error())
     }
 }
 
@@ -290,7 +321,7 @@ fn refuse(site: &'static ArgSite, arg_class: &'static str, flag: i32) -> ! {
 #[unsafe(export_name = bridge_schema::runtime_export!(refused))]
 pub extern "C" fn __bridge_refused() {
     if let Some(r) = REFUSAL.with(Cell::take) {
-        throw(conflict(r.site, r.arg_class, r.flag));
+        throw(r.error());
     }
 }
 
@@ -307,7 +338,7 @@ pub unsafe fn borrow_first_arg<'a, C: BridgeClass, const I: u32>(
     // SAFETY: forwarded contract.
     match unsafe { Handle::<C>::try_borrow_raw(addr as usize) } {
         Ok(guard) => ArgRef::from_guard(guard),
-        Err(c) => refuse(site, C::NAME, c),
+        Err(c) => refuse(site, C::NAME, Refused::Conflict(c)),
     }
 }
 
@@ -323,8 +354,44 @@ pub unsafe fn borrow_mut_first_arg<'a, C: BridgeClass, const I: u32>(
     // SAFETY: forwarded contract.
     match unsafe { Handle::<C>::try_borrow_mut_raw(addr as usize) } {
         Ok(guard) => ArgRefMut::from_guard(guard),
-        Err(c) => refuse(site, C::NAME, c),
+        Err(c) => refuse(site, C::NAME, Refused::Conflict(c)),
     }
+}
+
+/// As [`borrow_first_arg`], for a receiver the glue passes unchecked: the wrapper's
+/// address as it is, 0 once released, which this refuses as released (with the glue's
+/// message). The thunks of members whose only argument is a borrowed receiver use it
+/// (`ThunkSpec::refuses_released`, recorded as `Function::refuses_released`), so the
+/// glue's getter is a private-field read and the call.
+///
+/// # Safety
+/// As [`borrow_first_arg`], for an `addr` that is not 0.
+#[inline(always)]
+pub unsafe fn borrow_receiver<'a, C: BridgeClass, const I: u32>(
+    addr: u32,
+    site: &'static ArgSite,
+) -> ArgRef<'a, C, I> {
+    if addr == 0 {
+        refuse(site, C::NAME, Refused::Released)
+    }
+    // SAFETY: forwarded contract; `addr` is not 0.
+    unsafe { borrow_first_arg(addr, site) }
+}
+
+/// As [`borrow_receiver`], exclusive (`&mut self`).
+///
+/// # Safety
+/// As [`borrow_receiver`].
+#[inline(always)]
+pub unsafe fn borrow_mut_receiver<'a, C: BridgeClass, const I: u32>(
+    addr: u32,
+    site: &'static ArgSite,
+) -> ArgRefMut<'a, C, I> {
+    if addr == 0 {
+        refuse(site, C::NAME, Refused::Released)
+    }
+    // SAFETY: forwarded contract; `addr` is not 0.
+    unsafe { borrow_mut_first_arg(addr, site) }
 }
 
 /// Exclusive borrow of a class argument.

@@ -441,6 +441,7 @@ mod tests {
     fn method(name: &str) -> Function {
         Function {
             is_async: false,
+            refuses_released: false,
             kind: FunctionKind::Method,
             js_name: name.into(),
             rust_name: name.into(),

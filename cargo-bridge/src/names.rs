@@ -209,6 +209,7 @@ mod tests {
             crate_name: krate.into(),
             function: Function {
                 is_async: false,
+                refuses_released: false,
                 kind: FunctionKind::Free,
                 js_name: js.into(),
                 rust_name: rust.into(),
@@ -307,6 +308,7 @@ mod tests {
     fn member(kind: FunctionKind, rust: &str, js: &str) -> Function {
         Function {
             is_async: false,
+            refuses_released: false,
             kind,
             js_name: js.into(),
             rust_name: rust.into(),

@@ -451,6 +451,13 @@ pub struct Function {
     /// Absent from the records of sync functions (their bytes are as before).
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub is_async: bool,
+    /// The thunk refuses a released receiver itself (address 0, with the glue's "already
+    /// released" message), so the glue passes the wrapper's address unchecked: set by
+    /// the macro for members whose only argument is a borrowed receiver (`&self` or
+    /// `&mut self`, no parameters, not `async`). Absent (the glue checks) otherwise, and
+    /// from the records of an older macro.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub refuses_released: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

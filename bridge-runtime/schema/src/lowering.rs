@@ -814,6 +814,7 @@ mod tests {
     fn an_export_signature_is_its_receiver_params_and_result() {
         let f = Function {
             is_async: false,
+            refuses_released: false,
             kind: FunctionKind::Method,
             js_name: "f".into(),
             rust_name: "f".into(),

@@ -11,6 +11,7 @@ use proptest::prelude::*;
 fn sample_records() -> Vec<Record> {
     let method = Function {
         is_async: false,
+        refuses_released: false,
         kind: FunctionKind::Method,
         js_name: "add".into(),
         rust_name: "add".into(),

@@ -30,6 +30,10 @@ pub struct FnView {
     /// `Class.member` or `function`, for error messages.
     pub label: String,
     pub has_self: bool,
+    /// The receiver's address goes to the thunk as the wrapper holds it (`this.#addr`,
+    /// 0 once released): the thunk refuses a released one itself
+    /// (`Function::refuses_released`), and the catch names a `this` that is no wrapper.
+    pub unchecked_self: bool,
     pub params: Vec<ParamView>,
     /// How many arguments a call must pass (debug glue checks): the parameters up to the
     /// last one that is not an `Option` or a `JsValue` (both take `undefined`).
@@ -157,6 +161,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
             ret: f.ret.clone(),
             doc: String::new(),
             is_async: false,
+            refuses_released: false,
             field: false,
         };
         let mut call = fn_view(&call, None, names);
@@ -201,6 +206,10 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         export_var: None,
         label,
         has_self: f.receiver != Receiver::None,
+        unchecked_self: f.refuses_released
+            && class.is_some()
+            && matches!(f.receiver, Receiver::Shared | Receiver::Exclusive)
+            && f.params.is_empty(),
         // A record passed flat is not on the wire.
         wire_session: params.iter().any(|p| p.ty.on_wire),
         params,
@@ -256,6 +265,7 @@ pub fn closure_of(
     .collect();
     let call = Function {
         is_async: false,
+        refuses_released: false,
         kind: FunctionKind::Free,
         js_name: "$call".to_string(),
         rust_name: String::new(),

@@ -333,6 +333,7 @@ mod tests {
                 crate_name: "a".into(),
                 function: Function {
                     is_async: false,
+                    refuses_released: false,
                     kind: FunctionKind::Free,
                     js_name: "make".into(),
                     rust_name: "make".into(),

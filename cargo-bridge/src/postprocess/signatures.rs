@@ -177,6 +177,7 @@ mod tests {
     fn function(symbol: &str, receiver: Receiver, params: Vec<Ty>, ret: Ty) -> Function {
         Function {
             is_async: false,
+            refuses_released: false,
             kind: FunctionKind::Method,
             js_name: "scale".into(),
             rust_name: "scale".into(),

@@ -38,26 +38,43 @@ fn from_abi(ty: &Ty, value: TokenStream) -> TokenStream {
     }
 }
 
+/// What a refused borrow does (see `thunk::thunk`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum OnRefusal {
+    /// Returns the error (`?`).
+    Return,
+    /// Traps: only where nothing is owned or borrowed yet.
+    Trap,
+    /// Traps, and refuses address 0 as a released receiver (the glue passes it
+    /// unchecked: `ThunkSpec::refuses_released`).
+    TrapReleased,
+}
+
 /// `let [mut] binding = <borrow of the class object at addr>`: shared or exclusive; a
-/// refusal traps (`trap`: only where nothing is owned or borrowed yet, see `thunk::thunk`) or
-/// returns the error.
+/// refusal returns the error or traps (`on_refusal`).
 pub fn borrow_prelude(
     binding: &Ident,
     class: &impl ToTokens,
     addr: &Ident,
     site: &TokenStream,
     exclusive: bool,
-    trap: bool,
+    on_refusal: OnRefusal,
     guard: u32,
 ) -> TokenStream {
     let rt = quote!(::bridge_runtime::abi);
-    let (mutability, borrow) = match (exclusive, trap) {
-        (false, false) => (quote!(), quote!(borrow_arg)),
-        (false, true) => (quote!(), quote!(borrow_first_arg)),
-        (true, false) => (quote!(mut), quote!(borrow_mut_arg)),
-        (true, true) => (quote!(mut), quote!(borrow_mut_first_arg)),
+    let (mutability, borrow) = match (exclusive, on_refusal) {
+        (false, OnRefusal::Return) => (quote!(), quote!(borrow_arg)),
+        (false, OnRefusal::Trap) => (quote!(), quote!(borrow_first_arg)),
+        (false, OnRefusal::TrapReleased) => (quote!(), quote!(borrow_receiver)),
+        (true, OnRefusal::Return) => (quote!(mut), quote!(borrow_mut_arg)),
+        (true, OnRefusal::Trap) => (quote!(mut), quote!(borrow_mut_first_arg)),
+        (true, OnRefusal::TrapReleased) => (quote!(mut), quote!(borrow_mut_receiver)),
     };
-    let refused = if trap { quote!() } else { quote!(?) };
+    let refused = if on_refusal == OnRefusal::Return {
+        quote!(?)
+    } else {
+        quote!()
+    };
     quote! { let #mutability #binding = unsafe { #rt::#borrow::<#class, #guard>(#addr, #site) }#refused; }
 }
 
@@ -156,11 +173,11 @@ fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
             },
         },
         Ty::ClassRef(_) => Step {
-            prelude: borrow_prelude(name, class, name, site, false, false, guard),
+            prelude: borrow_prelude(name, class, name, site, false, OnRefusal::Return, guard),
             arg: quote! { &*#name },
         },
         Ty::ClassMut(_) => Step {
-            prelude: borrow_prelude(name, class, name, site, true, false, guard),
+            prelude: borrow_prelude(name, class, name, site, true, OnRefusal::Return, guard),
             arg: quote! { &mut *#name },
         },
         Ty::Named(_) => Step {

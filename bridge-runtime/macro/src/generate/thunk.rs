@@ -4,7 +4,7 @@
 
 use super::abi::{self, scalar};
 use super::callback;
-use super::lift::{borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
+use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
 use crate::model::thunk::{Receiver, ThunkSpec};
 use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, plain};
 use bridge_schema::Ty;
@@ -67,14 +67,13 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
                 let exclusive = spec.receiver == Receiver::Mut;
                 let binding = format_ident!("__self");
                 wasm_params.push(quote! { #addr: u32 });
+                let on_refusal = match (spec.refuses_released, owns_nothing) {
+                    (true, _) => OnRefusal::TrapReleased,
+                    (false, true) => OnRefusal::Trap,
+                    (false, false) => OnRefusal::Return,
+                };
                 checks.push(borrow_prelude(
-                    &binding,
-                    class_ty,
-                    &addr,
-                    &site,
-                    exclusive,
-                    owns_nothing,
-                    guards,
+                    &binding, class_ty, &addr, &site, exclusive, on_refusal, guards,
                 ));
                 guards += 1;
                 args.push(if exclusive {
@@ -139,7 +138,7 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
                 &name,
                 &site(js_name),
                 exclusive,
-                true,
+                OnRefusal::Trap,
                 guards,
             );
         }
@@ -353,6 +352,7 @@ pub fn closure_exports(
         moves: false,
         ret: info.ret.clone(),
         asynchronous: None,
+        refuses_released: false,
     });
     let drop_symbol = bridge_schema::closure_drop_export(symbol);
     let drop_ident = format_ident!("{}_closure_drop", ident);

@@ -38,6 +38,10 @@ pub struct ThunkSpec {
     /// An `async fn`: this thunk starts its task (`callee` is the start helper in
     /// `items`, returning the task id); `finish` hands JS the task's output.
     pub asynchronous: Option<Box<AsyncParts>>,
+    /// The receiver is the only argument and borrowed (`&self`/`&mut self`, not `async`):
+    /// the glue passes the wrapper's address unchecked, and the thunk refuses 0 as
+    /// released (`abi::borrow_receiver`). Recorded as `Function::refuses_released`.
+    pub refuses_released: bool,
 }
 
 /// What an async export adds to its start thunk.

@@ -205,6 +205,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
         moves: false,
         ret: spec.ret.clone(),
         asynchronous: None,
+        refuses_released: false,
     };
     ThunkSpec {
         callee: quote! { #start },

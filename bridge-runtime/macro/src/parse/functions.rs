@@ -307,6 +307,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         moves: true,
         ret: ret.clone(),
         asynchronous: None,
+        refuses_released: false,
     };
     let is_async = item.sig.asyncness.is_some();
     if is_async {
@@ -323,6 +324,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         doc: doc_of(&item.attrs),
         field: false,
         is_async,
+        refuses_released: false,
     };
     let record = record::section(bridge_schema::Item::Function(function), refs);
     Ok(Some(Export { thunk, record }))
@@ -401,6 +403,8 @@ fn member(
     let type_id = bridge_schema::type_id(&record::crate_name(), class);
     let symbol = bridge_schema::member_symbol(&type_id, &rust_name);
     let ident = &sig.ident;
+    let refuses_released =
+        matches!(receiver, Receiver::Ref | Receiver::Mut) && infos.is_empty() && !is_async;
     let mut thunk = ThunkSpec {
         symbol: symbol.clone(),
         ident: format_ident!("__bridge_export_{}", rust_name),
@@ -412,6 +416,7 @@ fn member(
         moves: true,
         ret: ret.clone(),
         asynchronous: None,
+        refuses_released,
     };
     if is_async {
         thunk = asyncs::start_thunk(thunk, sig, Some(self_ty));
@@ -434,6 +439,7 @@ fn member(
         doc,
         field: false,
         is_async,
+        refuses_released,
     };
     Ok((function, thunk))
 }
