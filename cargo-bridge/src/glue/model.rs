@@ -244,9 +244,9 @@ impl GlueModel {
         self
     }
 
-    /// Marks each `Vec` of a `rust`-mode class that an export returns, and each such
-    /// class's leaf in a fixed codec (`CodecView::fixed`): the glue reads their hits
-    /// straight from the class's wrapper table.
+    /// Marks each `Vec` of a `rust`-mode class that an export returns, each such class's
+    /// leaf in a fixed codec (`CodecView::fixed`) and each returned iterator's item of
+    /// such a class: the glue reads their hits straight from the class's wrapper table.
     fn mark_cached_wrappers(mut self, plans: &[ClassPlan]) -> Self {
         let cached: Vec<&str> = plans
             .iter()
@@ -268,6 +268,12 @@ impl GlueModel {
                 ret.cached_wrappers = ret.kind == Kind::ClassVec
                     && ret.class.as_deref().is_some_and(|c| cached.contains(&c));
             }
+        }
+        // A returned iterator's item, one lift per next() (`$cachedWrapper`).
+        for c in self.closures.iter_mut().filter(|c| c.iterator) {
+            let ret = &mut c.call.ret;
+            ret.cached_wrappers = ret.kind == Kind::OptClass
+                && ret.class.as_deref().is_some_and(|c| cached.contains(&c));
         }
         self
     }

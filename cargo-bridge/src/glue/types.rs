@@ -542,8 +542,9 @@ pub struct TyView {
     /// Rust, `$addHeap`, where an exported class passes its address), checked with
     /// `<class>$check` (`instanceof`).
     pub js_type: bool,
-    /// A `class_vec` result whose class is in `rust` mode: its hits are read from the
-    /// class's wrapper table (`$takeCachedClassArray`). Set by the glue model, which knows
+    /// A `class_vec` result (or a returned iterator's `opt_class` item) whose class is in
+    /// `rust` mode: its hits are read from the class's wrapper table
+    /// (`$takeCachedClassArray`, `$cachedWrapper`). Set by the glue model, which knows
     /// the modes.
     pub cached_wrappers: bool,
     /// Typed array constructor for number vectors.
