@@ -19,6 +19,7 @@ mod report;
 mod runner;
 mod scenarios;
 mod size;
+mod size_without;
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use anyhow::{Context, Result, bail};

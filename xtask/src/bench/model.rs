@@ -326,6 +326,10 @@ pub struct SizeRow {
     /// gzip'd glue bytes per feature, with why they stay (`bench::size::FEATURES`;
     /// cargo-bridge only).
     pub features: Vec<(&'static str, u64, &'static str)>,
+    /// gzip'd module bytes per runtime feature, measured by building without it, with
+    /// why they stay (`bench::size_without::MODULE_FEATURES`; cargo-bridge only; `None`:
+    /// not measured for this crate).
+    pub module_features: Vec<(&'static str, Option<u64>, &'static str)>,
 }
 
 /// The size table: every package measured, bridge and peer side by side.

@@ -416,9 +416,31 @@ pub fn measure(
             }
             None => None,
         };
-        let features = match c.tool {
-            Tool::Bridge => feature_bytes(&std::fs::read_to_string(&js)?),
-            Tool::WasmBindgen => Vec::new(),
+        let (features, module_features) = match (c.tool, &wasm_opt) {
+            (Tool::Bridge, Some(_)) => {
+                let rebuild = super::size_without::Rebuild {
+                    name: &c.name,
+                    source: &c.source,
+                    mode: bridge_mode(c.krate),
+                    write_crate,
+                    gzip_len,
+                };
+                // Rebuilding against patched runtimes costs a build each: only the small rows.
+                let patches = matches!(c.krate, SizeCrate::Classes(1) | SizeCrate::Life);
+                (
+                    feature_bytes(&std::fs::read_to_string(&js)?),
+                    super::size_without::feature_bytes(
+                        sh,
+                        root,
+                        cargo_bridge,
+                        &wasm,
+                        &rebuild,
+                        patches,
+                    )?,
+                )
+            }
+            (Tool::Bridge, None) => (feature_bytes(&std::fs::read_to_string(&js)?), Vec::new()),
+            (Tool::WasmBindgen, _) => (Vec::new(), Vec::new()),
         };
         rows.push(SizeRow {
             krate: c.krate,
@@ -426,9 +448,18 @@ pub fn measure(
             raw,
             opt,
             features,
+            module_features,
         });
     }
     Ok(SizeReport { rows, wasm_opt })
+}
+
+/// The `[package.metadata.bridge]` lines of a bridge crate.
+fn bridge_mode(krate: SizeCrate) -> &'static str {
+    match krate {
+        SizeCrate::Classes(_) => "identity-mode = \"rust\"\n",
+        SizeCrate::Life => "",
+    }
 }
 
 /// `cargo bridge build --release --target web` (without wasm-opt: the table runs it).
@@ -449,11 +480,7 @@ fn build_bridge(
         "bridge-runtime = {{ path = {:?} }}",
         root.join("bridge-runtime").display().to_string()
     );
-    let mode = match c.krate {
-        SizeCrate::Classes(_) => "identity-mode = \"rust\"\n",
-        SizeCrate::Life => "",
-    };
-    let manifest = write_crate(dir, &c.name, &deps, mode, &c.source, false)?;
+    let manifest = write_crate(dir, &c.name, &deps, bridge_mode(c.krate), &c.source, false)?;
     let out = dir.join("pkg");
     cargo_bridge
         .cmd(sh)

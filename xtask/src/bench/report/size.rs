@@ -113,7 +113,44 @@ fn size_table(size: &SizeReport) -> String {
         );
     }
     out += &features_table(size);
+    out += &module_features_table(size);
     out
+}
+
+/// The module bytes each runtime feature keeps, measured by building without it.
+fn module_features_table(size: &SizeReport) -> String {
+    let bridge: Vec<&SizeRow> = size
+        .rows
+        .iter()
+        .filter(|r| r.tool == Tool::Bridge && !r.module_features.is_empty())
+        .collect();
+    let Some(first) = bridge.first() else {
+        return String::new();
+    };
+    let mut header = vec!["module feature".to_string()];
+    header.extend(bridge.iter().map(|r| crate_name(r.krate)));
+    header.push("kept because".into());
+    let rows: Vec<Vec<String>> = first
+        .module_features
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _, why))| {
+            let mut row = vec![name.to_string()];
+            row.extend(bridge.iter().map(|r| match r.module_features[i].1 {
+                Some(b) => fmt_bytes(b as f64),
+                None => "—".into(),
+            }));
+            row.push(why.to_string());
+            row
+        })
+        .collect();
+    format!(
+        "\nWhat stays in the cargo-bridge module, gzip'd bytes by runtime feature (the \
+         module after `wasm-opt -O` gzip'd, less the same package built without the \
+         feature: without the runtime exports only it calls, or against a runtime copy \
+         with the feature cut out; —: not rebuilt for this crate):\n\n{}",
+        table(&header, &rows, 1)
+    )
 }
 
 /// The glue bytes each feature keeps in the cargo-bridge packages, and why they stay.
@@ -195,6 +232,13 @@ mod tests {
                 Tool::Bridge => vec![("release pools", 1400, "every wrapper joins a pool")],
                 Tool::WasmBindgen => Vec::new(),
             },
+            module_features: match (tool, krate) {
+                (Tool::Bridge, SizeCrate::Classes(1)) => {
+                    vec![("panic messages", Some(1300), "a panic has its message")]
+                }
+                (Tool::Bridge, _) => vec![("panic messages", None, "a panic has its message")],
+                (Tool::WasmBindgen, _) => Vec::new(),
+            },
         }
     }
 
@@ -230,6 +274,11 @@ mod tests {
         assert!(table.contains("Each extra class adds 1000 B"), "{table}");
         assert!(table.contains("| release pools |"), "{table}");
         assert!(table.contains("every wrapper joins a pool |"), "{table}");
+        assert!(table.contains("| panic messages | 1.3 KiB |"), "{table}");
+        assert!(
+            table.contains(" — |"),
+            "not rebuilt for 10 classes: {table}"
+        );
     }
 
     #[test]
