@@ -214,6 +214,16 @@ impl LeafKind {
         })
     }
 
+    /// The suffix of its reader as a map's key or a set's element, where it differs from
+    /// [`LeafKind::reader`]: a string's is `$wire$readKey`, which keeps the strings of
+    /// short keys by their bytes (keys repeat from call to call).
+    pub fn key_reader(self) -> Option<&'static str> {
+        match self {
+            LeafKind::String => Some("Key"),
+            _ => self.reader(),
+        }
+    }
+
     /// The suffix of its writer (`usize`/`isize` have their own: they check the range).
     pub fn writer(self) -> Option<&'static str> {
         Some(match self {
@@ -257,6 +267,8 @@ pub struct LeafView {
     pub codec: Option<String>,
     /// [`LeafKind::reader`] and [`LeafKind::writer`].
     pub read: Option<&'static str>,
+    /// [`LeafKind::key_reader`]: how `wire.js.j2` reads it as a map key or set element.
+    pub key_read: Option<&'static str>,
     pub write: Option<&'static str>,
     /// A number type's range (the debug glue checks a number vector's elements).
     pub number: Option<NumberView>,
@@ -319,6 +331,7 @@ pub(super) fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
         class: None,
         codec: None,
         read: kind.reader(),
+        key_read: kind.key_reader(),
         write: kind.writer(),
         number: numbers::of(ty).map(|n| n.view),
         fixed: kind.fixed(),
