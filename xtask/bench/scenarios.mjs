@@ -69,6 +69,19 @@ function viewNodes(view, out = []) {
   return out;
 }
 
+/** recordVec_100's js-only pool: `hits()` is a fresh array of fresh records, as the bridge's. */
+class JsHitPool {
+  constructor(n) {
+    this.items = Array.from({ length: n }, (_, i) => ({ value: i }));
+  }
+  hits() {
+    const items = this.items;
+    const out = new Array(items.length);
+    for (let i = 0; i < items.length; i++) out[i] = { item: items[i], x: i };
+    return out;
+  }
+}
+
 /** The floor of a loop making one crossing per iteration: `x = floor(x)`. */
 function chainFloor(api, st, n) {
   const floor = api.floor;
@@ -390,6 +403,9 @@ export const SCENARIOS = {
   recordRoundtrip: {
     iterations: 1_000_000,
     crossings: 1,
+    // The same loop with movePoint written in JS: what building the result record costs
+    // with no crossing at all (issue 24: the bound of the flat path).
+    jsOnly: () => ({ movePoint: (p) => ({ x: p.x + 1, y: p.y }) }),
     setup: () => ({ p: { x: 0, y: 1 } }),
     run(api, st, n) {
       const movePoint = api.movePoint;
@@ -409,6 +425,9 @@ export const SCENARIOS = {
   recordVec_100: {
     iterations: 10_000,
     crossings: 100,
+    // The same loop over a JS pool whose hits() builds the 100 records `{ item, x }` of
+    // its 100 items (x as Rust gives it): the allocation no bridge avoids (issue 24).
+    jsOnly: () => ({ Pool: JsHitPool, hit: { item: (h) => h.item, done() {}, teardown() {} }, release() {} }),
     setup: (api) => ({ pool: new api.Pool(100), last: [], sink: 0 }),
     run(api, st, n) {
       const pool = st.pool;

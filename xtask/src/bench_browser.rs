@@ -271,7 +271,9 @@ mod tests {
             let Some((_, js_only)) = known.iter().find(|(n, _)| *n == s) else {
                 panic!("{s} is not in xtask/src/bench/scenarios.rs");
             };
-            assert_eq!(*js_only, base == JS_ONLY, "{s}: its base row");
+            // A js-only base needs the row; the record scenarios have one the browser
+            // table leaves to Node (their base here is the floor).
+            assert!(*js_only || base != JS_ONLY, "{s}: its base row");
         }
     }
 

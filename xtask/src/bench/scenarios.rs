@@ -145,7 +145,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 1,
         objects_per_iteration: 0,
         alloc_floor: false,
-        js_only: false,
+        js_only: true,
         what: "a `{x, y}` record in and out: `p = movePoint(p)` (wasm-bindgen: \
                serde-wasm-bindgen)",
     },
@@ -166,7 +166,7 @@ pub const SCENARIOS: &[Scenario] = &[
         crossings: 100,
         objects_per_iteration: 100,
         alloc_floor: false,
-        js_only: false,
+        js_only: true,
         what: "100 records `{ item, x }` holding the same 100 objects each time: \
                `pool.hits()`, both fields read (wasm-bindgen: a struct with getters)",
     },
