@@ -74,6 +74,21 @@ impl CargoBridge {
         let exe = &self.exe;
         cmd!(sh, "{exe} bridge")
     }
+
+    /// `cargo bridge build --release --target web` of the crate at `manifest` into `out`, in
+    /// the fixtures' target (same release profile: the macro, schema and runtime compile
+    /// once for every generated crate).
+    pub fn build_release_web(&self, sh: &Shell, manifest: &Path, out: &Path) -> Result<()> {
+        self.cmd(sh)
+            .args(["build", "--quiet", "--release", "--target", "web"])
+            .arg("--manifest-path")
+            .arg(manifest)
+            .arg("--out-dir")
+            .arg(out)
+            .env("CARGO_TARGET_DIR", fixtures_target_dir())
+            .run()?;
+        Ok(())
+    }
 }
 
 /// Build `cargo-bridge`; where cargo put it comes from cargo's own build messages, so

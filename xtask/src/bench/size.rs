@@ -474,8 +474,6 @@ fn build_bridge(
         "bench: size: building {} with `cargo bridge build --release`",
         c.name
     );
-    // Shared with the fixtures (same release profile): the runtime compiles once.
-    let target = crate::fixtures::fixtures_target_dir();
     let deps = format!(
         "bridge-runtime = {{ path = {:?} }}",
         root.join("bridge-runtime").display().to_string()
@@ -483,20 +481,7 @@ fn build_bridge(
     let manifest = write_crate(dir, &c.name, &deps, bridge_mode(c.krate), &c.source, false)?;
     let out = dir.join("pkg");
     cargo_bridge
-        .cmd(sh)
-        .args([
-            "build",
-            "--quiet",
-            "--release",
-            "--target",
-            "web",
-            "--manifest-path",
-        ])
-        .arg(&manifest)
-        .arg("--out-dir")
-        .arg(&out)
-        .env("CARGO_TARGET_DIR", &target)
-        .run()
+        .build_release_web(sh, &manifest, &out)
         .with_context(|| format!("building the size crate {}", c.name))?;
     Ok((
         out.join(format!("{}.js", c.name)),

@@ -223,21 +223,7 @@ fn build_against(
     let manifest = (rebuild.write_crate)(&dir, &name, &deps, rebuild.mode, rebuild.source, false)?;
     let out = dir.join("pkg");
     cargo_bridge
-        .cmd(sh)
-        .args([
-            "build",
-            "--quiet",
-            "--release",
-            "--target",
-            "web",
-            "--manifest-path",
-        ])
-        .arg(&manifest)
-        .arg("--out-dir")
-        .arg(&out)
-        // The fixtures' target (as the size crates): the macro and schema compile once.
-        .env("CARGO_TARGET_DIR", crate::fixtures::fixtures_target_dir())
-        .run()
+        .build_release_web(sh, &manifest, &out)
         .with_context(|| format!("building {name}"))?;
     Ok(out.join(format!("{name}_bg.wasm")))
 }

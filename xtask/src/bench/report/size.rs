@@ -117,26 +117,34 @@ fn size_table(size: &SizeReport) -> String {
     out
 }
 
-/// The module bytes each runtime feature keeps, measured by building without it.
-fn module_features_table(size: &SizeReport) -> String {
-    let bridge: Vec<&SizeRow> = size
+/// A feature's name, its gzip'd bytes in one package (`None`: not measured there) and why
+/// it stays.
+type FeatureBytes = (&'static str, Option<u64>, &'static str);
+
+/// One row per feature, one column per cargo-bridge package that measured any (each lists
+/// the same features in the same order), then why the feature stays.
+fn per_feature_table(
+    size: &SizeReport,
+    first_column: &str,
+    features: fn(&SizeRow) -> Vec<FeatureBytes>,
+) -> Option<String> {
+    let bridge: Vec<(&SizeRow, Vec<FeatureBytes>)> = size
         .rows
         .iter()
-        .filter(|r| r.tool == Tool::Bridge && !r.module_features.is_empty())
+        .filter(|r| r.tool == Tool::Bridge)
+        .map(|r| (r, features(r)))
+        .filter(|(_, f)| !f.is_empty())
         .collect();
-    let Some(first) = bridge.first() else {
-        return String::new();
-    };
-    let mut header = vec!["module feature".to_string()];
-    header.extend(bridge.iter().map(|r| crate_name(r.krate)));
+    let (_, first) = bridge.first()?;
+    let mut header = vec![first_column.to_string()];
+    header.extend(bridge.iter().map(|(r, _)| crate_name(r.krate)));
     header.push("kept because".into());
     let rows: Vec<Vec<String>> = first
-        .module_features
         .iter()
         .enumerate()
         .map(|(i, (name, _, why))| {
             let mut row = vec![name.to_string()];
-            row.extend(bridge.iter().map(|r| match r.module_features[i].1 {
+            row.extend(bridge.iter().map(|(_, f)| match f[i].1 {
                 Some(b) => fmt_bytes(b as f64),
                 None => "—".into(),
             }));
@@ -144,44 +152,38 @@ fn module_features_table(size: &SizeReport) -> String {
             row
         })
         .collect();
+    Some(table(&header, &rows, 1))
+}
+
+/// The module bytes each runtime feature keeps, measured by building without it.
+fn module_features_table(size: &SizeReport) -> String {
+    let Some(table) = per_feature_table(size, "module feature", |r| r.module_features.clone())
+    else {
+        return String::new();
+    };
     format!(
         "\nWhat stays in the cargo-bridge module, gzip'd bytes by runtime feature (the \
          module after `wasm-opt -O` gzip'd, less the same package built without the \
          feature: without the runtime exports only it calls, or against a runtime copy \
-         with the feature cut out; —: not rebuilt for this crate):\n\n{}",
-        table(&header, &rows, 1)
+         with the feature cut out; —: not rebuilt for this crate):\n\n{table}"
     )
 }
 
 /// The glue bytes each feature keeps in the cargo-bridge packages, and why they stay.
 fn features_table(size: &SizeReport) -> String {
-    let bridge: Vec<&SizeRow> = size
-        .rows
-        .iter()
-        .filter(|r| r.tool == Tool::Bridge && !r.features.is_empty())
-        .collect();
-    let Some(first) = bridge.first() else {
+    let glue = |r: &SizeRow| {
+        r.features
+            .iter()
+            .map(|&(n, b, w)| (n, Some(b), w))
+            .collect()
+    };
+    let Some(table) = per_feature_table(size, "glue feature", glue) else {
         return String::new();
     };
-    let mut header = vec!["glue feature".to_string()];
-    header.extend(bridge.iter().map(|r| crate_name(r.krate)));
-    header.push("kept because".into());
-    let rows: Vec<Vec<String>> = first
-        .features
-        .iter()
-        .enumerate()
-        .map(|(i, (name, _, why))| {
-            let mut row = vec![name.to_string()];
-            row.extend(bridge.iter().map(|r| fmt_bytes(r.features[i].1 as f64)));
-            row.push(why.to_string());
-            row
-        })
-        .collect();
     format!(
         "\nWhat stays in the cargo-bridge glue, gzip'd bytes by feature (the glue gzip'd, \
          less the glue without that feature's helpers gzip'd; 0 B: the package ships none \
-         of them):\n\n{}",
-        table(&header, &rows, 1)
+         of them):\n\n{table}"
     )
 }
 
