@@ -4,6 +4,8 @@
 
 #[doc(hidden)]
 pub mod closure;
+#[doc(hidden)]
+pub mod iterator;
 mod error;
 mod exception;
 pub(crate) mod host;

@@ -308,8 +308,8 @@ fn lower(info: &TyInfo) -> TokenStream {
             quote! { ::bridge_runtime::js::closure::into_abi_once(__value) }
         }
         Ty::Callback(_) => quote! { ::bridge_runtime::js::closure::into_abi(__value) },
-        // The thunk moved the iterator into its `next()` closure (see `thunk.rs`).
-        Ty::Iterator(_) => quote! { ::bridge_runtime::js::closure::into_abi(__value) },
+        // The thunk boxed the iterator while the guards lived: this is its address.
+        Ty::Iterator(_) => quote! { __value },
         Ty::Named(_) => quote! { #into::into_ret(__value) },
         Ty::Option(inner) => match &**inner {
             t if scalar(t).is_some() => {

@@ -180,22 +180,11 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             let (_, rust) = scalar(inner).expect("a view of numbers");
             quote! { ::bridge_runtime::abi::view_parts::<#rust>(#callee(#(#args),*)) }
         }
-        // An iterator moves into the closure each `next()` calls while the guards live: an
-        // `impl Iterator + 'static` still names the lifetimes of the call's borrows (Rust
-        // 2024 captures them), so only the `'static` trait object may leave the closure.
+        // An iterator is boxed (in its own type, see `iterator_exports`) while the guards
+        // live: an `impl Iterator + 'static` still names the lifetimes of the call's
+        // borrows (Rust 2024 captures them), so only its address may leave the closure.
         Ty::Iterator(_) => {
-            let cb = spec
-                .ret
-                .callback
-                .as_deref()
-                .expect("an iterator's next closure");
-            let dyn_ty = &cb.dyn_ty;
-            quote! {{
-                let mut __iter = #callee(#(#args),*);
-                let __next: ::std::boxed::Box<#dyn_ty> =
-                    ::std::boxed::Box::new(move || ::core::iter::Iterator::next(&mut __iter));
-                __next
-            }}
+            quote! { ::bridge_runtime::js::iterator::into_abi(#callee(#(#args),*)) }
         }
         _ => quote! { #callee(#(#args),*) },
     };
@@ -256,22 +245,21 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         Ty::Iterator(_) => "iterator",
         _ => "closure",
     };
-    let closure = match &spec.ret.callback {
-        Some(cb) => closure_exports(
-            symbol,
-            ident,
-            cb,
-            // As the glue names it (`makeAdder`, `Class.method`).
-            &match &spec.class {
-                Some(class) => format!(
-                    "the {what} returned by {}.{}",
-                    quote!(#class).to_string().replace(' ', ""),
-                    spec.member
-                ),
-                None => format!("the {what} returned by {}", spec.member),
-            },
+    // As the glue names it (`makeAdder`, `Class.method`).
+    let label = match &spec.class {
+        Some(class) => format!(
+            "the {what} returned by {}.{}",
+            quote!(#class).to_string().replace(' ', ""),
+            spec.member
         ),
-        None => quote! {},
+        None => format!("the {what} returned by {}", spec.member),
+    };
+    let closure = match (&spec.ret.callback, &spec.ret.ty) {
+        (Some(cb), Ty::Iterator(_)) => {
+            iterator_exports(symbol, ident, cb, &label, callee, args.len())
+        }
+        (Some(cb), _) => closure_exports(symbol, ident, cb, &label),
+        (None, _) => quote! {},
     };
     let asynchronous = spec.asynchronous.as_ref().map(|a| {
         let items = &a.items;
@@ -413,6 +401,64 @@ pub fn closure_exports(
         unsafe extern "C" fn #drop_ident(addr: u32) {
             // SAFETY: as above; the glue frees each closure once.
             unsafe { #free(addr) }
+        }
+    }
+}
+
+/// The exports of an iterator the export `symbol` returns (as the closure `info` its
+/// `next()` calls, `Box<dyn FnMut() -> Option<T>>`, is classified): `#closure-call` pulls
+/// one item, `#closure-drop` frees it, both monomorphic in the iterator's type, so a pull
+/// is a direct call. The type is inferred from `callee` (called with `arity` arguments,
+/// the receiver included) by a generic `fn`: an `impl Iterator` has no name to write.
+fn iterator_exports(
+    symbol: &str,
+    ident: &Ident,
+    info: &CallbackInfo,
+    label: &str,
+    callee: &TokenStream,
+    arity: usize,
+) -> TokenStream {
+    let rt = quote! { ::bridge_runtime::js::iterator };
+    let of = format_ident!("{}_iter_type", ident);
+    let helper = format_ident!("{}_closure_invoke", ident);
+    let ret = info.ret_ty.as_ref().expect("an iterator's next() returns an Option");
+    let arg_tys: Vec<Ident> = (0..arity).map(|i| format_ident!("__A{}", i)).collect();
+    let call = thunk(&ThunkSpec {
+        symbol: bridge_schema::closure_call_export(symbol),
+        ident: format_ident!("{}_closure_call", ident),
+        callee: quote! { #helper },
+        class: None,
+        member: label.to_string(),
+        receiver: Receiver::None,
+        params: vec![("closure".to_string(), plain(Ty::U32))],
+        moves: false,
+        ret: info.ret.clone(),
+        asynchronous: None,
+        refuses_released: false,
+    });
+    let drop_symbol = bridge_schema::closure_drop_export(symbol);
+    let drop_ident = format_ident!("{}_closure_drop", ident);
+    quote! {
+        // The type of the iterators `callee` returns (its arguments' types inferred too).
+        #[allow(non_snake_case, clippy::all)]
+        fn #of<__F, __I, #(#arg_tys),*>(_: &__F) -> #rt::IterType<__I>
+        where
+            __F: ::core::ops::FnOnce(#(#arg_tys),*) -> __I,
+        {
+            #rt::IterType::new()
+        }
+        #[allow(non_snake_case, clippy::all)]
+        fn #helper(__closure: u32) -> #ret {
+            // SAFETY: the glue passes the address `into_abi` gave for this export's
+            // iterator, while it is live, and never while a pull runs.
+            unsafe { #rt::next(#of(&#callee), __closure) }
+        }
+        #call
+        #[unsafe(export_name = #drop_symbol)]
+        #[allow(non_snake_case, clippy::all)]
+        unsafe extern "C" fn #drop_ident(addr: u32) {
+            // SAFETY: as above; the glue frees each iterator once.
+            unsafe { #rt::free(#of(&#callee), addr) }
         }
     }
 }
