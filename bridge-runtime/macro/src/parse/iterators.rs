@@ -1,7 +1,9 @@
 //! Iterators an export returns (`impl Iterator<Item = T> + 'static`,
-//! `Box<dyn Iterator<Item = T>>`): JS gets an iterator object whose `next()` calls a Rust
-//! closure pulling one item (`Box<dyn FnMut() -> Option<T>>`, `bridge_schema::iterator_next`).
-//! This module finds the item type and says which items can cross one at a time.
+//! `Box<dyn Iterator<Item = T>>`): JS gets an iterator object whose `next()` pulls one item
+//! through an export typed as a Rust closure would be (`Box<dyn FnMut() -> Option<T>>`,
+//! `bridge_schema::iterator_next`), though it calls the iterator directly
+//! (`generate::thunk::iterator_exports`). This module finds the item type and says which
+//! items can cross one at a time.
 
 use super::position::Position;
 use super::unsupported::unsupported;
@@ -127,8 +129,8 @@ pub fn check_item(info: &TyInfo, item: &Type) -> syn::Result<()> {
     Err(unsupported(item, why))
 }
 
-/// The Rust closure one `next()` calls, spelled at the item's span:
-/// `Box<dyn FnMut() -> Option<item>>`.
+/// The Rust closure one `next()` is typed as (its export's signature and result lowering),
+/// spelled at the item's span: `Box<dyn FnMut() -> Option<item>>`.
 pub fn next_closure(item: &Type) -> Type {
     let span = item.span();
     syn::parse2(quote_spanned! {span=>

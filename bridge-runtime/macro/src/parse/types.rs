@@ -51,6 +51,14 @@ pub fn classify(
             ));
         }
         let inner = classify(ok, self_ty, pos, refs)?;
+        if let Ty::Iterator(_) = inner.ty {
+            return Err(unsupported(
+                ty,
+                "a `Result` of an iterator is not supported: return the iterator itself \
+                 (`impl Iterator<Item = T> + 'static`), or `Result<Vec<T>, E>` (the items \
+                 collected)",
+            ));
+        }
         let err = resolve_self(err, self_ty);
         return Ok(TyInfo {
             ty: Ty::Result(Box::new(inner.ty.clone()), refs.error_placeholder(&err)),
@@ -63,8 +71,9 @@ pub fn classify(
     Ok(with_placeholder(info, refs))
 }
 
-/// A returned iterator of `item`s: the Rust closure each `next()` calls, classified as a
-/// returned closure (its `#closure-call` and `#closure-drop` exports), typed by its item.
+/// A returned iterator of `item`s: classified as the returned closure each `next()` would
+/// call (the signatures of its `#closure-call` and `#closure-drop` exports, which call the
+/// iterator itself), typed by its item.
 fn iterator(item: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Result<TyInfo> {
     // Checked first as a result of its own, so an unfit item is refused at its span.
     let alone = classify(item, self_ty, Position::Return, &mut TypeRefs::default())?;

@@ -64,6 +64,11 @@ pub fn strs() -> impl Iterator<Item = &'static str> + 'static {
 }
 
 #[bridge]
+pub fn fallible() -> Result<impl Iterator<Item = u32> + 'static, String> {
+    Ok(vec![1u32].into_iter())
+}
+
+#[bridge]
 pub async fn later() -> Box<dyn Iterator<Item = u32>> {
     Box::new(vec![1u32].into_iter())
 }
