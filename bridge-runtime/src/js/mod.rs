@@ -4,11 +4,11 @@
 
 #[doc(hidden)]
 pub mod closure;
-#[doc(hidden)]
-pub mod iterator;
 mod error;
 mod exception;
 pub(crate) mod host;
+#[doc(hidden)]
+pub mod iterator;
 mod statics;
 mod value;
 #[cfg(feature = "wasm-bindgen")]

@@ -421,7 +421,10 @@ fn iterator_exports(
     let rt = quote! { ::bridge_runtime::js::iterator };
     let of = format_ident!("{}_iter_type", ident);
     let helper = format_ident!("{}_closure_invoke", ident);
-    let ret = info.ret_ty.as_ref().expect("an iterator's next() returns an Option");
+    let ret = info
+        .ret_ty
+        .as_ref()
+        .expect("an iterator's next() returns an Option");
     let arg_tys: Vec<Ident> = (0..arity).map(|i| format_ident!("__A{}", i)).collect();
     let call = thunk(&ThunkSpec {
         symbol: bridge_schema::closure_call_export(symbol),
