@@ -16,7 +16,7 @@ pub struct IterType<I>(PhantomData<fn() -> I>);
 impl<I> IterType<I> {
     /// Made by the macro's `fn` inferring `I` from the callee's signature
     /// (`F: FnOnce(A0, ..) -> I`, the arguments inferred too).
-    pub const fn new() -> Self {
+    pub const fn inferred() -> Self {
         IterType(PhantomData)
     }
 }

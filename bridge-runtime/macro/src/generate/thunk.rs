@@ -448,7 +448,7 @@ fn iterator_exports(
         where
             __F: ::core::ops::FnOnce(#(#arg_tys),*) -> __I,
         {
-            #rt::IterType::new()
+            #rt::IterType::inferred()
         }
         #[allow(non_snake_case, clippy::all)]
         fn #helper(__closure: u32) -> #ret {
