@@ -584,6 +584,14 @@ impl Ty {
         }
     }
 
+    /// What a successful call hands JS: a `Result`'s `Ok` type, else the type itself.
+    pub fn ok(&self) -> &Ty {
+        match self {
+            Ty::Result(ok, _) => ok,
+            other => other,
+        }
+    }
+
     /// The type id of a `Result`'s error type, when it is a record or enum.
     pub fn error_type_id(&self) -> Option<&str> {
         match self {

@@ -225,7 +225,8 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
 }
 
 fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<ClosureView>> {
-    match &f.ret {
+    // An iterator may be a `Result`'s `Ok` (its `Err` thrown by the call).
+    match f.ret.ok() {
         Ty::Callback(cb) => {
             let label = format!("the closure returned by {owner}");
             Some(Box::new(closure_of(&f.symbol, cb, label, names)))

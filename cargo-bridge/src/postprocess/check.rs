@@ -78,7 +78,7 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
                 );
             }
         }
-        if let Ty::Callback(_) | Ty::Iterator(_) = f.ret {
+        if let Ty::Callback(_) | Ty::Iterator(_) = f.ret.ok() {
             // A Rust closure as the result (or an iterator's): the macro also exports its
             // call and drop.
             for symbol in [
@@ -273,7 +273,8 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         }
         // An iterator is an export's whole result; its items cross as the result of its
         // `next()` closure does, one at a time (never `None`-like: `Option`, `JsValue`).
-        (Ty::Iterator(item), Return) => match &**item {
+        // (Or `Ok` of a `Result` an export returns: `Err` throws, as any `Result`'s.)
+        (Ty::Iterator(item), Return | ResultOk) => match &**item {
             Ty::Unit | Ty::Option(_) | Ty::JsValue | Ty::Result(..) | Ty::View(_) => {
                 Err(format!("an iterator of {item:?}"))
             }

@@ -76,7 +76,7 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
         if let Ty::Callback(cb) = &f.ret {
             closure(&f.symbol, cb, &format!("the closure {what} returns"))?;
         }
-        if let Ty::Iterator(item) = &f.ret {
+        if let Ty::Iterator(item) = f.ret.ok() {
             let next = bridge_schema::iterator_next(item);
             closure(&f.symbol, &next, &format!("the iterator {what} returns"))?;
         }

@@ -186,6 +186,13 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         Ty::Iterator(_) => {
             quote! { ::bridge_runtime::js::iterator::into_abi(#callee(#(#args),*)) }
         }
+        // `Ok`'s iterator likewise; an `Err` is thrown below, as any `Result`'s.
+        Ty::Result(ok, _) if matches!(**ok, Ty::Iterator(_)) => quote! {
+            ::core::result::Result::map(
+                #callee(#(#args),*),
+                ::bridge_runtime::js::iterator::into_abi,
+            )
+        },
         _ => quote! { #callee(#(#args),*) },
     };
     // `Err(e)` becomes the error thrown after the closure: every guard is dropped first,
@@ -241,9 +248,15 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         }
         None => (call, quote! {}),
     };
-    let what = match spec.ret.ty {
-        Ty::Iterator(_) => "iterator",
-        _ => "closure",
+    // An iterator, or a `Result` of one (whose `Ok` the callee's type is inferred through).
+    let iterator = match &spec.ret.ty {
+        Ty::Iterator(_) => Some(false),
+        Ty::Result(ok, _) if matches!(**ok, Ty::Iterator(_)) => Some(true),
+        _ => None,
+    };
+    let what = match iterator {
+        Some(_) => "iterator",
+        None => "closure",
     };
     // As the glue names it (`makeAdder`, `Class.method`).
     let label = match &spec.class {
@@ -254,9 +267,9 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         ),
         None => format!("the {what} returned by {}", spec.member),
     };
-    let closure = match (&spec.ret.callback, &spec.ret.ty) {
-        (Some(cb), Ty::Iterator(_)) => {
-            iterator_exports(symbol, ident, cb, &label, callee, args.len())
+    let closure = match (&spec.ret.callback, iterator) {
+        (Some(cb), Some(fallible)) => {
+            iterator_exports(symbol, ident, cb, &label, callee, args.len(), fallible)
         }
         (Some(cb), _) => closure_exports(symbol, ident, cb, &label),
         (None, _) => quote! {},
@@ -409,7 +422,8 @@ pub fn closure_exports(
 /// `next()` calls, `Box<dyn FnMut() -> Option<T>>`, is classified): `#closure-call` pulls
 /// one item, `#closure-drop` frees it, both monomorphic in the iterator's type, so a pull
 /// is a direct call. The type is inferred from `callee` (called with `arity` arguments,
-/// the receiver included) by a generic `fn`: an `impl Iterator` has no name to write.
+/// the receiver included) by a generic `fn`: an `impl Iterator` has no name to write;
+/// `fallible`: `callee` returns `Result<iterator, E>`.
 fn iterator_exports(
     symbol: &str,
     ident: &Ident,
@@ -417,6 +431,7 @@ fn iterator_exports(
     label: &str,
     callee: &TokenStream,
     arity: usize,
+    fallible: bool,
 ) -> TokenStream {
     let rt = quote! { ::bridge_runtime::js::iterator };
     let of = format_ident!("{}_iter_type", ident);
@@ -441,12 +456,17 @@ fn iterator_exports(
     });
     let drop_symbol = bridge_schema::closure_drop_export(symbol);
     let drop_ident = format_ident!("{}_closure_drop", ident);
+    let (returns, err) = if fallible {
+        (quote! { ::core::result::Result<__I, __E> }, quote! { __E, })
+    } else {
+        (quote! { __I }, quote! {})
+    };
     quote! {
         // The type of the iterators `callee` returns (its arguments' types inferred too).
         #[allow(non_snake_case, clippy::all)]
-        fn #of<__F, __I, #(#arg_tys),*>(_: &__F) -> #rt::IterType<__I>
+        fn #of<__F, __I, #err #(#arg_tys),*>(_: &__F) -> #rt::IterType<__I>
         where
-            __F: ::core::ops::FnOnce(#(#arg_tys),*) -> __I,
+            __F: ::core::ops::FnOnce(#(#arg_tys),*) -> #returns,
         {
             #rt::IterType::inferred()
         }

@@ -102,7 +102,11 @@ pub fn check_params(sig: &Signature, skip: usize) -> syn::Result<()> {
 
 /// An async function's result crosses when its task ends; a Rust closure cannot yet.
 pub fn check_return(sig: &Signature, ret: &crate::model::ty::TyInfo) -> syn::Result<()> {
-    if sig.asyncness.is_some() && matches!(ret.ty, bridge_schema::Ty::Iterator(_)) {
+    let iterator = match &ret.ty {
+        bridge_schema::Ty::Result(ok, _) => &**ok,
+        ty => ty,
+    };
+    if sig.asyncness.is_some() && matches!(iterator, bridge_schema::Ty::Iterator(_)) {
         return Err(syn::Error::new_spanned(
             &sig.output,
             format!(

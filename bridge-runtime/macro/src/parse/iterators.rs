@@ -82,6 +82,22 @@ pub fn item_type(ty: &Type, pos: Position) -> syn::Result<Option<&Type>> {
     Ok(Some(item))
 }
 
+/// Refuses an iterator type nested in another (`Option<impl Iterator>`,
+/// `Vec<Box<dyn Iterator>>`, a tuple's element, a JS function's parameter or result): JS
+/// gets an iterator only as an export's whole result or its `Result`'s `Ok`.
+pub fn refuse_nested(ty: &Type) -> syn::Result<()> {
+    if matches!(item_type(ty, Position::Return), Ok(None)) {
+        return Ok(());
+    }
+    Err(unsupported(
+        ty,
+        "an iterator crosses only as an export's whole result or the `Ok` of its `Result` \
+         (`Result<impl Iterator<Item = T> + 'static, E>`), not inside another type or a JS \
+         function's signature: return the iterator itself (`std::iter::empty()` for none), \
+         or collect into a `Vec<T>`",
+    ))
+}
+
 /// Whether a trait name is an iterator trait JS cannot use (refused with the iterator's
 /// message rather than the user-type one).
 fn is_iterator_like(ident: &syn::Ident) -> bool {

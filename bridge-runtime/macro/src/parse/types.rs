@@ -50,15 +50,8 @@ pub fn classify(
                  (a typed array over wasm memory), or `Result<Vec<T>, E>` (a copy)",
             ));
         }
+        // `Ok` may be an iterator: the thunk boxes it (`generate::thunk`), `Err` throws.
         let inner = classify(ok, self_ty, pos, refs)?;
-        if let Ty::Iterator(_) = inner.ty {
-            return Err(unsupported(
-                ty,
-                "a `Result` of an iterator is not supported: return the iterator itself \
-                 (`impl Iterator<Item = T> + 'static`), or `Result<Vec<T>, E>` (the items \
-                 collected)",
-            ));
-        }
         let err = resolve_self(err, self_ty);
         return Ok(TyInfo {
             ty: Ty::Result(Box::new(inner.ty.clone()), refs.error_placeholder(&err)),
@@ -144,6 +137,8 @@ fn resolve_self(ty: &Type, self_ty: Option<&Type>) -> Type {
 /// `refs` only serves the signatures of JS functions (their types get placeholders as
 /// they are classified); every other type gets its placeholder from `with_placeholder`.
 fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Result<TyInfo> {
+    // `classify` took a whole result's iterator: any other is nested.
+    iterators::refuse_nested(ty)?;
     match ty {
         Type::Tuple(t) if t.elems.is_empty() => Ok(plain(Ty::Unit)),
         Type::Tuple(t) => tuple(ty, t, self_ty, refs),

@@ -63,9 +63,30 @@ pub fn strs() -> impl Iterator<Item = &'static str> + 'static {
     vec!["a"].into_iter()
 }
 
+// A `Result` of an iterator crosses (fixtures/iterators compose.rs); these do not.
 #[bridge]
-pub fn fallible() -> Result<impl Iterator<Item = u32> + 'static, String> {
-    Ok(vec![1u32].into_iter())
+pub fn fallible_borrowing(text: &str) -> Result<impl Iterator<Item = u32>, String> {
+    Ok(vec![text.len() as u32].into_iter())
+}
+
+#[bridge]
+pub fn fallible_options() -> Result<impl Iterator<Item = Option<u32>> + 'static, String> {
+    Ok(vec![Some(1u32)].into_iter())
+}
+
+#[bridge]
+pub fn maybe() -> Option<impl Iterator<Item = u32> + 'static> {
+    Some(vec![1u32].into_iter())
+}
+
+#[bridge]
+pub fn nested() -> Vec<Box<dyn Iterator<Item = u32>>> {
+    Vec::new()
+}
+
+#[bridge]
+pub async fn later_fallible() -> Result<Box<dyn Iterator<Item = u32>>, String> {
+    Ok(Box::new(vec![1u32].into_iter()))
 }
 
 #[bridge]
