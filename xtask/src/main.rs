@@ -42,7 +42,7 @@ enum Task {
     },
     /// Build the fixtures with --target web --release and run their suites in headless Chromium
     TestBrowser {
-        /// Only fixtures whose name contains this
+        /// Only fixtures whose name contains this (builds only them and the packages their suites import)
         #[arg(long)]
         filter: Option<String>,
     },
