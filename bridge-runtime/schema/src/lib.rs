@@ -546,9 +546,14 @@ pub enum Ty {
 /// (`None` when it is exhausted), owned by JS. The macro, the post-process check and the
 /// glue read an iterator's `#closure-call` export as this closure's.
 pub fn iterator_next(item: &Ty) -> Callback {
+    // An item `Result<T, E>` is pulled as a `T`; its `Err` throws from the pull.
+    let ret = match item {
+        Ty::Result(ok, err) => Ty::Result(Box::new(Ty::Option(ok.clone())), err.clone()),
+        item => Ty::Option(Box::new(item.clone())),
+    };
     Callback {
         params: Vec::new(),
-        ret: Box::new(Ty::Option(Box::new(item.clone()))),
+        ret: Box::new(ret),
         catch: false,
         names: Vec::new(),
         hold: Hold::Owned,
@@ -592,10 +597,12 @@ impl Ty {
         }
     }
 
-    /// The type id of a `Result`'s error type, when it is a record or enum.
+    /// The type id of a `Result`'s error type (an iterator's items' too), when it is a
+    /// record or enum.
     pub fn error_type_id(&self) -> Option<&str> {
         match self {
             Ty::Result(_, err) if !err.is_empty() => Some(err),
+            Ty::Iterator(item) => item.error_type_id(),
             _ => None,
         }
     }

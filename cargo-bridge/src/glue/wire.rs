@@ -391,8 +391,9 @@ pub fn collect(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
             add(ty, names, out)
         }
         Ty::Option(inner) => collect(inner, names, out),
-        // Each `next()` of an iterator returns an `Option` of its item.
-        Ty::Iterator(item) => collect(&Ty::Option(item.clone()), names, out),
+        // Each `next()` of an iterator returns an `Option` of its item (in a `Result` for
+        // items `Result<T, E>`).
+        Ty::Iterator(item) => collect(&bridge_schema::iterator_next(item).ret, names, out),
         // A Rust closure JS calls: its arguments and result cross as an export's.
         Ty::Callback(cb) => {
             for p in cb.params.iter().chain([&*cb.ret]) {

@@ -274,11 +274,12 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         // An iterator is an export's whole result; its items cross as the result of its
         // `next()` closure does, one at a time (never `None`-like: `Option`, `JsValue`).
         // (Or `Ok` of a `Result` an export returns: `Err` throws, as any `Result`'s.)
-        (Ty::Iterator(item), Return | ResultOk) => match &**item {
+        // An item `Result<T, E>` is pulled as a `T` (its `Err` throws from `next()`).
+        (Ty::Iterator(item), Return | ResultOk) => match item.ok() {
             Ty::Unit | Ty::Option(_) | Ty::JsValue | Ty::Result(..) | Ty::View(_) => {
                 Err(format!("an iterator of {item:?}"))
             }
-            item => check_type(item, Return),
+            ok => check_type(ok, Return),
         },
         (Ty::Iterator(_), _) => Err(format!("an iterator ({ty:?}) that is not the result")),
         // A view is an export's whole result; a `&mut [T]` an export's parameter.

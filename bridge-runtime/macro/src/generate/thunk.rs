@@ -454,6 +454,11 @@ fn iterator_exports(
         asynchronous: None,
         refuses_released: false,
     });
+    // Items `Result<T, E>`: the pull returns `Result<Option<T>, E>`, its `Err` thrown.
+    let transpose = match info.ret.ty {
+        Ty::Result(..) => quote! { ::core::option::Option::transpose(__item) },
+        _ => quote! { __item },
+    };
     let drop_symbol = bridge_schema::closure_drop_export(symbol);
     let drop_ident = format_ident!("{}_closure_drop", ident);
     let (returns, err) = if fallible {
@@ -474,7 +479,8 @@ fn iterator_exports(
         fn #helper(__closure: u32) -> #ret {
             // SAFETY: the glue passes the address `into_abi` gave for this export's
             // iterator, while it is live, and never while a pull runs.
-            unsafe { #rt::next(#of(&#callee), __closure) }
+            let __item = unsafe { #rt::next(#of(&#callee), __closure) };
+            #transpose
         }
         #call
         #[unsafe(export_name = #drop_symbol)]

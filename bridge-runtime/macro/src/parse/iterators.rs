@@ -126,23 +126,29 @@ fn unparen(ty: &Type) -> &Type {
 /// Refuses an item `item` (classified as a return: `info`) that one `next()` cannot hand
 /// over: `None` ends a JS iterator, so an item JS reads as null or undefined would be
 /// taken for the end.
+/// A `Result<T, E>` item is a `T` (its `Err` throws from `next()`), checked as one.
 pub fn check_item(info: &TyInfo, item: &Type) -> syn::Result<()> {
-    let why = match &info.ty {
-        Ty::Unit => "an iterator of `()` has nothing to hand JS: return a count instead",
-        Ty::Option(_) | Ty::JsValue => {
-            "an iterator's items cannot be `Option<T>` or `JsValue` (an item JS reads as null \
-             or undefined): use a #[bridge] enum naming the cases, or `Vec<Option<T>>`"
-        }
-        Ty::Result(..) => {
-            "an iterator's items cannot be `Result<T, E>`: return the `Result` from the \
-             function, or a #[bridge] enum naming the cases"
-        }
-        Ty::View(_) => {
-            "an iterator's items cannot be borrowed views: use `Vec<T>` or `Box<[T]>` (a copy)"
-        }
-        _ => return Ok(()),
-    };
-    Err(unsupported(item, why))
+    fn why(ty: &Ty) -> Option<&'static str> {
+        Some(match ty {
+            Ty::Unit => "an iterator of `()` has nothing to hand JS: return a count instead",
+            Ty::Option(_) | Ty::JsValue => {
+                "an iterator's items cannot be `Option<T>` or `JsValue` (an item JS reads as \
+                 null or undefined), nor a `Result` of one: use a #[bridge] enum naming the \
+                 cases, or `Vec<Option<T>>`"
+            }
+            // (A `Result` of a `Result` was refused by `classify`.)
+            Ty::Result(ok, _) => return why(ok),
+            Ty::View(_) => {
+                "an iterator's items cannot be borrowed views: use `Vec<T>` or `Box<[T]>` (a \
+                 copy)"
+            }
+            _ => return None,
+        })
+    }
+    match why(&info.ty) {
+        Some(why) => Err(unsupported(item, why)),
+        None => Ok(()),
+    }
 }
 
 /// The Rust closure one `next()` is typed as (its export's signature and result lowering),

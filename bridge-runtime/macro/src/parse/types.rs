@@ -71,16 +71,40 @@ fn iterator(item: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Re
     // Checked first as a result of its own, so an unfit item is refused at its span.
     let alone = classify(item, self_ty, Position::Return, &mut TypeRefs::default())?;
     iterators::check_item(&alone, item)?;
-    let next = iterators::next_closure(item);
-    let info = classify_any(&next, self_ty, refs)?;
+    // An item `Result<T, E>`: `next()` pulls `T`s, and an `Err` throws from it (which
+    // ends the iterator and frees it, as a panic does).
+    let (pulled, err) = match (&alone.ty, result_args(item)?) {
+        (Ty::Result(..), Some((ok, err))) => (ok, Some(resolve_self(err, self_ty))),
+        _ => (item, None),
+    };
+    let next = iterators::next_closure(pulled);
+    let mut info = classify_any(&next, self_ty, refs)?;
     position::check(&info, &next, Position::Return)?;
-    let item = match &info.ty {
+    let mut item = match &info.ty {
         Ty::Callback(cb) => match &*cb.ret {
             Ty::Option(item) => item.clone(),
             _ => unreachable!("the closure returns an Option"),
         },
         _ => unreachable!("a closure type classifies as a callback"),
     };
+    if let Some(err) = err {
+        // After the item's own placeholders: the record lists `Ok`'s ids before `Err`'s.
+        item = Box::new(Ty::Result(item, refs.error_placeholder(&err)));
+        let cb = info
+            .callback
+            .as_mut()
+            .expect("a closure type has its callback info");
+        // The pull's export returns `Result<Option<T>, E>` (`Err` thrown as a result's).
+        cb.ret = TyInfo {
+            ty: Ty::Result(Box::new(cb.ret.ty.clone()), String::new()),
+            error: Some(err.clone()),
+            ..cb.ret.clone()
+        };
+        let span = syn::spanned::Spanned::span(pulled);
+        cb.ret_ty = Some(syn::parse_quote_spanned! {span=>
+            ::core::result::Result<::core::option::Option<#pulled>, #err>
+        });
+    }
     Ok(TyInfo {
         ty: Ty::Iterator(item),
         ..info

@@ -48,9 +48,15 @@ pub fn units() -> impl Iterator<Item = ()> + 'static {
     vec![()].into_iter()
 }
 
+// Items `Result<u32, String>` cross (an `Err` throws from next()); these do not.
 #[bridge]
-pub fn results() -> impl Iterator<Item = Result<u32, String>> + 'static {
-    vec![Ok(1u32)].into_iter()
+pub fn result_options() -> impl Iterator<Item = Result<Option<u32>, String>> + 'static {
+    vec![Ok(Some(1u32))].into_iter()
+}
+
+#[bridge]
+pub fn result_results() -> impl Iterator<Item = Result<Result<u32, String>, String>> + 'static {
+    vec![Ok(Ok(1u32))].into_iter()
 }
 
 #[bridge]
