@@ -7,6 +7,7 @@ mod bundlers;
 mod circles;
 mod demo;
 mod fixtures;
+mod fmt;
 mod fuzz;
 mod js_tools;
 mod packages;
@@ -34,6 +35,8 @@ struct Cli {
 enum Task {
     /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, test-packages, test-bundlers, test-workers, test-runtimes, then test-node
     Test,
+    /// The fmt phase of `test` alone: `cargo fmt --all --check` of every Rust workspace in the repo
+    Fmt,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
         /// Only fixtures whose name contains this
@@ -86,6 +89,7 @@ fn main() -> Result<()> {
     sh.change_dir(fixtures::project_root());
     match cli.task {
         Task::Test => tasks::test_all(&sh),
+        Task::Fmt => fmt::check(&fixtures::project_root()),
         Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
         Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
         Task::TestPackages => packages::test_packages(&sh),

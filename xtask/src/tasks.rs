@@ -2,7 +2,9 @@
 
 use crate::fixtures::{self, FIXTURES, build_fixture, install_cargo_bridge};
 use crate::phases::Phases;
-use crate::{browser, bundlers, demo, js_tools, packages, runtimes, typescript, warm, workers};
+use crate::{
+    browser, bundlers, demo, fmt, js_tools, packages, runtimes, typescript, warm, workers,
+};
 use anyhow::{Result, bail};
 use std::time::Instant;
 use xshell::{Shell, cmd};
@@ -51,7 +53,8 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
     };
     let wasm_bindgen = phases.spawn("wasm-bindgen-cli install", warm::wasm_bindgen_cli);
 
-    phases.run("fmt", || Ok(cmd!(sh, "cargo fmt --all -- --check").run()?))?;
+    // Every workspace the repo has (the root one, fixtures/, the bench peer, the demo...).
+    phases.run("fmt", || fmt::check(&fixtures::project_root()))?;
     phases.run("clippy", || {
         Ok(cmd!(
             sh,
