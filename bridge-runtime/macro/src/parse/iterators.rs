@@ -138,10 +138,7 @@ pub fn check_item(info: &TyInfo, item: &Type) -> syn::Result<()> {
             }
             // (A `Result` of a `Result` was refused by `classify`.)
             Ty::Result(ok, _) => return why(ok),
-            Ty::View(_) => {
-                "an iterator's items cannot be borrowed views: use `Vec<T>` or `Box<[T]>` (a \
-                 copy)"
-            }
+            Ty::View(_) => "an iterator's items cannot be borrowed views: use `Vec<T>` (a copy)",
             _ => return None,
         })
     }

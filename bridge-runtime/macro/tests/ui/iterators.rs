@@ -65,6 +65,11 @@ pub fn views() -> impl Iterator<Item = &'static [u8]> + 'static {
 }
 
 #[bridge]
+pub fn boxed_slices() -> impl Iterator<Item = Box<[u32]>> + 'static {
+    vec![vec![1u32].into_boxed_slice()].into_iter()
+}
+
+#[bridge]
 pub fn strs() -> impl Iterator<Item = &'static str> + 'static {
     vec!["a"].into_iter()
 }
