@@ -339,6 +339,24 @@ fn doc_with_moves(mut lines: Vec<String>, moves_self: bool, params: &[ParamView]
 /// The doc lines, plus what a `Result`-returning export throws.
 fn doc_with_throws(doc: &str, ret: &bridge_schema::Ty, names: &TypeNames) -> Vec<String> {
     let mut lines = doc_lines(doc);
+    // Items `Result<T, E>`: what each `next()` throws (not the call: no `@throws`;
+    // before the call's `@throws`, which would take the line as its own).
+    if let bridge_schema::Ty::Iterator(item) = ret.ok()
+        && let bridge_schema::Ty::Result(_, err) = &**item
+    {
+        lines.push(if err.is_empty() {
+            "Each `next()` throws an Error when the Rust iterator yields `Err(e)` (`message` is \
+             `e`'s `Display` text), and the iterator ends."
+                .to_string()
+        } else {
+            format!(
+                "Each `next()` throws an `Error & {{ data: {} }}` when the Rust iterator yields \
+                 `Err(e)` (`message` is `e`'s `Display` text, `data` is `e`), and the iterator \
+                 ends.",
+                names.js_name(err)
+            )
+        });
+    }
     if let bridge_schema::Ty::Result(_, err) = ret {
         lines.push(if err.is_empty() {
             "@throws {Error} when Rust returns `Err(e)`: `message` is `e`'s `Display` text"
@@ -352,4 +370,33 @@ fn doc_with_throws(doc: &str, ret: &bridge_schema::Ty, names: &TypeNames) -> Vec
         });
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bridge_schema::Ty;
+
+    #[test]
+    fn an_iterator_of_results_says_what_next_throws_before_the_calls_throws() {
+        let exports = crate::exports::Exports::default();
+        let names = TypeNames::new(&exports);
+        let items = Ty::Iterator(Box::new(Ty::Result(Box::new(Ty::U32), String::new())));
+        let lines = doc_with_throws("Doc.", &items, &names);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[1].starts_with("Each `next()` throws an Error"),
+            "{lines:?}"
+        );
+        let both = Ty::Result(Box::new(items), String::new());
+        let lines = doc_with_throws("Doc.", &both, &names);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[1].starts_with("Each `next()`"), "{lines:?}");
+        assert!(lines[2].starts_with("@throws {Error}"), "{lines:?}");
+        let plain = Ty::Iterator(Box::new(Ty::U32));
+        assert_eq!(
+            doc_with_throws("Doc.", &plain, &names),
+            vec!["Doc.".to_string()]
+        );
+    }
 }
