@@ -6,7 +6,7 @@ use super::abi::{self, scalar};
 use super::callback;
 use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
 use crate::model::thunk::{Receiver, ThunkSpec};
-use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, plain};
+use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, TyInfo, plain};
 use bridge_schema::Ty;
 use bridge_schema::lowering::Site;
 use proc_macro2::{Ident, TokenStream};
@@ -342,19 +342,7 @@ pub fn closure_exports(
             .enumerate()
             .map(|(i, (p, _))| (format!("a{i}"), p.clone())),
     );
-    let call = thunk(&ThunkSpec {
-        symbol: bridge_schema::closure_call_export(symbol),
-        ident: format_ident!("{}_closure_call", ident),
-        callee: quote! { #helper },
-        class: None,
-        member: label.to_string(),
-        receiver: Receiver::None,
-        params,
-        moves: false,
-        ret: info.ret.clone(),
-        asynchronous: None,
-        refuses_released: false,
-    });
+    let call = call_thunk(symbol, ident, &helper, info, label, params);
     let drop_symbol = bridge_schema::closure_drop_export(symbol);
     let drop_ident = format_ident!("{}_closure_drop", ident);
     let rt = quote! { ::bridge_runtime::js::closure };
@@ -441,19 +429,8 @@ fn iterator_exports(
         .as_ref()
         .expect("an iterator's next() returns an Option");
     let arg_tys: Vec<Ident> = (0..arity).map(|i| format_ident!("__A{}", i)).collect();
-    let call = thunk(&ThunkSpec {
-        symbol: bridge_schema::closure_call_export(symbol),
-        ident: format_ident!("{}_closure_call", ident),
-        callee: quote! { #helper },
-        class: None,
-        member: label.to_string(),
-        receiver: Receiver::None,
-        params: vec![("closure".to_string(), plain(Ty::U32))],
-        moves: false,
-        ret: info.ret.clone(),
-        asynchronous: None,
-        refuses_released: false,
-    });
+    let params = vec![("closure".to_string(), plain(Ty::U32))];
+    let call = call_thunk(symbol, ident, &helper, info, label, params);
     // Items `Result<T, E>`: the pull returns `Result<Option<T>, E>`, its `Err` thrown.
     let transpose = match info.ret.ty {
         Ty::Result(..) => quote! { ::core::option::Option::transpose(__item) },
@@ -490,6 +467,31 @@ fn iterator_exports(
             unsafe { #rt::free(#of(&#callee), addr) }
         }
     }
+}
+
+/// The `#closure-call` export of `symbol`'s closure or iterator: a thunk calling
+/// `helper` with the closure's address and `params` (after it), its result `info.ret`.
+fn call_thunk(
+    symbol: &str,
+    ident: &Ident,
+    helper: &Ident,
+    info: &CallbackInfo,
+    label: &str,
+    params: Vec<(String, TyInfo)>,
+) -> TokenStream {
+    thunk(&ThunkSpec {
+        symbol: bridge_schema::closure_call_export(symbol),
+        ident: format_ident!("{}_closure_call", ident),
+        callee: quote! { #helper },
+        class: None,
+        member: label.to_string(),
+        receiver: Receiver::None,
+        params,
+        moves: false,
+        ret: info.ret.clone(),
+        asynchronous: None,
+        refuses_released: false,
+    })
 }
 
 /// The exports of the Rust closures the JS call `call` passes (argument `i`'s
