@@ -254,12 +254,14 @@ pub fn closure_of(
         name: "$closure".to_string(),
         ty: Ty::U32,
     })
+    // The `.d.ts`'s names (bindable, unique, no `$`: never `$closure` or a glue name), so a
+    // refused argument's message names it as the type does.
     .chain(
         cb.params
             .iter()
-            .enumerate()
-            .map(|(i, t)| bridge_schema::Param {
-                name: format!("a{i}"),
+            .zip(ts::fn_type_params(cb))
+            .map(|(t, name)| bridge_schema::Param {
+                name,
                 ty: t.clone(),
             }),
     )
@@ -376,6 +378,51 @@ fn doc_with_throws(doc: &str, ret: &bridge_schema::Ty, names: &TypeNames) -> Vec
 mod tests {
     use super::*;
     use bridge_schema::Ty;
+
+    #[test]
+    fn a_returned_closure_binds_its_parameters_by_the_names_its_ts_type_gives_them() {
+        let exports = crate::exports::Exports::default();
+        let names = TypeNames::new(&exports);
+        // A reserved word, a plain name, none (a pattern), one meeting the fallback `a<i>`,
+        // one that is no JS identifier (glue names have `$`), a repeat.
+        let given = ["delete", "value", "", "a2", "x$y", "value"];
+        let cb = bridge_schema::Callback {
+            params: vec![Ty::U32; given.len()],
+            ret: Box::new(Ty::String),
+            catch: false,
+            names: given.iter().map(|n| n.to_string()).collect(),
+            hold: bridge_schema::Hold::Owned,
+        };
+        let f = Function {
+            kind: FunctionKind::Free,
+            js_name: "make".into(),
+            rust_name: "make".into(),
+            symbol: "a::make".into(),
+            receiver: Receiver::None,
+            params: Vec::new(),
+            ret: Ty::Callback(cb),
+            doc: String::new(),
+            is_async: false,
+            refuses_released: false,
+            field: false,
+        };
+        let view = fn_view(&f, None, &names);
+        let closure = view.closure.expect("a closure view");
+        let bound: Vec<&str> = closure
+            .call
+            .params
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        let expected = ["delete_", "value", "a2", "a2_", "a4", "value_"];
+        assert_eq!(bound[0], "$closure");
+        assert_eq!(bound[1..], expected);
+        let ts: Vec<String> = expected.iter().map(|n| format!("{n}: number")).collect();
+        assert_eq!(
+            view.ret.ts,
+            format!("(({}) => string) & {{ release(): void }}", ts.join(", "))
+        );
+    }
 
     #[test]
     fn an_iterator_of_results_says_what_next_throws_before_the_calls_throws() {

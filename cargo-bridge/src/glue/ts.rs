@@ -126,8 +126,9 @@ pub fn param(ty: &Ty, names: &TypeNames) -> String {
 
 /// The names of a function type's parameters: the Rust names where the record has them,
 /// else `a<index>`; a reserved word or a repeat gets `_` appended (as parameters of
-/// exports do).
-fn fn_type_params(cb: &Callback) -> Vec<String> {
+/// exports do). A Rust closure's calling function binds its parameters by these names
+/// (`calls::closure_of`), so its messages name them as the `.d.ts` does.
+pub fn fn_type_params(cb: &Callback) -> Vec<String> {
     let mut out: Vec<String> = Vec::with_capacity(cb.params.len());
     for i in 0..cb.params.len() {
         let mut name = cb
