@@ -157,6 +157,56 @@ pub fn fixtures_target_dir() -> PathBuf {
         .unwrap_or_else(|| project_root().join("fixtures/target"))
 }
 
+/// The fixtures to build (in [`FIXTURES`] order) and the suites to run, for `test-node` and
+/// `test-browser` alike. Unfiltered: every fixture and every suite. Filtered: the suites
+/// of the fixtures whose name contains the filter, and only the fixtures they need: their
+/// own, and each other fixture whose `pkg/` a `.mjs` file in their `tests/` names
+/// (`../../kitchen-sink/pkg/...`: suites import each other's packages, or read their files).
+/// So a suite names another fixture's package by its path, never one built at run time
+/// (the test `suites_name_other_fixtures_packages_by_path` holds them to it). In the
+/// browser a package the run did not build is left out of the import map, so a suite
+/// reaching one anyway fails on the nodejs glue, never on a stale web build.
+pub fn selection(
+    root: &Path,
+    filter: Option<&str>,
+) -> Result<(Vec<&'static Fixture>, Vec<PathBuf>)> {
+    let mut suites = Vec::new();
+    let mut texts = Vec::new();
+    let chosen: Vec<&Fixture> = FIXTURES
+        .iter()
+        .filter(|f| filter.is_none_or(|filter| f.package.contains(filter)))
+        .collect();
+    for f in &chosen {
+        let tests = root.join(f.dir).join("tests");
+        for entry in
+            std::fs::read_dir(&tests).with_context(|| format!("reading {}", tests.display()))?
+        {
+            let file = entry?.path();
+            let name = file.to_string_lossy();
+            if name.ends_with(".test.mjs") {
+                suites.push(file.clone());
+            }
+            if filter.is_some() && name.ends_with(".mjs") {
+                texts.push(std::fs::read_to_string(&file)?);
+            }
+        }
+    }
+    let build = match filter {
+        None => FIXTURES.iter().collect(),
+        Some(_) => FIXTURES
+            .iter()
+            .filter(|f| {
+                chosen.iter().any(|c| c.package == f.package) || {
+                    let dir = Path::new(f.dir).file_name().unwrap_or_default();
+                    let named = format!("/{}/pkg/", dir.to_string_lossy());
+                    texts.iter().any(|text| text.contains(&named))
+                }
+            })
+            .collect(),
+    };
+    Ok((build, suites))
+}
+
 /// `cargo bridge build` one fixture of `fixtures/` (or of its own workspace `dir`).
 pub fn build_fixture(
     sh: &Shell,
@@ -265,5 +315,121 @@ mod tests {
             "built bridge build --quiet --manifest-path x/Cargo.toml --package pkg"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn names(build: &[&Fixture]) -> Vec<&'static str> {
+        build.iter().map(|f| f.package).collect()
+    }
+
+    #[test]
+    fn unfiltered_builds_every_fixture_and_runs_every_suite() {
+        let root = project_root();
+        let (build, mut suites) = selection(&root, None).unwrap();
+        assert_eq!(names(&build), names(&FIXTURES.iter().collect::<Vec<_>>()));
+        let mut every = Vec::new();
+        for f in FIXTURES {
+            let tests = root.join(f.dir).join("tests");
+            assert!(
+                suites.iter().any(|s| s.starts_with(&tests)),
+                "no suite of {}",
+                f.package
+            );
+            for entry in std::fs::read_dir(&tests).unwrap() {
+                let file = entry.unwrap().path();
+                if file.to_string_lossy().ends_with(".test.mjs") {
+                    every.push(file);
+                }
+            }
+        }
+        suites.sort();
+        every.sort();
+        assert_eq!(suites, every);
+    }
+
+    #[test]
+    fn a_filter_builds_the_matching_fixtures_and_the_packages_their_suites_import() {
+        let root = project_root();
+        let (build, suites) = selection(&root, Some("shapes")).unwrap();
+        assert_eq!(names(&build), ["shapes"]);
+        let shapes = root.join("fixtures/shapes/tests");
+        assert!(!suites.is_empty() && suites.iter().all(|s| s.starts_with(&shapes)));
+        // identity's late-switch suite imports kitchen-sink's package.
+        let (build, _) = selection(&root, Some("identity")).unwrap();
+        assert_eq!(names(&build), ["kitchen-sink", "identity"]);
+        // `/classes/pkg/` is not in `/js-classes/pkg/`: both match the filter by name.
+        let (build, _) = selection(&root, Some("classes")).unwrap();
+        assert_eq!(names(&build), ["js-classes", "classes"]);
+        let (build, suites) = selection(&root, Some("no-such-fixture")).unwrap();
+        assert!(build.is_empty() && suites.is_empty());
+    }
+
+    #[test]
+    fn a_filtered_node_run_builds_the_packages_a_suite_reads_by_path() {
+        // fixtures/async's cost.test.mjs reads five packages without async items.
+        let (build, _) = selection(&project_root(), Some("async")).unwrap();
+        assert_eq!(
+            names(&build),
+            [
+                "kitchen-sink",
+                "data",
+                "js-interop",
+                "classes",
+                "closures",
+                "async-fixture"
+            ]
+        );
+    }
+
+    /// Where a suite, a module beside it or a shared one (`fixtures/support/`) names a
+    /// package directory, it is one [`selection`] sees: its own (`../pkg/`) or another
+    /// fixture's by its directory (`/kitchen-sink/pkg/`); a path made at run time
+    /// (`${dir}/pkg/`) would leave a filtered run without that package.
+    #[test]
+    fn suites_name_other_fixtures_packages_by_path() {
+        let root = project_root();
+        let dirs: Vec<String> = FIXTURES
+            .iter()
+            .map(|f| {
+                Path::new(f.dir)
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        let mut folders: Vec<PathBuf> = FIXTURES
+            .iter()
+            .map(|f| root.join(f.dir).join("tests"))
+            .collect();
+        folders.push(root.join("fixtures/support"));
+        let mut checked = 0;
+        let mut unseen = Vec::new();
+        for folder in folders {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let file = entry.unwrap().path();
+                if !file.to_string_lossy().ends_with(".mjs") {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&file).unwrap();
+                for (at, _) in text.match_indices("/pkg/") {
+                    let before = &text[..at];
+                    let segment = before
+                        .rsplit(|c: char| "/\"'`( ".contains(c))
+                        .next()
+                        .unwrap_or_default();
+                    checked += 1;
+                    if segment != ".." && !dirs.iter().any(|d| d == segment) {
+                        unseen.push(format!("{}: `{segment}/pkg/`", file.display()));
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "only {checked} package paths found");
+        assert!(
+            unseen.is_empty(),
+            "package paths `selection` cannot see (write the fixture's directory out: \
+             `../../<fixture>/pkg/`):\n{}",
+            unseen.join("\n")
+        );
     }
 }

@@ -39,7 +39,7 @@ enum Task {
     Fmt,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
-        /// Only fixtures whose name contains this
+        /// Only fixtures whose name contains this (builds only them and the packages their suites name)
         #[arg(long)]
         filter: Option<String>,
     },

@@ -1,6 +1,6 @@
 //! The test and example tasks.
 
-use crate::fixtures::{self, FIXTURES, build_fixture, install_cargo_bridge};
+use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use crate::phases::Phases;
 use crate::{
     browser, bundlers, demo, fmt, js_tools, packages, runtimes, typescript, warm, workers,
@@ -100,27 +100,16 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
 }
 
 pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {
-    let bridge = install_cargo_bridge(sh)?;
     let root = fixtures::project_root();
-    let mut suites = Vec::new();
-    for f in FIXTURES {
-        if filter.is_some_and(|filter| !f.package.contains(filter)) {
-            continue;
-        }
-        build_fixture(sh, &bridge, &root.join(f.manifest), Some(f.package), false)?;
-        let tests = root.join(f.dir).join("tests");
-        if !tests.is_dir() {
-            continue;
-        }
-        for entry in std::fs::read_dir(&tests)? {
-            let file = entry?.path();
-            if file.to_string_lossy().ends_with(".test.mjs") {
-                suites.push(file.display().to_string());
-            }
-        }
-    }
+    // Filtered: the matching fixtures and the packages their suites name (cost.test.mjs
+    // of fixtures/async reads five others'); unfiltered: every fixture.
+    let (build, mut suites) = fixtures::selection(&root, filter)?;
     if suites.is_empty() {
         bail!("no node test suites matched");
+    }
+    let bridge = install_cargo_bridge(sh)?;
+    for f in build {
+        build_fixture(sh, &bridge, &root.join(f.manifest), Some(f.package), false)?;
     }
     suites.sort();
     // One suite per core: node's default leaves one core idle (`availableParallelism() - 1`),
