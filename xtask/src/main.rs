@@ -5,6 +5,7 @@ mod bench_browser;
 mod browser;
 mod bundlers;
 mod circles;
+mod clippy;
 mod demo;
 mod fixtures;
 mod fmt;
@@ -33,10 +34,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Every test: fmt check, clippy, cargo test, bench smoke, test-types, test-browser, test-packages, test-bundlers, test-workers, test-runtimes, then test-node
+    /// Every test: fmt check, clippy (the fixtures for wasm32 too), cargo test, bench smoke, test-types, test-browser, test-packages, test-bundlers, test-workers, test-runtimes, then test-node
     Test,
     /// The fmt phase of `test` alone: `cargo fmt --all --check` of every Rust workspace in the repo
     Fmt,
+    /// The clippy phase of `test` alone: the root workspace (all targets), the fixture crates for wasm32
+    Clippy,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
         /// Only fixtures whose name contains this (builds only them and the packages their suites name)
@@ -90,6 +93,7 @@ fn main() -> Result<()> {
     match cli.task {
         Task::Test => tasks::test_all(&sh),
         Task::Fmt => fmt::check(&fixtures::project_root()),
+        Task::Clippy => clippy::run(&sh),
         Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
         Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
         Task::TestPackages => packages::test_packages(&sh),

@@ -3,7 +3,7 @@
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use crate::phases::Phases;
 use crate::{
-    browser, bundlers, demo, fmt, js_tools, packages, runtimes, typescript, warm, workers,
+    browser, bundlers, clippy, demo, fmt, js_tools, packages, runtimes, typescript, warm, workers,
 };
 use anyhow::{Result, bail};
 use std::time::Instant;
@@ -55,18 +55,10 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
 
     // Every workspace the repo has (the root one, fixtures/, the bench peer, the demo...).
     phases.run("fmt", || fmt::check(&fixtures::project_root()))?;
-    phases.run("clippy", || {
-        Ok(cmd!(
-            sh,
-            "cargo clippy --workspace --all-targets --quiet -- -D warnings"
-        )
-        .run()?)
-    })?;
-    // Install the wasm32 target once, up front: the CLI tests run `cargo bridge` in
-    // parallel, and parallel first-time `rustup target add`s can trip over each other.
-    cmd!(sh, "rustup target add wasm32-unknown-unknown")
-        .quiet()
-        .run()?;
+    // Also installs the wasm32 target (the fixtures are checked for it), once, up front:
+    // the CLI tests run `cargo bridge` in parallel, and parallel first-time `rustup
+    // target add`s can trip over each other.
+    phases.run("clippy", || clippy::run(sh))?;
     // The tests compile while the installs finish: only running them needs Chromium and
     // the wasm-bindgen CLI.
     phases.run("cargo test (build)", || {
