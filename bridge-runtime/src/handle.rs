@@ -47,6 +47,9 @@ const _: () = {
     assert!(offset_of!(ObjectBox<u8>, borrow) == header::BORROW_OFFSET as usize);
     assert!(offset_of!(ObjectBox<u8>, slot) == header::SLOT_OFFSET as usize);
     assert!(offset_of!(ObjectBox<u8>, weak) == header::WEAK_OFFSET as usize);
+    // A box address is even (a box of any `T` is aligned at least as its header), so a
+    // `rust`-mode hit's tagged slot, whose low bit is set, is never one.
+    assert!(align_of::<ObjectBox<()>>().is_multiple_of(2) && header::HIT_TAG == 1);
 };
 
 /// The header fields of the box at `addr`, whatever its value type (the header does not

@@ -357,6 +357,11 @@ pub mod header {
     /// assigned, >0 = index of the object's wrapper in the class's JS cache.
     pub const SLOT_OFFSET: u32 = 8;
     pub const SLOT_PENDING: i32 = -1;
+    /// What a `rust`-mode identity hook hands JS on a hit (slot > 0): `slot << 1 |
+    /// HIT_TAG`, odd where a box address is aligned (`handle.rs` asserts it), so the glue
+    /// tells the two apart with one `&` and reads the wrapper at `v >>> 1` without reading
+    /// memory. A miss or a pending slot hands the address.
+    pub const HIT_TAG: i32 = 1;
     /// `u32` weak count: `WeakHandle`s plus one the strong references own together. Only
     /// the runtime reads it (the value drops at strong 0, the allocation goes at weak 0).
     pub const WEAK_OFFSET: u32 = 12;

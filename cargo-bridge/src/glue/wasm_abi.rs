@@ -150,6 +150,8 @@ pub struct ReleasedWrapper {
 #[derive(Serialize)]
 pub struct Header {
     pub slot: u32,
+    /// The low bit of a `rust`-mode hit's value (`header::HIT_TAG`): the rest is the slot.
+    pub hit_tag: i32,
     /// The borrow flag's offset, and its value once a call took the object by value.
     pub borrow: u32,
     pub moved: i32,
@@ -210,6 +212,7 @@ impl WasmAbi {
             },
             header: Header {
                 slot: header::SLOT_OFFSET,
+                hit_tag: header::HIT_TAG,
                 borrow: header::BORROW_OFFSET,
                 moved: header::BORROW_MOVED,
             },

@@ -13,6 +13,11 @@
 //!   reference becomes the identity table's, counted in the table-size global, and, while
 //!   a fast release pool records (the runtime's exported `__bridge_pool_active` byte, read
 //!   in place), the object is noted for it (`__bridge_pool_note(class index, addr)`).
+//! - `rust` hit: JS gets the wrapper's slot, `slot << 1 | header::HIT_TAG` (odd, so never
+//!   a box address), instead of the address, so its lift reads `wrappers[v >>> 1]` and
+//!   no memory (`getPoolRepeated_100`, docs/benchmark-analysis.md). A slot still pending
+//!   (-1: the object crossed earlier in the same value and JS has not lifted it yet) is
+//!   handed as the address, which the lift looks up in the header as before.
 //!
 //! The installed hooks are returned with their miss path ([`MissPath`]):
 //! `inline_identity.rs` then inlines both paths at their call sites (a wasm call costs
@@ -232,23 +237,44 @@ fn install_lowering(
     mode: IdentityMode,
     miss: MissPath,
 ) -> Result<()> {
+    let slot = hit_slot_local(module, mode);
     module.replace_imported_func(hook, |(body, args)| {
         let addr = args[0];
-        if mode != IdentityMode::None {
-            load(body, miss.memory, addr, header::SLOT_OFFSET);
-            body.if_else(
-                None,
-                |cached| drop_extra_reference(cached, miss.memory, addr),
-                |fresh| miss.emit(fresh, addr),
-            );
+        if mode == IdentityMode::None {
+            body.local_get(addr);
+            return;
         }
-        body.local_get(addr);
+        load(body, miss.memory, addr, header::SLOT_OFFSET);
+        if let Some(slot) = slot {
+            body.local_tee(slot);
+        }
+        body.if_else(
+            ValType::I32,
+            |cached| hit(cached, miss.memory, addr, slot),
+            |fresh| {
+                miss.emit(fresh, addr);
+                fresh.local_get(addr);
+            },
+        );
     })?;
     Ok(())
 }
 
-/// The hit path: strong -= 1, since JS's wrapper already owns a reference.
-pub(super) fn drop_extra_reference(body: &mut InstrSeqBuilder, memory: MemoryId, addr: LocalId) {
+/// The local a `rust`-mode hook keeps the header's slot in (its hit hands JS the slot);
+/// `None` for the other modes, whose hit hands the address.
+fn hit_slot_local(module: &mut Module, mode: IdentityMode) -> Option<LocalId> {
+    (mode == IdentityMode::Rust).then(|| module.locals.add(ValType::I32))
+}
+
+/// The hit path: strong -= 1, since JS's wrapper already owns a reference; then the value
+/// JS gets. With `slot` (`rust` mode: the header's slot, loaded into it by the caller) that
+/// is `slot << 1 | HIT_TAG` while the slot is assigned (> 0), else (pending) the address.
+pub(super) fn hit(
+    body: &mut InstrSeqBuilder,
+    memory: MemoryId,
+    addr: LocalId,
+    slot: Option<LocalId>,
+) {
     body.local_get(addr);
     load(body, memory, addr, header::STRONG_OFFSET);
     body.i32_const(1).binop(BinaryOp::I32Sub).store(
@@ -256,6 +282,20 @@ pub(super) fn drop_extra_reference(body: &mut InstrSeqBuilder, memory: MemoryId,
         StoreKind::I32 { atomic: false },
         i32_at(header::STRONG_OFFSET),
     );
+    let Some(slot) = slot else {
+        body.local_get(addr);
+        return;
+    };
+    body.local_get(slot)
+        .i32_const(1)
+        .binop(BinaryOp::I32Shl)
+        .i32_const(header::HIT_TAG)
+        .binop(BinaryOp::I32Or)
+        .local_get(addr)
+        .local_get(slot)
+        .i32_const(0)
+        .binop(BinaryOp::I32GtS)
+        .select(None);
 }
 
 fn add_release_wrapper(

@@ -6,7 +6,9 @@
 //!   `local.tee $addr; i32.load slot; if (result i32) <hit> else <miss> end`: a hit (slot
 //!   set) drops the extra reference in place, a miss takes the hook's miss path in place
 //!   too (`identity::MissPath`: no call unless a fast pool records; a call was ~1 ns of
-//!   a create). `$addr` is one fresh local per function.
+//!   a create). `$addr` is one fresh local per function. In `rust` mode the slot is kept
+//!   (`local.tee $slot` before the `if`) for the hit's result, the tagged slot
+//!   (`identity::hit`); `$slot` is one more fresh local per function.
 
 use crate::config::IdentityMode;
 use crate::transforms::identity::{self, Hook, MissPath};
@@ -25,6 +27,7 @@ pub fn run(module: &mut Module, hooks: &[Hook]) -> Result<()> {
         hooks.iter().map(|h| (h.func, (h.mode, h.miss))).collect();
     for (_, func) in module.funcs.iter_local_mut() {
         let mut addr = None;
+        let mut slot = None;
         // Back to front, so that splicing never moves a site still to do.
         for site in call_sites(func, &modes).into_iter().rev() {
             if site.mode == IdentityMode::None {
@@ -35,7 +38,9 @@ pub fn run(module: &mut Module, hooks: &[Hook]) -> Result<()> {
                     .remove(site.pos);
             } else {
                 let addr = *addr.get_or_insert_with(|| module.locals.add(ValType::I32));
-                inline_hook(func, &site, memory, addr);
+                let slot = (site.mode == IdentityMode::Rust)
+                    .then(|| *slot.get_or_insert_with(|| module.locals.add(ValType::I32)));
+                inline_hook(func, &site, memory, addr, slot);
             }
         }
     }
@@ -83,8 +88,15 @@ fn call_sites(
     sites.found
 }
 
-/// Replaces the `call $hook` at `site` with the hook's body: the hit and miss paths.
-fn inline_hook(func: &mut LocalFunction, site: &Site, memory: MemoryId, addr: LocalId) {
+/// Replaces the `call $hook` at `site` with the hook's body: the hit and miss paths
+/// (`slot`: where a `rust`-mode hit keeps the header's slot).
+fn inline_hook(
+    func: &mut LocalFunction,
+    site: &Site,
+    memory: MemoryId,
+    addr: LocalId,
+    slot: Option<LocalId>,
+) {
     let miss = site.miss;
     let mut body = func.builder_mut().instr_seq(site.seq);
     body.instrs_mut()[site.pos].0 = LocalTee { local: addr }.into();
@@ -96,13 +108,15 @@ fn inline_hook(func: &mut LocalFunction, site: &Site, memory: MemoryId, addr: Lo
             arg: identity::i32_at(header::SLOT_OFFSET),
         },
     );
+    let mut at = site.pos + 2;
+    if let Some(slot) = slot {
+        body.instr_at(at, LocalTee { local: slot });
+        at += 1;
+    }
     body.if_else_at(
-        site.pos + 2,
+        at,
         ValType::I32,
-        |hit| {
-            identity::drop_extra_reference(hit, memory, addr);
-            hit.local_get(addr);
-        },
+        |hit| identity::hit(hit, memory, addr, slot),
         |fresh| {
             miss.emit(fresh, addr);
             fresh.local_get(addr);
@@ -115,7 +129,7 @@ mod tests {
     use super::*;
     use crate::transforms::identity::ClassMode;
     use bridge_schema::abi::exports;
-    use walrus::ir::{IfElse, Value};
+    use walrus::ir::{BinaryOp, IfElse, Value};
     use walrus::{ConstExpr, FunctionBuilder};
 
     /// Where the test modules' recording byte lives.
@@ -215,7 +229,15 @@ mod tests {
                 ),
                 "{mode}: {instrs:?}"
             );
-            assert!(matches!(instrs[3], Instr::IfElse(_)), "{mode}: {instrs:?}");
+            // `rust` mode keeps the slot for the hit's result.
+            let branch = if mode == IdentityMode::Rust { 4 } else { 3 };
+            if mode == IdentityMode::Rust {
+                assert!(matches!(instrs[3], Instr::LocalTee(_)), "{instrs:?}");
+            }
+            assert!(
+                matches!(instrs[branch], Instr::IfElse(_)),
+                "{mode}: {instrs:?}"
+            );
             // Hit arm: strong -= 1; miss arm: slot pending (and the table count): no call.
             assert_eq!(instrs.iter().filter(|i| is_call(i)).count(), 0, "{mode}");
             assert!(
@@ -230,6 +252,56 @@ mod tests {
                 funcs,
                 if mode == IdentityMode::Rust { 3 } else { 2 },
                 "{mode}"
+            );
+        }
+    }
+
+    /// The hit arm's result: `pointer` mode the address; `rust` mode
+    /// `select(slot << 1 | HIT_TAG, addr, slot > 0)`, the slot being the one the `if` tested.
+    #[test]
+    fn a_rust_mode_hit_hands_the_tagged_slot_unless_pending() {
+        for mode in [IdentityMode::Pointer, IdentityMode::Rust] {
+            let (module, instrs) = inline(mode, false);
+            let f = module.funcs.get(module.exports.get_func("f").unwrap());
+            let f = f.kind.unwrap_local();
+            let Some(Instr::IfElse(IfElse { consequent, .. })) =
+                instrs.iter().find(|i| matches!(i, Instr::IfElse(_)))
+            else {
+                panic!("{mode}: no hit/miss branch: {instrs:?}");
+            };
+            let hit: Vec<&Instr> = f.block(*consequent).instrs.iter().map(|(i, _)| i).collect();
+            let Instr::LocalTee(LocalTee { local: addr }) = instrs[1] else {
+                panic!("{instrs:?}");
+            };
+            if mode == IdentityMode::Pointer {
+                assert!(
+                    matches!(hit.last(), Some(Instr::LocalGet(g)) if g.local == addr),
+                    "{hit:?}"
+                );
+                continue;
+            }
+            let Instr::LocalTee(LocalTee { local: slot }) = instrs[3] else {
+                panic!("{instrs:?}");
+            };
+            let tail = &hit[hit.len() - 10..];
+            let get = |i: &Instr, l: LocalId| matches!(i, Instr::LocalGet(g) if g.local == l);
+            let int = |i: &Instr, v: i32| matches!(i, Instr::Const(c) if matches!(c.value, Value::I32(x) if x == v));
+            let op = |i: &Instr| match i {
+                Instr::Binop(b) => Some(b.op),
+                _ => None,
+            };
+            assert!(
+                get(tail[0], slot)
+                    && int(tail[1], 1)
+                    && matches!(op(tail[2]), Some(BinaryOp::I32Shl))
+                    && int(tail[3], header::HIT_TAG)
+                    && matches!(op(tail[4]), Some(BinaryOp::I32Or))
+                    && get(tail[5], addr)
+                    && get(tail[6], slot)
+                    && int(tail[7], 0)
+                    && matches!(op(tail[8]), Some(BinaryOp::I32GtS))
+                    && matches!(tail[9], Instr::Select(_)),
+                "{hit:?}"
             );
         }
     }
