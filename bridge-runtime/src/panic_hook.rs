@@ -140,8 +140,14 @@ mod tests {
     fn panic_parts_join_to_the_formatted_hook_info() {
         use std::sync::Mutex;
         static SEEN: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+        // The hook is the process's: a test on another thread that panics while it is
+        // installed reaches it too, so only this thread's panics are recorded.
+        let this_test = std::thread::current().id();
         let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(|info| {
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().id() != this_test {
+                return;
+            }
             let formatted = format!("Rust panic: {info}");
             let built = joined(&parts(info));
             SEEN.lock().unwrap().push((built, formatted));

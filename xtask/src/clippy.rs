@@ -1,6 +1,6 @@
-//! The clippy phase of `cargo xtask test` (alone: `cargo xtask clippy`): the root
-//! workspace for the host, every target, and the fixture crates for wasm32, the target
-//! they are built for. Only that check sees their `cfg(target_arch = "wasm32")` code and,
+//! The clippy phase of `cargo xtask test` (alone, and with every fixture workspace:
+//! `cargo xtask clippy`): the root workspace for the host, every target, and the fixture
+//! crates for wasm32, the target they are built for. Only that check sees their `cfg(target_arch = "wasm32")` code and,
 //! above all, the code `#[bridge]` generates in a user's crate for wasm32: a lint there is
 //! a bug in the macro (generated code must be clippy-clean in user crates).
 
@@ -11,15 +11,46 @@ use xshell::{Shell, cmd};
 /// The workspaces of the fixture crates, each checked for wasm32: every workspace a
 /// [`FIXTURES`](crate::fixtures::FIXTURES) entry belongs to (a test pins it; `fixtures/`
 /// also has members no suite imports: `linked-a`, `linked-b`, `example`), and the demo.
-pub const WASM_WORKSPACES: &[&str] = &[
-    "fixtures/Cargo.toml",
-    "fixtures/ws-default/Cargo.toml",
-    "fixtures/wasm-bindgen/Cargo.toml",
+pub const WASM_WORKSPACES: &[WasmWorkspace] = &[
+    WasmWorkspace {
+        manifest: "fixtures/Cargo.toml",
+        in_test_run: true,
+    },
+    WasmWorkspace {
+        manifest: "fixtures/ws-default/Cargo.toml",
+        in_test_run: true,
+    },
+    // Its check compiles web-sys, js-sys and the rest of wasm-bindgen's crates in check
+    // mode, which no later build reuses: ~145 s on a cold cache, so the test run leaves
+    // it to `cargo xtask clippy` (its own code is a few interop functions).
+    WasmWorkspace {
+        manifest: "fixtures/wasm-bindgen/Cargo.toml",
+        in_test_run: false,
+    },
     // Not a fixture: the demo, a user crate of the macro too.
-    "examples/outline/Cargo.toml",
+    WasmWorkspace {
+        manifest: "examples/outline/Cargo.toml",
+        in_test_run: true,
+    },
 ];
 
-pub fn run(sh: &Shell) -> Result<()> {
+/// A workspace the clippy phase checks for wasm32.
+pub struct WasmWorkspace {
+    pub manifest: &'static str,
+    /// Checked by `cargo xtask test` too (all are checked by `cargo xtask clippy`).
+    pub in_test_run: bool,
+}
+
+/// Which fixture workspaces a clippy run checks for wasm32.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Scope {
+    /// The ones the test run checks (`WasmWorkspace::in_test_run`).
+    TestRun,
+    /// Every one (`cargo xtask clippy`).
+    All,
+}
+
+pub fn run(sh: &Shell, scope: Scope) -> Result<()> {
     cmd!(
         sh,
         "cargo clippy --workspace --all-targets --quiet -- -D warnings"
@@ -30,7 +61,11 @@ pub fn run(sh: &Shell) -> Result<()> {
         .run()?;
     // In the fixtures' own target directory: the host half (the macro, build scripts) is
     // the one their builds compiled, and nothing there is rebuilt by a check.
-    for manifest in WASM_WORKSPACES {
+    for workspace in WASM_WORKSPACES {
+        if scope == Scope::TestRun && !workspace.in_test_run {
+            continue;
+        }
+        let manifest = workspace.manifest;
         cmd!(
             sh,
             "cargo clippy --manifest-path {manifest} --workspace --target wasm32-unknown-unknown --quiet -- -D warnings"
@@ -51,15 +86,29 @@ mod tests {
     fn every_fixture_workspace_is_checked_for_wasm32() {
         for f in FIXTURES {
             assert!(
-                WASM_WORKSPACES.contains(&f.manifest),
+                WASM_WORKSPACES.iter().any(|w| w.manifest == f.manifest),
                 "{} ({}) is in no workspace clippy checks for wasm32",
                 f.package,
                 f.manifest
             );
         }
         let root = crate::fixtures::project_root();
-        for manifest in WASM_WORKSPACES {
-            assert!(root.join(manifest).is_file(), "{manifest}");
+        for workspace in WASM_WORKSPACES {
+            assert!(
+                root.join(workspace.manifest).is_file(),
+                "{}",
+                workspace.manifest
+            );
         }
+    }
+
+    #[test]
+    fn the_test_run_checks_the_macro_fixtures_and_leaves_only_the_wasm_bindgen_one_out() {
+        let skipped: Vec<&str> = WASM_WORKSPACES
+            .iter()
+            .filter(|w| !w.in_test_run)
+            .map(|w| w.manifest)
+            .collect();
+        assert_eq!(skipped, ["fixtures/wasm-bindgen/Cargo.toml"]);
     }
 }

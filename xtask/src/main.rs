@@ -38,7 +38,7 @@ enum Task {
     Test,
     /// The fmt phase of `test` alone: `cargo fmt --all --check` of every Rust workspace in the repo
     Fmt,
-    /// The clippy phase of `test` alone: the root workspace (all targets), the fixture crates for wasm32
+    /// The clippy phase of `test` alone, and the wasm-bindgen fixture it leaves out: the root workspace (all targets), every fixture workspace for wasm32
     Clippy,
     /// Build the fixtures with the real `cargo bridge` and run their node:test suites
     TestNode {
@@ -93,7 +93,7 @@ fn main() -> Result<()> {
     match cli.task {
         Task::Test => tasks::test_all(&sh),
         Task::Fmt => fmt::check(&fixtures::project_root()),
-        Task::Clippy => clippy::run(&sh),
+        Task::Clippy => clippy::run(&sh, clippy::Scope::All),
         Task::TestNode { filter } => tasks::test_node(&sh, filter.as_deref()),
         Task::TestBrowser { filter } => browser::test_browser(&sh, filter.as_deref()),
         Task::TestPackages => packages::test_packages(&sh),

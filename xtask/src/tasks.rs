@@ -58,7 +58,7 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
     // Also installs the wasm32 target (the fixtures are checked for it), once, up front:
     // the CLI tests run `cargo bridge` in parallel, and parallel first-time `rustup
     // target add`s can trip over each other.
-    phases.run("clippy", || clippy::run(sh))?;
+    phases.run("clippy", || clippy::run(sh, clippy::Scope::TestRun))?;
     // The tests compile while the installs finish: only running them needs Chromium and
     // the wasm-bindgen CLI.
     phases.run("cargo test (build)", || {
