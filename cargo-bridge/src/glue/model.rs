@@ -245,7 +245,8 @@ impl GlueModel {
     }
 
     /// Marks each `Vec` of a `rust`-mode class that an export returns, each such class's
-    /// leaf in a fixed codec (`CodecView::fixed`) and each returned iterator's item of
+    /// leaf in a fixed codec (`CodecView::fixed`, and the same leaf where a `Vec` of one
+    /// reads its elements inline, `CodecView::elem_fixed`) and each returned iterator's item of
     /// such a class: the glue reads their hits straight from the class's wrapper table.
     fn mark_cached_wrappers(mut self, plans: &[ClassPlan]) -> Self {
         let cached: Vec<&str> = plans
@@ -253,11 +254,15 @@ impl GlueModel {
             .filter(|p| p.mode == IdentityMode::Rust)
             .map(|p| p.export.name.as_str())
             .collect();
-        for codec in self.wire_codecs.iter_mut().filter(|c| c.fixed) {
-            for leaf in codec.fields.iter_mut().map(|f| &mut f.leaf) {
-                leaf.cached = leaf.kind == wire::LeafKind::Class
-                    && leaf.class.as_deref().is_some_and(|c| cached.contains(&c));
-            }
+        // A fixed codec's own fields, and those a `Vec` of one reads inline.
+        let fixed_leaves = self.wire_codecs.iter_mut().flat_map(|codec| {
+            let own = codec.fixed.then_some(&mut codec.fields);
+            let inline = codec.elem_fixed.as_mut().map(|e| &mut e.fields);
+            own.into_iter().chain(inline).flatten().map(|f| &mut f.leaf)
+        });
+        for leaf in fixed_leaves {
+            leaf.cached = leaf.kind == wire::LeafKind::Class
+                && leaf.class.as_deref().is_some_and(|c| cached.contains(&c));
         }
         for f in self.fns_mut() {
             let ret = &mut f.ret;

@@ -31,6 +31,9 @@ pub struct CodecView {
     /// `JsValue`s: [`LeafKind::fixed`]): its reader keeps the wire position in a local
     /// (one read and one write of `$wire$rpos` per value, not four per field).
     pub fixed: bool,
+    /// A `Vec` whose element is a fixed record or tuple: its reader reads every element
+    /// itself, in the loop, with the cursor and the views in locals for the whole vector.
+    pub elem_fixed: Option<FixedElems>,
     /// A record or tuple of scalars (`TypeNames::flat`): its fields' slots in the flat
     /// area, where an export returns it (`templates/flat.js.j2` renders its
     /// `$flat$read_<name>`).
@@ -259,6 +262,41 @@ pub struct FixedRead {
     pub shift: u32,
 }
 
+/// The elements of a `Vec` of a fixed codec ([`CodecView::elem_fixed`]), as
+/// `templates/wire.js.j2` reads them inline.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct FixedElems {
+    /// A tuple (a JS array), else a record (an object).
+    pub tuple: bool,
+    /// The element codec's fields.
+    pub fields: Vec<FieldView>,
+    /// The `$wire$<view>`s the fields are read from, each once: taken into locals.
+    pub views: Vec<&'static str>,
+}
+
+impl FixedElems {
+    /// The elements of a `Vec` of `elem`, if its reader can read them inline: a record
+    /// or tuple of fixed-size leaves, complete (a recursive one still being added is not
+    /// fixed).
+    fn of(elem: &CodecView) -> Option<FixedElems> {
+        if !elem.fixed {
+            return None;
+        }
+        let mut views = Vec::new();
+        for f in &elem.fields {
+            let view = f.leaf.fixed.expect("a fixed codec's leaves are fixed").view;
+            if !views.contains(&view) {
+                views.push(view);
+            }
+        }
+        Some(FixedElems {
+            tuple: elem.kind == CodecKind::Tuple,
+            fields: elem.fields.clone(),
+            views,
+        })
+    }
+}
+
 /// A value inside a codec: a scalar read inline, a class address, or another codec.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct LeafView {
@@ -462,6 +500,7 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
         variants: Vec::new(),
         object_keys: false,
         fixed: false,
+        elem_fixed: None,
         flat: names
             .flat(ty)
             .map(|(fields, abis)| flat::slots(&fields, &abis)),
@@ -479,10 +518,19 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
                 (Ty::Vec(_), None) => (CodecKind::Vec, None),
                 _ => (CodecKind::Option, None),
             };
+            let elem = leaf(inner, names);
+            let elem_fixed = match (kind, &elem.codec) {
+                (CodecKind::Vec, Some(name)) => out
+                    .iter()
+                    .find(|c| &c.name == name)
+                    .and_then(FixedElems::of),
+                _ => None,
+            };
             CodecView {
                 kind,
-                elem: Some(leaf(inner, names)),
+                elem: Some(elem),
                 array,
+                elem_fixed,
                 ..base
             }
         }
@@ -592,6 +640,45 @@ mod tests {
         assert_eq!(read(LeafKind::Char), Some(("u32", 4, 2)));
         assert_eq!(read(LeafKind::U64), Some(("u64", 8, 3)));
         assert_eq!(read(LeafKind::String), None);
+    }
+
+    #[test]
+    fn vecs_of_fixed_codecs_read_their_elements_inline() {
+        let exports = exports();
+        let names = TypeNames::new(&exports);
+        let mut out = Vec::new();
+        let tuple = |elems: Vec<Ty>| Ty::Tuple(elems);
+        collect(
+            &vec(tuple(vec![Ty::U32, Ty::F64, Ty::Usize])),
+            &names,
+            &mut out,
+        );
+        collect(&vec(tuple(vec![Ty::U32, Ty::String])), &names, &mut out);
+        collect(&opt(tuple(vec![Ty::Bool])), &names, &mut out);
+        let inline: Vec<_> = out
+            .iter()
+            .filter(|c| matches!(c.kind, CodecKind::Vec | CodecKind::Option))
+            .map(|c| {
+                let e = c.elem_fixed.as_ref();
+                (
+                    c.name.as_str(),
+                    e.map(|e| (e.tuple, e.fields.len(), e.views.clone())),
+                )
+            })
+            .collect();
+        assert_eq!(
+            inline,
+            [
+                // Each view once, in the fields' order.
+                (
+                    "Vec_Tuple3_U32_F64_Usize",
+                    Some((true, 3, vec!["u32", "f64"]))
+                ),
+                ("Vec_Tuple2_U32_String", None),
+                // Only a `Vec` reads its elements itself.
+                ("Option_Tuple1_Bool", None),
+            ]
+        );
     }
 
     #[test]
