@@ -106,6 +106,9 @@ pub struct ClassView {
     pub methods: Vec<FnView>,
     pub statics: Vec<FnView>,
     pub properties: Vec<PropertyView>,
+    /// A method (or getter) returns an iterator, whose `next()` checks its source, a
+    /// wrapper of this class, with `<Class>$live`.
+    pub iterates: bool,
 }
 
 #[derive(Serialize)]
@@ -353,6 +356,11 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
             prop.setter = Some(view);
         }
     }
+    let methods = of_kind(FunctionKind::Method);
+    let iterates = methods
+        .iter()
+        .chain(properties.iter().filter_map(|p| p.getter.as_ref()))
+        .any(|f| f.has_self && f.closure.as_ref().is_some_and(|c| c.iterator));
     ClassView {
         name: class.name.clone(),
         // A class expression's own name is a binding inside its body: not for names the
@@ -372,8 +380,9 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         },
         doc: doc_lines(&class.doc),
         constructor: of_kind(FunctionKind::Constructor).into_iter().next(),
-        methods: of_kind(FunctionKind::Method),
+        methods,
         statics: of_kind(FunctionKind::Static),
         properties,
+        iterates,
     }
 }
