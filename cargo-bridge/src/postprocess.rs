@@ -148,6 +148,9 @@ pub fn run(
         &snippets,
         wasm_uses_values || wire_uses_values || wbg_uses_values,
     ));
+    // After the transforms: the calls they add are in the graph too.
+    let reach = reach::JsReach::new(&module);
+    model.seal_iterators(|pull| reach.export_runs_js(pull));
     let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
     laps.end(Phase::Glue);
     // The runtime exports this glue does not call go, and with them their code
@@ -200,4 +203,5 @@ fn mode_summary(plans: &[ClassPlan]) -> String {
 mod check;
 #[cfg(test)]
 mod fuzz;
+mod reach;
 mod signatures;

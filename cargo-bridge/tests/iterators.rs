@@ -48,6 +48,12 @@ pub fn evens(from: u32, to: u32) -> impl Iterator<Item = u32> + 'static {
     (from..to).filter(|i| i % 2 == 0)
 }
 
+/// An iterator whose pull calls JS: its `next()` keeps the running phase.
+#[bridge]
+pub fn calling(n: u32, during: Box<dyn Fn(u32)>) -> impl Iterator<Item = u32> + 'static {
+    (0..n).inspect(move |&i| during(i))
+}
+
 #[bridge]
 pub fn pulled() -> u32 {
     PULLED.with(|p| p.get())
@@ -101,12 +107,15 @@ fn an_iterators_next_is_a_direct_call_and_pulls_one_item() {
         [
             "iter-bag::Bag::again#closure-call",
             "iter-bag::Bag::each#closure-call",
+            "iter-bag::calling#closure-call",
             "iter-bag::evens#closure-call",
         ],
         "one pull export per iterator"
     );
     for (name, indirect) in &found {
-        assert_eq!(*indirect, 0, "{name} pulls through a call_indirect");
+        // `calling`'s iterator calls its `Box<dyn Fn>` (indirectly) in each pull.
+        let expected = usize::from(name.ends_with("::calling#closure-call"));
+        assert_eq!(*indirect, expected, "{name}'s call_indirects");
     }
 
     let out = run_node_module(
@@ -121,9 +130,47 @@ fn an_iterators_next_is_a_direct_call_and_pulls_one_item() {
              const again = bag.again();
              const same = again.next().value === bag && again.next().value === bag;
              again.return();
-             console.log(JSON.stringify([first, pulledOne, rest, m.pulled(), [...m.evens(3, 10)], same]));",
+             let inner = null;
+             const calls = m.calling(3, (i) => {{
+               if (i === 1) try {{ calls.next(); }} catch (e) {{ inner = e.message; }}
+             }});
+             console.log(JSON.stringify([first, pulledOne, rest, m.pulled(), [...m.evens(3, 10)], same, [...calls], inner]));",
             pkg.join("iter_bag.js").display().to_string()
         ),
     );
-    assert_eq!(out, "[1,1,[2,3,4,5],5,[4,6,8],true]");
+    assert_eq!(
+        out,
+        "[1,1,[2,3,4,5],5,[4,6,8],true,[0,1,2],\
+         \"the iterator returned by calling is already running: next() cannot be called from inside its own next()\"]"
+    );
+}
+
+/// A pull that cannot run JS gets the sealed iterator (no running phase in `next()`),
+/// one that can the guarded one: `cargo bridge` follows each pull's calls through the
+/// module (`postprocess/reach.rs`), in debug and release builds alike.
+#[test]
+fn only_an_iterator_whose_pull_can_run_js_keeps_the_running_phase() {
+    let project = Project::workspace(&["bag"], "");
+    project.bridge_crate("bag", "seal-bag", "\"cdylib\"", "", LIB);
+    for release in [false, true] {
+        let args: &[&str] = if release { &["--release"] } else { &[] };
+        project.build(args).ok();
+        let glue = support::read(&project.path("bag/pkg/seal_bag.js"));
+        for (pull, class) in [
+            ("Bag::each", "$SealedIterator"),
+            ("Bag::again", "$SealedIterator"),
+            ("evens", "$SealedIterator"),
+            ("calling", "$BridgeIterator"),
+        ] {
+            let call = format!("$makeIterator({class}, $ret, ");
+            let line = glue
+                .lines()
+                .find(|l| l.contains(&format!("\"seal-bag::{pull}#closure-drop\"")))
+                .unwrap_or_else(|| panic!("no $makeIterator for {pull} (release {release})"));
+            assert!(
+                line.contains(&call),
+                "{pull} (release {release}) should be made by {call}: {line}"
+            );
+        }
+    }
 }

@@ -93,6 +93,15 @@ pub struct ClosureView {
     /// The closure behind a returned iterator (`$makeIterator`): each `next()` calls it
     /// for one item, `Option<T>`, and `null` ends the iteration.
     pub iterator: bool,
+    /// An iterator whose pull cannot run JS (`postprocess/reach.rs`): nothing can call
+    /// its `next()`, `return()` or `release()` while Rust runs it, so its `next()` keeps
+    /// no running phase (`$SealedIterator`). Set by [`GlueModel::seal_iterators`].
+    ///
+    /// [`GlueModel::seal_iterators`]: crate::glue::GlueModel::seal_iterators
+    pub sealed: bool,
+    /// The `#closure-call` export, as the module names it (`call.symbol` unquoted).
+    #[serde(skip)]
+    pub call_export: String,
 }
 
 #[derive(Serialize, Clone)]
@@ -291,6 +300,8 @@ pub fn closure_of(
         once: cb.hold == bridge_schema::Hold::Once,
         lent: cb.hold == bridge_schema::Hold::Lent,
         iterator: false,
+        sealed: false,
+        call_export: bridge_schema::closure_call_export(symbol),
     }
 }
 

@@ -286,6 +286,19 @@ impl GlueModel {
         self
     }
 
+    /// Marks each returned iterator whose pull (its `#closure-call` export) cannot run JS
+    /// by `runs_js` as sealed (`ClosureView::sealed`), both where its function returns it
+    /// and in `closures`.
+    pub fn seal_iterators(&mut self, runs_js: impl Fn(&str) -> bool) {
+        let seal = |c: &mut ClosureView| c.sealed = c.iterator && !runs_js(&c.call_export);
+        for f in self.fns_mut() {
+            if let Some(c) = &mut f.closure {
+                seal(c);
+            }
+        }
+        self.closures.iter_mut().for_each(seal);
+    }
+
     /// Every export function's view: free functions and every class's members.
     fn fns_mut(&mut self) -> impl Iterator<Item = &mut FnView> {
         self.functions
