@@ -106,9 +106,12 @@ pub struct ClassView {
     pub methods: Vec<FnView>,
     pub statics: Vec<FnView>,
     pub properties: Vec<PropertyView>,
-    /// A method (or getter) returns an iterator, whose `next()` checks its source, a
-    /// wrapper of this class, with `<Class>$live`.
+    /// A method (or getter) returns a guarded iterator, whose `next()` checks its source,
+    /// a wrapper of this class, with `<Class>$live`. Set by [`GlueModel::seal_iterators`].
     pub iterates: bool,
+    /// A method (or getter) returns a sealed iterator: the wrapper keeps its live ones
+    /// (`#iterators`), and its release marks them (their `next()` checks nothing else).
+    pub iterates_sealed: bool,
 }
 
 #[derive(Serialize)]
@@ -297,6 +300,19 @@ impl GlueModel {
             }
         }
         self.closures.iter_mut().for_each(seal);
+        for class in &mut self.classes {
+            let sources = |sealed: bool| {
+                let getters = class.properties.iter().filter_map(|p| p.getter.as_ref());
+                class.methods.iter().chain(getters).any(|f| {
+                    f.has_self
+                        && f.closure
+                            .as_ref()
+                            .is_some_and(|c| c.iterator && c.sealed == sealed)
+                })
+            };
+            class.iterates = sources(false);
+            class.iterates_sealed = sources(true);
+        }
     }
 
     /// Every export function's view: free functions and every class's members.
@@ -374,6 +390,7 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         .iter()
         .chain(properties.iter().filter_map(|p| p.getter.as_ref()))
         .any(|f| f.has_self && f.closure.as_ref().is_some_and(|c| c.iterator));
+    // Until `seal_iterators` says which are sealed, every iterator is guarded.
     ClassView {
         name: class.name.clone(),
         // A class expression's own name is a binding inside its body: not for names the
@@ -397,5 +414,6 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         statics: of_kind(FunctionKind::Static),
         properties,
         iterates,
+        iterates_sealed: false,
     }
 }
