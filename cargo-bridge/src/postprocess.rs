@@ -148,9 +148,14 @@ pub fn run(
         &snippets,
         wasm_uses_values || wire_uses_values || wbg_uses_values,
     ));
-    // After the transforms: the calls they add are in the graph too.
-    let reach = reach::JsReach::new(&module);
-    model.seal_iterators(|pull| reach.export_runs_js(pull));
+    // After the transforms: the calls they add are in the graph too. Made on first use: a
+    // module without iterators pays nothing.
+    let reach = std::cell::OnceCell::new();
+    model.seal_iterators(|pull| {
+        reach
+            .get_or_init(|| reach::JsReach::new(&module))
+            .export_runs_js(pull)
+    });
     let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
     laps.end(Phase::Glue);
     // The runtime exports this glue does not call go, and with them their code
