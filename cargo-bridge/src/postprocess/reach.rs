@@ -5,8 +5,15 @@
 //! returned or released while it runs, so its JS iterator needs no running phase on the
 //! hot path of `next()` (a "sealed" iterator, `templates/js/closures.js.j2`). The answer
 //! must never be "cannot" when it can, so anything not known is taken to run JS: an import
-//! not of the runtime's own quiet ones, an indirect call through a table JS can reach (imported
-//! or exported) or filled from something other than function references.
+//! not of the runtime's own quiet ones; any indirect call, once a function reference can
+//! come from outside (a function table imported or exported, an element segment of other
+//! expressions, a function reference crossing an import's or export's signature or held by
+//! an imported or exported global).
+//!
+//! A call followed by `unreachable` (Rust's `-> !`: the panic machinery, whose hook is an
+//! indirect call of a common type, `throw`, `handle_alloc_error`) is left out: whatever it
+//! runs, the pull never resumes after it, and the glue frees the iterator once the call
+//! has trapped or thrown, as it does for any iterator.
 //!
 //! Quiet imports run no code but the glue's own: the runtime's host functions (`throw` and
 //! `panic_parts` end the wasm call; the borrow-guard markers only record) and the
@@ -35,11 +42,18 @@ type Signature = (Vec<walrus::ValType>, Vec<walrus::ValType>);
 impl<'m> JsReach<'m> {
     pub fn new(module: &'m Module) -> Self {
         let mut taken: HashSet<FunctionId> = HashSet::new();
-        let mut indirect_unknown = module.tables.iter().any(|t| t.import.is_some())
-            || module
+        // A function table JS can reach (imported, or exported: `table.set`) may hold any
+        // function; an `externref` table (wasm-bindgen's value heap) holds none.
+        let exported_table = |id| {
+            module
                 .exports
                 .iter()
-                .any(|e| matches!(e.item, ExportItem::Table(_)));
+                .any(|e| matches!(e.item, ExportItem::Table(t) if t == id))
+        };
+        let mut indirect_unknown = module.tables.iter().any(|t| {
+            holds_functions(walrus::ValType::Ref(t.element_ty))
+                && (t.import.is_some() || exported_table(t.id()))
+        });
         for element in module.elements.iter() {
             match &element.items {
                 ElementItems::Functions(funcs) => taken.extend(funcs.iter().copied()),
@@ -57,19 +71,38 @@ impl<'m> JsReach<'m> {
             }
         }
         for global in module.globals.iter() {
-            match &global.kind {
-                walrus::GlobalKind::Local(ConstExpr::RefFunc(f)) => {
-                    taken.insert(*f);
-                }
-                walrus::GlobalKind::Local(_) => {}
-                // An imported global may hold any function reference.
-                walrus::GlobalKind::Import(_) => {
-                    if matches!(global.ty, walrus::ValType::Ref(_)) {
-                        indirect_unknown = true;
-                    }
-                }
+            if let walrus::GlobalKind::Local(ConstExpr::RefFunc(f)) = &global.kind {
+                taken.insert(*f);
             }
         }
+        // A function reference JS hands in (an import's result, an export's argument, an
+        // imported or exported global) may be any function, of any module.
+        let exported_global = |id| {
+            module
+                .exports
+                .iter()
+                .any(|e| matches!(e.item, ExportItem::Global(g) if g == id))
+        };
+        indirect_unknown |= module.globals.iter().any(|g| {
+            holds_functions(g.ty)
+                && (matches!(g.kind, walrus::GlobalKind::Import(_)) || exported_global(g.id()))
+        });
+        let exported_func = |id| {
+            module
+                .exports
+                .iter()
+                .any(|e| matches!(e.item, ExportItem::Function(f) if f == id))
+        };
+        indirect_unknown |= module.funcs.iter().any(|f| {
+            let ty = module.types.get(f.ty());
+            let crosses = matches!(f.kind, FunctionKind::Import(_)) || exported_func(f.id());
+            crosses
+                && ty
+                    .params()
+                    .iter()
+                    .chain(ty.results())
+                    .any(|t| holds_functions(*t))
+        });
         for (_, func) in module.funcs.iter_local() {
             let mut refs = Refs::default();
             walrus::ir::dfs_in_order(&mut refs, func, func.entry_block());
@@ -178,6 +211,18 @@ fn quiet_import(module: &str, name: &str) -> bool {
         || (module == bridge_schema::JS_VALUE_MODULE
             && ops::ALL.contains(&name)
             && !ops::REENTRANT.contains(&name))
+}
+
+/// A reference that may be to a function (not an `externref`, which no wasm call can call).
+fn holds_functions(ty: walrus::ValType) -> bool {
+    use walrus::{AbstractHeapType, HeapType};
+    match ty {
+        walrus::ValType::Ref(r) => !matches!(
+            r.heap_type,
+            HeapType::Abstract(AbstractHeapType::Extern | AbstractHeapType::NoExtern)
+        ),
+        _ => false,
+    }
 }
 
 fn signature(module: &Module, ty: TypeId) -> Signature {
@@ -386,7 +431,36 @@ mod tests {
         put_in_table(&mut fx.module, fx.table, vec![harmless]);
         let unit_call = calling_indirect(&mut fx.module, fx.table, &[]);
         assert!(!JsReach::new(&fx.module).runs_js(unit_call));
+        let values = fx
+            .module
+            .tables
+            .add_local(false, 4, None, walrus::RefType::EXTERNREF);
+        fx.module.exports.add("values", values);
+        assert!(
+            !JsReach::new(&fx.module).runs_js(unit_call),
+            "no function in an externref table"
+        );
         fx.module.exports.add("table", fx.table);
+        assert!(JsReach::new(&fx.module).runs_js(unit_call));
+    }
+
+    #[test]
+    fn a_function_reference_js_can_hand_in_makes_every_indirect_call_run_js() {
+        let mut fx = fixture();
+        let unit_call = calling_indirect(&mut fx.module, fx.table, &[]);
+        assert!(!JsReach::new(&fx.module).runs_js(unit_call));
+        // An import returning an externref: nothing callable comes in.
+        let externs = fx
+            .module
+            .types
+            .add(&[], &[ValType::Ref(walrus::RefType::EXTERNREF)]);
+        fx.module.add_import_func("env", "value", externs);
+        assert!(!JsReach::new(&fx.module).runs_js(unit_call));
+        let funcs = fx
+            .module
+            .types
+            .add(&[], &[ValType::Ref(walrus::RefType::FUNCREF)]);
+        fx.module.add_import_func("env", "callback", funcs);
         assert!(JsReach::new(&fx.module).runs_js(unit_call));
     }
 
