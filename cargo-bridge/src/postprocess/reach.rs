@@ -42,17 +42,26 @@ type Signature = (Vec<walrus::ValType>, Vec<walrus::ValType>);
 impl<'m> JsReach<'m> {
     pub fn new(module: &'m Module) -> Self {
         let mut taken: HashSet<FunctionId> = HashSet::new();
+        let (mut tables, mut globals, mut funcs) = (HashSet::new(), HashSet::new(), HashSet::new());
+        for e in module.exports.iter() {
+            match e.item {
+                ExportItem::Table(t) => {
+                    tables.insert(t);
+                }
+                ExportItem::Global(g) => {
+                    globals.insert(g);
+                }
+                ExportItem::Function(f) => {
+                    funcs.insert(f);
+                }
+                ExportItem::Memory(_) | ExportItem::Tag(_) => {}
+            }
+        }
         // A function table JS can reach (imported, or exported: `table.set`) may hold any
         // function; an `externref` table (wasm-bindgen's value heap) holds none.
-        let exported_table = |id| {
-            module
-                .exports
-                .iter()
-                .any(|e| matches!(e.item, ExportItem::Table(t) if t == id))
-        };
         let mut indirect_unknown = module.tables.iter().any(|t| {
             holds_functions(walrus::ValType::Ref(t.element_ty))
-                && (t.import.is_some() || exported_table(t.id()))
+                && (t.import.is_some() || tables.contains(&t.id()))
         });
         for element in module.elements.iter() {
             match &element.items {
@@ -77,25 +86,13 @@ impl<'m> JsReach<'m> {
         }
         // A function reference JS hands in (an import's result, an export's argument, an
         // imported or exported global) may be any function, of any module.
-        let exported_global = |id| {
-            module
-                .exports
-                .iter()
-                .any(|e| matches!(e.item, ExportItem::Global(g) if g == id))
-        };
         indirect_unknown |= module.globals.iter().any(|g| {
             holds_functions(g.ty)
-                && (matches!(g.kind, walrus::GlobalKind::Import(_)) || exported_global(g.id()))
+                && (matches!(g.kind, walrus::GlobalKind::Import(_)) || globals.contains(&g.id()))
         });
-        let exported_func = |id| {
-            module
-                .exports
-                .iter()
-                .any(|e| matches!(e.item, ExportItem::Function(f) if f == id))
-        };
         indirect_unknown |= module.funcs.iter().any(|f| {
             let ty = module.types.get(f.ty());
-            let crosses = matches!(f.kind, FunctionKind::Import(_)) || exported_func(f.id());
+            let crosses = matches!(f.kind, FunctionKind::Import(_)) || funcs.contains(&f.id());
             crosses
                 && ty
                     .params()
@@ -242,17 +239,19 @@ impl<'instr> Visitor<'instr> for Calls {
     fn start_instr_seq(&mut self, seq: &'instr InstrSeq) {
         for (i, (instr, _)) in seq.instrs.iter().enumerate() {
             // A call that cannot return (Rust's `-> !`: a panic, `throw`): what it runs
-            // never hands control back to this function (see the module comment).
-            if matches!(seq.instrs.get(i + 1), Some((Instr::Unreachable(_), _))) {
-                continue;
-            }
+            // never hands control back to this function (see the module comment). Not a
+            // tail call: its callee is this function's own rest.
+            let diverges = matches!(seq.instrs.get(i + 1), Some((Instr::Unreachable(_), _)));
             match instr {
-                Instr::Call(Call { func }) | Instr::ReturnCall(ReturnCall { func }) => {
-                    self.direct.push(*func)
-                }
+                Instr::Call(Call { func }) if !diverges => self.direct.push(*func),
+                Instr::ReturnCall(ReturnCall { func }) => self.direct.push(*func),
                 Instr::CallIndirect(CallIndirect { ty, .. })
-                | Instr::ReturnCallIndirect(walrus::ir::ReturnCallIndirect { ty, .. })
                 | Instr::CallRef(walrus::ir::CallRef { ty })
+                    if !diverges =>
+                {
+                    self.indirect.push(*ty)
+                }
+                Instr::ReturnCallIndirect(walrus::ir::ReturnCallIndirect { ty, .. })
                 | Instr::ReturnCallRef(walrus::ir::ReturnCallRef { ty }) => self.indirect.push(*ty),
                 _ => {}
             }
@@ -462,6 +461,28 @@ mod tests {
             .add(&[], &[ValType::Ref(walrus::RefType::FUNCREF)]);
         fx.module.add_import_func("env", "callback", funcs);
         assert!(JsReach::new(&fx.module).runs_js(unit_call));
+    }
+
+    #[test]
+    fn a_call_that_cannot_return_is_left_out_but_not_a_tail_call() {
+        let mut fx = fixture();
+        let to_js = calling(&mut fx.module, &[fx.js]);
+        let mut b = FunctionBuilder::new(&mut fx.module.types, &[], &[]);
+        b.func_body().call(to_js).unreachable();
+        let panicking = b.finish(vec![], &mut fx.module.funcs);
+        let mut b = FunctionBuilder::new(&mut fx.module.types, &[], &[]);
+        b.func_body().return_call(to_js).unreachable();
+        let tail = b.finish(vec![], &mut fx.module.funcs);
+        let mut b = FunctionBuilder::new(&mut fx.module.types, &[], &[]);
+        b.func_body().call(to_js).i32_const(0).drop().unreachable();
+        let returning = b.finish(vec![], &mut fx.module.funcs);
+        let reach = JsReach::new(&fx.module);
+        assert!(!reach.runs_js(panicking));
+        assert!(reach.runs_js(tail));
+        assert!(
+            reach.runs_js(returning),
+            "only the call just before `unreachable`"
+        );
     }
 
     #[test]
