@@ -9,7 +9,7 @@ use crate::side_by_side;
 use anyhow::{Context, Result, bail};
 use serde_json::json;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use xshell::Shell;
 
@@ -40,8 +40,10 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
         .fold(exports[0].clone(), |all, e| &all & e);
 
     let scratch = root.join("target/ts-check");
-    // (tsconfig, what failing it means): checked side by side once all are written.
-    let mut checks: Vec<(PathBuf, String)> = Vec::new();
+    // Every usage file, by whether it may share a program with the others.
+    let (mut shared, mut alone) = (Vec::new(), Vec::new());
+    // The programs: checked side by side once all are written.
+    let mut checks: Vec<Check> = Vec::new();
     for (f, names) in FIXTURES.iter().zip(&exports) {
         if filter.is_some_and(|filter| !f.package.contains(filter)) {
             continue;
@@ -72,9 +74,32 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
                     .join(", ")
             );
         }
+        let pkg = root.join(f.dir).join("pkg");
+        if adds_globals(&text, &pkg)? {
+            alone.push((f.package, usage));
+        } else {
+            shared.push((f.package, usage));
+        }
+    }
+    // One program per lib for every usage file that adds no global declarations (each is
+    // a module importing modules, so none sees another's names: errors are the ones it
+    // gets alone, and the libs' own .d.ts files are checked once, not once per fixture);
+    // a fixture whose usage or package declares globals gets programs of its own.
+    let mut groups: Vec<(String, Vec<(&str, PathBuf)>)> = Vec::new();
+    if !shared.is_empty() {
+        groups.push(("fixtures".into(), shared));
+    }
+    for (package, usage) in alone {
+        groups.push((package.to_string(), vec![(package, usage)]));
+    }
+    for (label, members) in &groups {
         for (lib_label, lib) in LIBS {
-            let dir = scratch.join(format!("{}-{lib_label}", f.package));
+            let dir = scratch.join(format!("{label}-{lib_label}"));
             std::fs::create_dir_all(&dir)?;
+            let files: Vec<String> = members
+                .iter()
+                .map(|(_, usage)| usage.display().to_string())
+                .collect();
             let config = json!({
                 "compilerOptions": {
                     "strict": true,
@@ -86,15 +111,15 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
                     "moduleResolution": "nodenext",
                     "types": [],
                 },
-                "files": [usage.display().to_string()],
+                "files": files,
             });
             let tsconfig = dir.join("tsconfig.json");
             std::fs::write(&tsconfig, serde_json::to_string_pretty(&config)?)?;
-            let meaning = format!(
-                "tsc --strict with \"lib\": {lib:?} rejected {} or the .d.ts it imports",
-                usage.display()
-            );
-            checks.push((tsconfig, meaning));
+            checks.push(Check {
+                tsconfig,
+                lib,
+                members: members.clone(),
+            });
         }
     }
     if checks.is_empty() {
@@ -102,32 +127,104 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
     }
     let outputs = run_side_by_side(&tsc, &checks);
     let mut failed = Vec::new();
-    for ((tsconfig, meaning), output) in checks.iter().zip(outputs) {
-        let output = output
-            .with_context(|| format!("running {} -p {}", tsc.display(), tsconfig.display()))?;
+    for (check, output) in checks.iter().zip(outputs) {
+        let output = output.with_context(|| {
+            format!("running {} -p {}", tsc.display(), check.tsconfig.display())
+        })?;
         if !output.status.success() {
             // tsc reports its errors on stdout.
-            print!("{}", String::from_utf8_lossy(&output.stdout));
+            let stdout = String::from_utf8_lossy(&output.stdout);
+            print!("{stdout}");
             eprint!("{}", String::from_utf8_lossy(&output.stderr));
-            failed.push(meaning.as_str());
+            failed.extend(check.rejected(&root, &stdout));
         }
     }
     if !failed.is_empty() {
         bail!("{}", failed.join("\n"));
     }
+    let fixtures: usize = groups.iter().map(|(_, members)| members.len()).sum();
     println!(
-        "types: {} passed, 0 failed (tsc --strict: fixtures × libs)",
+        "types: {} passed, 0 failed (tsc --strict: {fixtures} fixtures × {} libs, in {} programs)",
+        fixtures * LIBS.len(),
+        LIBS.len(),
         checks.len()
     );
     Ok(())
 }
 
+/// One tsc program: the usage files of `members` (fixture, usage file) under one lib.
+struct Check {
+    tsconfig: PathBuf,
+    lib: &'static [&'static str],
+    members: Vec<(&'static str, PathBuf)>,
+}
+
+impl Check {
+    /// What a failed run means, one line per fixture: those whose directory tsc's errors
+    /// name (every member when they name none, e.g. an error in a lib file).
+    fn rejected(&self, root: &Path, stdout: &str) -> Vec<String> {
+        let named = |usage: &Path| {
+            let dir = usage.parent().and_then(Path::parent).unwrap_or(usage);
+            let relative = dir.strip_prefix(root).unwrap_or(dir);
+            [dir, relative]
+                .iter()
+                .any(|d| stdout.contains(&format!("{}/", d.display())))
+        };
+        let mut members: Vec<&(&str, PathBuf)> =
+            self.members.iter().filter(|(_, u)| named(u)).collect();
+        if members.is_empty() {
+            members = self.members.iter().collect();
+        }
+        members
+            .into_iter()
+            .map(|(_, usage)| {
+                format!(
+                    "tsc --strict with \"lib\": {:?} rejected {} or the .d.ts it imports",
+                    self.lib,
+                    usage.display()
+                )
+            })
+            .collect()
+    }
+}
+
+/// Whether a fixture's usage file or the declarations of its package `pkg` may add names
+/// to the global scope, which a program shared with other fixtures' files would see:
+/// a `declare global` block, or a `.d.ts` that is a script (no top-level import or export).
+fn adds_globals(usage: &str, pkg: &Path) -> Result<bool> {
+    if usage.contains("declare global") {
+        return Ok(true);
+    }
+    let mut dirs = vec![pkg.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in
+            std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?
+        {
+            let path = entry?.path();
+            let name = path.to_string_lossy();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if name.ends_with(".d.ts") || name.ends_with(".d.mts") {
+                let text = std::fs::read_to_string(&path)?;
+                let module = name.ends_with(".d.mts")
+                    || text
+                        .lines()
+                        .any(|l| l.starts_with("export ") || l.starts_with("import "));
+                if text.contains("declare global") || !module {
+                    return Ok(true);
+                }
+            }
+        }
+    }
+    Ok(false)
+}
+
 /// `tsc -p` of each tsconfig, one process per core at a time (each is mostly one core's
 /// work for a second or two); the outputs in the checks' order.
-fn run_side_by_side(tsc: &PathBuf, checks: &[(PathBuf, String)]) -> Vec<std::io::Result<Output>> {
+fn run_side_by_side(tsc: &Path, checks: &[Check]) -> Vec<std::io::Result<Output>> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    side_by_side::map(checks, workers, |(tsconfig, _)| {
-        Command::new(tsc).arg("-p").arg(tsconfig).output()
+    side_by_side::map(checks, workers, |check| {
+        Command::new(tsc).arg("-p").arg(&check.tsconfig).output()
     })
 }
 
