@@ -148,9 +148,12 @@ pub fn bridge_home() -> PathBuf {
 /// workspace, the fixtures with a workspace of their own (`ws-default`, `wasm-bindgen`)
 /// and the crates the bench generates. `$CARGO_TARGET_DIR` if set, else `fixtures/target`
 /// (the `fixtures/` workspace's own), so bridge-runtime, and wasm-bindgen for the crates
-/// linking it, compile once per profile rather than once per workspace. Every crate built
-/// there has a library name of its own (cargo uplifts `<target>/wasm32-unknown-unknown/
-/// <profile>/<lib>.wasm`); the builds run one after another.
+/// linking it, compile once per profile rather than once per workspace. The CLI tests
+/// (`cargo-bridge/tests/support`) build their throwaway crates in `fixtures/target` too, so
+/// what they compile first (the macro's host build, the runtime, wasm-bindgen) is there
+/// for the fixture builds after them. Every crate built there has a library name of its
+/// own (cargo uplifts `<target>/wasm32-unknown-unknown/<profile>/<lib>.wasm`); the
+/// xtask's builds run one after another.
 pub fn fixtures_target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)

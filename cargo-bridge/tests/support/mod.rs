@@ -1,10 +1,13 @@
 //! Shared helpers for the CLI integration tests: throwaway Cargo workspaces in temporary
 //! directories and a runner for the real `cargo-bridge` binary.
 //!
-//! Every child process builds into one shared target directory (`<repo>/target/cli-tests`),
-//! so `bridge-runtime` and its dependencies are compiled once for all tests. Because the
-//! `.wasm` of a cdylib is uplifted to `<target>/wasm32-unknown-unknown/debug/<lib>.wasm`,
-//! every test must use crate names no other test uses (tests run in parallel).
+//! Every child process builds into one shared target directory, the one the xtask builds
+//! the fixtures in (`<repo>/fixtures/target`), so `bridge-runtime` and its dependencies
+//! (the macro's host build, debug and release, wasm-bindgen's crates) are compiled once
+//! for all tests and the fixture builds of `cargo xtask test`: the same units (same
+//! sources, features and profiles) as theirs. Because the `.wasm` of a cdylib is uplifted
+//! to `<target>/wasm32-unknown-unknown/debug/<lib>.wasm`, every test must use crate names
+//! no other test and no fixture uses (tests run in parallel).
 
 #![allow(dead_code)] // each test binary uses a different subset
 
@@ -19,9 +22,10 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// The target directory shared by every child build.
+/// The target directory shared by every child build: the fixtures' (the default of
+/// `xtask/src/fixtures.rs` `fixtures_target_dir`).
 pub fn shared_target_dir() -> PathBuf {
-    repo_root().join("target").join("cli-tests")
+    repo_root().join("fixtures").join("target")
 }
 
 /// `bridge-runtime = { path = "<repo>/bridge-runtime" }`, TOML-escaped.
