@@ -91,13 +91,46 @@ impl CargoBridge {
     }
 }
 
+/// The variable `cargo xtask test` hands its phases (and the `cargo xtask bench` it starts)
+/// the `cargo-bridge` of its test build in: the binary the CLI tests ran.
+pub const BUILT_BRIDGE_ENV: &str = "XTASK_CARGO_BRIDGE";
+
 /// Build `cargo-bridge`; where cargo put it comes from cargo's own build messages, so
-/// `CARGO_TARGET_DIR` and `build.target-dir` are honoured.
+/// `CARGO_TARGET_DIR` and `build.target-dir` are honoured. Under `cargo xtask test`, the
+/// one its `cargo test --workspace` build made ([`BUILT_BRIDGE_ENV`]): `cargo build -p
+/// cargo-bridge` resolves its dependencies' features for that package alone, not unified
+/// with the workspace's and the dev-dependencies' as the test build does, so it would
+/// compile a dozen crates and the binary once more (about a minute of CI).
 pub fn install_cargo_bridge(sh: &Shell) -> Result<CargoBridge> {
+    if let Some(exe) = sh.var_os(BUILT_BRIDGE_ENV).map(PathBuf::from) {
+        if !exe.is_file() {
+            anyhow::bail!("{BUILT_BRIDGE_ENV}={} is not a file", exe.display());
+        }
+        return Ok(CargoBridge { exe });
+    }
     let _cd = sh.push_dir(project_root());
     let exe =
         build_binary(sh, "cargo-bridge", "cargo-bridge", &[]).context("building cargo-bridge")?;
     Ok(CargoBridge { exe })
+}
+
+/// The `cargo-bridge` binary (not its unit-test harness) in `cargo test --no-run
+/// --message-format=json` output.
+pub fn test_built_bridge(messages: &str) -> Result<PathBuf> {
+    for line in messages.lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if message["reason"] == "compiler-artifact"
+            && message["target"]["name"] == "cargo-bridge"
+            && message["target"]["kind"] == serde_json::json!(["bin"])
+            && message["profile"]["test"] == false
+            && let Some(exe) = message["executable"].as_str()
+        {
+            return Ok(PathBuf::from(exe));
+        }
+    }
+    anyhow::bail!("the test build made no `cargo-bridge` binary (no compiler-artifact names one)")
 }
 
 /// `cargo-bridge` built with `--release`, as `cargo install` builds it (for timing its
@@ -284,6 +317,30 @@ mod tests {
         );
         assert_eq!(cmd!(sh, "{exe}").read().unwrap(), "hi");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_test_builds_binary_is_the_bin_artifact_not_its_test_harness() {
+        let harness = r#"{"reason":"compiler-artifact","target":{"name":"cargo-bridge","kind":["bin"]},"profile":{"test":true},"executable":"/t/debug/deps/cargo_bridge-1"}"#;
+        let lib = r#"{"reason":"compiler-artifact","target":{"name":"cargo_bridge","kind":["lib"]},"profile":{"test":false},"executable":null}"#;
+        let bin = r#"{"reason":"compiler-artifact","target":{"name":"cargo-bridge","kind":["bin"]},"profile":{"test":false},"executable":"/t/debug/cargo-bridge"}"#;
+        let messages = [harness, lib, "not json", bin].join("\n");
+        assert_eq!(
+            test_built_bridge(&messages).unwrap(),
+            PathBuf::from("/t/debug/cargo-bridge")
+        );
+        assert!(test_built_bridge(&[harness, lib].join("\n")).is_err());
+    }
+
+    #[test]
+    fn a_handed_down_binary_is_used_as_it_is_and_a_missing_one_is_an_error() {
+        let sh = Shell::new().unwrap();
+        let exe = std::env::current_exe().unwrap();
+        sh.set_var(BUILT_BRIDGE_ENV, &exe);
+        assert_eq!(install_cargo_bridge(&sh).unwrap().exe, exe);
+        sh.set_var(BUILT_BRIDGE_ENV, "/no/such/cargo-bridge");
+        let err = install_cargo_bridge(&sh).err().unwrap().to_string();
+        assert!(err.contains("/no/such/cargo-bridge"), "{err}");
     }
 
     #[test]

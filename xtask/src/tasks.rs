@@ -61,9 +61,17 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
     phases.run("clippy", || clippy::run(sh, clippy::Scope::TestRun))?;
     // The tests compile while the installs finish: only running them needs Chromium and
     // the wasm-bindgen CLI.
-    phases.run("cargo test (build)", || {
-        Ok(cmd!(sh, "cargo test --workspace --quiet --no-run").run()?)
+    let bridge = phases.run("cargo test (build)", || {
+        let messages = cmd!(
+            sh,
+            "cargo test --workspace --quiet --no-run --message-format=json-render-diagnostics"
+        )
+        .read()?;
+        fixtures::test_built_bridge(&messages)
     })?;
+    // Every later phase, and the bench process, runs the binary the CLI tests ran (see
+    // `install_cargo_bridge`).
+    sh.set_var(fixtures::BUILT_BRIDGE_ENV, &bridge);
     // `cargo bridge test --chromium` is tested in cargo-bridge/tests/bridge_test.rs; the
     // with_wasm_bindgen tests use the CLI the background install puts in the bridge home.
     let chromium = debian.join()?;
