@@ -3,9 +3,10 @@
 //! `cargo install` overlap fmt and clippy instead of stalling the first CLI test that
 //! builds a crate linking wasm-bindgen (`cargo-bridge/tests/with_wasm_bindgen.rs`).
 //!
-//! It fills the cache exactly as `cargo-bridge/src/wasm_bindgen/cli.rs` does (same
-//! directory, same lock file, a staging directory renamed when complete), so a build
-//! that wants the CLI meanwhile waits on the lock and then finds it installed.
+//! It fills the cache as `cargo-bridge/src/wasm_bindgen/cli.rs` does (same directory,
+//! same lock file, same `cargo install` flags, a staging directory renamed when complete),
+//! so a build that wants the CLI meanwhile waits on the lock and then finds it installed;
+//! only compiled without optimizations ([`UNOPTIMIZED`]), which is a third of the CPU.
 
 use crate::fixtures::{bridge_home, project_root};
 use anyhow::{Context, Result, bail};
@@ -34,6 +35,13 @@ fn locked_version(lock: &str, name: &str) -> Option<String> {
     }
     None
 }
+
+/// The release profile's `opt-level` of the CLI this install compiles: 0. Measured on one
+/// core (CPU seconds of the cold `cargo install`, 150 crates): 350 at cargo's default 3,
+/// 297 at 1, 133 at 0; the unoptimized CLI writes the same files, in 0.8 s rather than
+/// 0.2 s for the largest module the tests give it (`fixtures/wasm-bindgen`'s debug build),
+/// and the tests run it a dozen times. Debug assertions stay off (the release profile's).
+const UNOPTIMIZED: &str = "0";
 
 /// Install the wasm-bindgen CLI of fixtures/wasm-bindgen's version into the bridge home
 /// unless it is there; quiet (cargo's output goes to a log file named on failure).
@@ -74,6 +82,9 @@ pub fn wasm_bindgen_cli() -> Result<()> {
         // As `cargo bridge` installs it (`INSTALL_ONLY_THE_CLI` in
         // cargo-bridge/src/wasm_bindgen/cli.rs): the one binary, no TLS feature.
         .args(["--no-default-features", "--bin", "wasm-bindgen"])
+        // But not optimized (`UNOPTIMIZED`): this compile shares the cores with clippy
+        // and the test build.
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", UNOPTIMIZED)
         .arg("--root")
         .arg(&staging)
         .stdout(log.try_clone()?)
