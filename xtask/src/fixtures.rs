@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use xshell::{Shell, cmd};
 
 /// A fixture package the node suites import.
@@ -271,13 +272,86 @@ pub fn build_fixture_with(
         args.push(p.into());
     }
     args.extend(extra.iter().map(|a| a.to_string()));
+    // A fixture's own `pkg/`, built again by a later phase of `cargo xtask test` with the
+    // same arguments and binary: left as the earlier build wrote it (see `BUILT`).
+    let pkg = FIXTURES
+        .iter()
+        .find(|f| Some(f.package) == package && root_manifest(f) == manifest)
+        .filter(|_| !extra.contains(&"--out-dir"))
+        .map(|f| project_root().join(f.dir).join("pkg"));
+    let key: Vec<String> = args
+        .iter()
+        .cloned()
+        .chain([bridge.exe.display().to_string()])
+        .collect();
+    if let Some(pkg) = &pkg
+        && BUILT.is_current(pkg, &key)
+    {
+        return Ok(());
+    }
     bridge
         .cmd(sh)
-        .args(args)
+        .args(&args)
         .env("CARGO_BRIDGE_HOME", bridge_home())
         .env("CARGO_TARGET_DIR", fixtures_target_dir())
         .run()
-        .with_context(|| format!("cargo bridge build of {}", package.unwrap_or("fixtures")))
+        .with_context(|| format!("cargo bridge build of {}", package.unwrap_or("fixtures")))?;
+    if let Some(pkg) = pkg {
+        BUILT.record(pkg, key);
+    }
+    Ok(())
+}
+
+fn root_manifest(f: &Fixture) -> PathBuf {
+    project_root().join(f.manifest)
+}
+
+/// The fixtures' own `pkg/` directories this process built, each with the build's
+/// arguments (the `cargo-bridge` binary last) and the directory's state after it: `cargo
+/// xtask test` builds every fixture in debug for test-types, then again for test-runtimes
+/// and test-node (each phase also runs alone), and a build whose arguments are the ones
+/// of the last build into that directory, which nothing has changed since, would write
+/// the same files (about 15 s of CI each time for the nineteen).
+static BUILT: Built = Built(Mutex::new(Vec::new()));
+
+struct Built(Mutex<Vec<(PathBuf, Vec<String>, DirState)>>);
+
+impl Built {
+    fn is_current(&self, pkg: &Path, args: &[String]) -> bool {
+        let built = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        built.iter().any(|(dir, a, state)| {
+            dir == pkg && a == args && dir_state(pkg).is_ok_and(|now| &now == state)
+        })
+    }
+
+    fn record(&self, pkg: PathBuf, args: Vec<String>) {
+        let mut built = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        built.retain(|(dir, _, _)| *dir != pkg);
+        if let Ok(state) = dir_state(&pkg) {
+            built.push((pkg, args, state));
+        }
+    }
+}
+
+/// Every file under a directory with its length and modification time.
+type DirState = Vec<(PathBuf, u64, std::time::SystemTime)>;
+
+fn dir_state(dir: &Path) -> std::io::Result<DirState> {
+    let mut files = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d)? {
+            let entry = entry?;
+            let meta = entry.metadata()?;
+            if meta.is_dir() {
+                dirs.push(entry.path());
+            } else {
+                files.push((entry.path(), meta.len(), meta.modified()?));
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 #[cfg(test)]
@@ -341,6 +415,33 @@ mod tests {
         sh.set_var(BUILT_BRIDGE_ENV, "/no/such/cargo-bridge");
         let err = install_cargo_bridge(&sh).err().unwrap().to_string();
         assert!(err.contains("/no/such/cargo-bridge"), "{err}");
+    }
+
+    #[test]
+    fn a_build_is_skipped_only_with_the_same_arguments_into_an_unchanged_directory() {
+        let dir = scratch("built");
+        let pkg = dir.join("pkg");
+        std::fs::create_dir_all(pkg.join("snippets")).unwrap();
+        std::fs::write(pkg.join("a.js"), "one").unwrap();
+        std::fs::write(pkg.join("snippets/b.mjs"), "two").unwrap();
+        let built = Built(Mutex::new(Vec::new()));
+        let args = |a: &str| vec!["build".to_string(), a.to_string()];
+        assert!(!built.is_current(&pkg, &args("debug")));
+        built.record(pkg.clone(), args("debug"));
+        assert!(built.is_current(&pkg, &args("debug")));
+        assert!(!built.is_current(&pkg, &args("--release")));
+        assert!(!built.is_current(&dir.join("other"), &args("debug")));
+        // Another process rewrote a file (another length here; a new time does as well).
+        std::fs::write(pkg.join("snippets/b.mjs"), "three").unwrap();
+        assert!(!built.is_current(&pkg, &args("debug")));
+        built.record(pkg.clone(), args("debug"));
+        assert!(built.is_current(&pkg, &args("debug")));
+        // A build with other arguments into the same directory replaces the record.
+        built.record(pkg.clone(), args("--release"));
+        assert!(!built.is_current(&pkg, &args("debug")));
+        std::fs::remove_file(pkg.join("a.js")).unwrap();
+        assert!(!built.is_current(&pkg, &args("--release")));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
