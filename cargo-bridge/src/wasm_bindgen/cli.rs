@@ -78,7 +78,8 @@ pub fn find_or_install(version: &str, quiet: bool) -> Result<PathBuf> {
 /// What of the `wasm-bindgen-cli` package `cargo bridge` builds: the `wasm-bindgen` binary
 /// alone (not the test runner or wasm2es6js), without the default TLS feature (rustls and
 /// ring, used only by the test runner's downloads), which is about a third less to compile.
-/// The xtask's background install (`xtask/src/warm.rs`) fills the same cache the same way.
+/// The xtask's background install (`xtask/src/warm.rs`) fills its tests' bridge home with the
+/// same flags, at opt-level 0 (the tests run it a dozen times; optimizing took 2.6× as long).
 const INSTALL_ONLY_THE_CLI: [&str; 3] = ["--no-default-features", "--bin", "wasm-bindgen"];
 
 /// `cargo install wasm-bindgen-cli --version <version>` into a staging directory beside
