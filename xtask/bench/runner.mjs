@@ -14,7 +14,10 @@
 // KIND: time      warm-up, then adaptive sampling with IQR outlier removal;
 //       sustained warm-up, then 10 back-to-back runs with no pause (finalizers get no
 //                 chance to run);
-//       memory    warm-up, then one run sampling the JS heap, plus wasm memory probes.
+//       memory    warm-up, then one run sampling the JS heap, plus wasm memory probes;
+//       paired    (with --paired-with NAME) this scenario and NAME in turn in this process,
+//                 both orders alternating; the primary phase `ratio` is this scenario's cost
+//                 per crossing over NAME's, sample by sample (`runMs`, `pairedMs`: each run).
 // --quick 1: a smoke run (workloads build their small shapes).
 // Prints one line `BENCH_JSON {...}` on stdout; progress goes to stderr.
 
@@ -40,7 +43,7 @@ function parseArgs(argv) {
     const key = argv[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
     const value = argv[i + 1];
     if (value === undefined) throw new Error(`missing value for ${argv[i]}`);
-    args[key] = ["pkg", "scenario", "mode", "kind", "variant"].includes(key) ? value : Number(value);
+    args[key] = ["pkg", "scenario", "mode", "kind", "variant", "pairedWith"].includes(key) ? value : Number(value);
   }
   const pool = args.scenario in POOL_SCENARIOS;
   for (const key of ["pkg", "scenario", pool ? "variant" : "mode", "kind"]) {
@@ -170,10 +173,44 @@ async function measureIdentity() {
     };
   }
 
-  const measure = { time: measureTime, sustained: measureSustained, memory: measureMemory }[args.kind];
+  // The partner's loop on the same package (the module is imported once), in the same
+  // mode; its iterations make as many crossings as this scenario's.
+  let partner = null;
+  async function measurePaired() {
+    const other = SCENARIOS[args.pairedWith];
+    if (!other) throw new Error(`--paired-with: unknown scenario ${args.pairedWith}`);
+    if (scenario.async || other.async) throw new Error("paired rows time synchronous scenarios only");
+    partner = { scenario: other, ...(await rowOf(other, args.pairedWith, args.mode, args.quick === 1, load)) };
+    const crossings = iterations * scenario.crossings;
+    const otherIterations = Math.max(1, Math.round(crossings / other.crossings));
+    const otherCrossings = otherIterations * other.crossings;
+    const timedOther = () => {
+      const t0 = performance.now();
+      partner.run(partner.api, partner.state, otherIterations);
+      return performance.now() - t0;
+    };
+    let flip = false;
+    const pairedSample = async () => {
+      // Each order in turn: neither loop always runs right after the other.
+      flip = !flip;
+      let runMs, pairedMs;
+      if (flip) {
+        runMs = timed(iterations);
+        pairedMs = timedOther();
+      } else {
+        pairedMs = timedOther();
+        runMs = timed(iterations);
+      }
+      return { ratio: runMs / crossings / (pairedMs / otherCrossings), runMs, pairedMs };
+    };
+    return sampler.measure(pairedSample, "ratio", settle, args, log);
+  }
+
+  const measure = { time: measureTime, sustained: measureSustained, memory: measureMemory, paired: measurePaired }[args.kind];
   if (!measure) throw new Error(`unknown kind ${args.kind}`);
   const result = await measure();
   if (!floorRow && scenario.counters) result.counters = scenario.counters(state);
   if (!floorRow) scenario.teardown(api, state);
+  if (partner !== null && !partner.floor) partner.scenario.teardown(partner.api, partner.state);
   console.log("BENCH_JSON " + JSON.stringify({ result }));
 }

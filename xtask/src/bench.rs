@@ -25,7 +25,7 @@ use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use anyhow::{Context, Result, bail};
 use model::{Alongside, Kind, Measured, Mode, PoolRecord, Record, Run, SamplingNote, Scenario};
 use runner::{Job, Runner, Sampling, Select, Snapshot};
-use scenarios::{ALONGSIDE_SCENARIOS, POOL_SCENARIOS, SCENARIOS};
+use scenarios::{ALONGSIDE_SCENARIOS, PAIRED, POOL_SCENARIOS, SCENARIOS};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xshell::Shell;
@@ -441,6 +441,19 @@ fn plan(args: &BenchArgs, modes: &[Mode], pkgs: &Packages) -> Vec<Job> {
                         pkg: pkg.clone(),
                     });
                 }
+                // Its cost per crossing beside its partner's, in one process.
+                if let (Mode::Rust, Kind::Time) = (mode, kind) {
+                    for &(_, partner) in PAIRED.iter().filter(|(name, _)| *name == s.name) {
+                        jobs.push(Job {
+                            scenario: s.name,
+                            select: Select::Mode(mode),
+                            kind: Kind::Paired(partner),
+                            iterations,
+                            unit: "iterations",
+                            pkg: pkgs.for_mode(mode).to_path_buf(),
+                        });
+                    }
+                }
             }
         }
     }
@@ -518,6 +531,7 @@ fn collect(results: Vec<(Job, Result<Measured>)>) -> (Vec<Record>, Vec<PoolRecor
                             time: None,
                             sustained: None,
                             memory: None,
+                            paired: None,
                             errors: Vec::new(),
                         });
                         records.len() - 1
@@ -528,6 +542,7 @@ fn collect(results: Vec<(Job, Result<Measured>)>) -> (Vec<Record>, Vec<PoolRecor
                     Ok(Measured::Time(t)) => record.time = Some(t),
                     Ok(Measured::Sustained(s)) => record.sustained = Some(s),
                     Ok(Measured::Memory(m)) => record.memory = Some(m),
+                    Ok(Measured::Paired(p)) => record.paired = Some(p),
                     Err(e) => record.errors.push(error(&e, mode.name())),
                 }
             }

@@ -56,6 +56,9 @@ pub enum Kind {
     Time,
     Sustained,
     Memory,
+    /// The scenario and this one (`PAIRED`) timed in turn in one process: the primary
+    /// phase is the ratio of their costs per crossing.
+    Paired(&'static str),
 }
 
 impl Kind {
@@ -64,6 +67,7 @@ impl Kind {
             Kind::Time => "time",
             Kind::Sustained => "sustained",
             Kind::Memory => "memory",
+            Kind::Paired(_) => "paired",
         }
     }
 }
@@ -191,6 +195,7 @@ pub enum Measured {
     Time(TimeResult),
     Sustained(SustainedResult),
     Memory(MemoryResult),
+    Paired(TimeResult),
 }
 
 /// Everything measured for one identity (scenario, mode).
@@ -202,6 +207,9 @@ pub struct Record {
     pub time: Option<TimeResult>,
     pub sustained: Option<SustainedResult>,
     pub memory: Option<MemoryResult>,
+    /// Timed in turn with its `PAIRED` partner in one process (`ratio`: this row's cost
+    /// per crossing over the partner's, sample by sample).
+    pub paired: Option<TimeResult>,
     pub errors: Vec<String>,
 }
 
@@ -468,6 +476,56 @@ impl Run {
                 warmup_ms: 0,
                 processes: 1,
             },
+        }
+    }
+}
+
+#[cfg(test)]
+impl TimeResult {
+    /// One process's result whose primary phase (`primary`) has this one sample, for
+    /// report tests (its best run is half of it).
+    pub fn of_median(primary: &str, median_ms: f64) -> TimeResult {
+        let summary = Summary {
+            median_ms,
+            mean_ms: median_ms,
+            min_ms: median_ms / 2.0,
+            max_ms: median_ms,
+            stddev_ms: 0.0,
+            cv: 0.0,
+            kept: 1,
+            runs: 1,
+            samples_ms: vec![median_ms],
+        };
+        TimeResult {
+            primary: primary.into(),
+            warmup_runs_ms: vec![],
+            target_cv: 0.05,
+            converged: true,
+            summary: summary.clone(),
+            phases: [(primary.to_string(), summary)].into(),
+            counters: Default::default(),
+            process_medians_ms: vec![],
+        }
+    }
+}
+
+#[cfg(test)]
+impl Record {
+    /// A record of the catalogue's `scenario` timed at `median_ms` (full iterations).
+    pub fn timed(scenario: &str, mode: Mode, median_ms: f64) -> Record {
+        let scenario = super::scenarios::SCENARIOS
+            .iter()
+            .find(|s| s.name == scenario)
+            .expect("a catalogue scenario");
+        Record {
+            scenario,
+            mode,
+            iterations: scenario.iterations,
+            time: Some(TimeResult::of_median("runMs", median_ms)),
+            sustained: None,
+            memory: None,
+            paired: None,
+            errors: vec![],
         }
     }
 }

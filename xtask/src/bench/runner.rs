@@ -113,15 +113,18 @@ impl Runner {
             Kind::Time => Measured::Time(self.time(job)?),
             Kind::Sustained => Measured::Sustained(parse::<SustainedResult>(&self.spawn(job)?)?),
             Kind::Memory => Measured::Memory(parse::<MemoryResult>(&self.spawn(job)?)?),
+            Kind::Paired(_) => Measured::Paired(self.time(job)?),
         })
     }
 
     /// A time row: one process, or `processes` when the first was quick (see
-    /// `MORE_PROCESSES_UNDER`); the process with the median median stands for the row.
+    /// `MORE_PROCESSES_UNDER`); a paired row always `processes` (its ratio moves with the
+    /// process as much as its runs are long); the process with the median median stands
+    /// for the row.
     fn time(&self, job: &Job) -> Result<TimeResult> {
         let started = Instant::now();
         let mut results = vec![parse::<TimeResult>(&self.spawn(job)?)?];
-        if started.elapsed() < MORE_PROCESSES_UNDER {
+        if matches!(job.kind, Kind::Paired(_)) || started.elapsed() < MORE_PROCESSES_UNDER {
             for _ in 1..self.sampling.processes {
                 results.push(parse::<TimeResult>(&self.spawn(job)?)?);
             }
@@ -143,6 +146,10 @@ impl Runner {
             .args(["--scenario", job.scenario])
             .args(select)
             .args(["--kind", job.kind.name()])
+            .args(match job.kind {
+                Kind::Paired(partner) => vec!["--paired-with", partner],
+                _ => vec![],
+            })
             .args(["--iterations", &job.iterations.to_string()])
             .args(["--min-runs", &s.min_runs.to_string()])
             .args(["--max-runs", &s.max_runs.to_string()])

@@ -289,6 +289,12 @@ pub const SCENARIOS: &[Scenario] = &[
     },
 ];
 
+/// Rows a target compares across two scenarios, per crossing: (scenario, partner). Their
+/// `rust` rows are also timed in turn in one process (`Kind::Paired`), so a slow phase
+/// of the machine, or of a process's JIT placement, falls on both alike (rows timed in
+/// separate processes moved this ratio between 1.1 and 2.4 on the same code).
+pub const PAIRED: &[(&str, &str)] = &[("iterate", "getPoolRepeated_100")];
+
 pub const RELEASE: &str = "release100k";
 pub const PUSH_POP: &str = "emptyPoolPushPop";
 
@@ -484,5 +490,18 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), n);
+    }
+
+    #[test]
+    fn paired_rows_are_two_identity_scenarios() {
+        for &(scenario, partner) in PAIRED {
+            assert_ne!(scenario, partner);
+            for name in [scenario, partner] {
+                assert!(
+                    SCENARIOS.iter().any(|s| s.name == name),
+                    "{name} is not an identity scenario"
+                );
+            }
+        }
     }
 }

@@ -100,40 +100,11 @@ fn table_of(run: &Run) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::model::{Record, Summary, TimeResult};
+    use crate::bench::model::Record;
     use crate::bench::scenarios::SCENARIOS;
 
     fn record(scenario: &str, mode: Mode, median_ms: f64) -> Record {
-        let summary = Summary {
-            median_ms,
-            mean_ms: median_ms,
-            min_ms: median_ms / 2.0,
-            max_ms: median_ms,
-            stddev_ms: 0.0,
-            cv: 0.0,
-            kept: 1,
-            runs: 1,
-            samples_ms: vec![median_ms],
-        };
-        let scenario = SCENARIOS.iter().find(|s| s.name == scenario).unwrap();
-        Record {
-            scenario,
-            mode,
-            iterations: scenario.iterations,
-            time: Some(TimeResult {
-                primary: "runMs".into(),
-                warmup_runs_ms: vec![],
-                target_cv: 0.05,
-                converged: true,
-                summary: summary.clone(),
-                phases: [("runMs".to_string(), summary)].into(),
-                counters: Default::default(),
-                process_medians_ms: vec![],
-            }),
-            sustained: None,
-            memory: None,
-            errors: vec![],
-        }
+        Record::timed(scenario, mode, median_ms)
     }
 
     #[test]

@@ -136,6 +136,7 @@ fn record_json(run: &Run, r: &Record) -> Value {
         "time": r.time,
         "sustained": r.sustained,
         "memory": r.memory,
+        "paired": r.paired,
         "errors": r.errors,
     })
 }
@@ -196,12 +197,15 @@ fn generated(run: &Run, machine: &Machine) -> String {
             format!(
                 "warm-up (whole runs until ≥ 3 and ≥ {} ms), then {}–{} runs until CV ≤ {}%, \
                  IQR outliers dropped; a time row whose process took under {} s runs in {} \
-                 fresh processes, and the one with the median median is reported",
+                 fresh processes, and the one with the median median is reported; a paired row \
+                 (two scenarios timed in turn in one process, sampled on their ratio) always \
+                 runs in {}",
                 run.sampling.warmup_ms,
                 run.sampling.min_runs,
                 run.sampling.max_runs,
                 run.sampling.target_cv,
                 MORE_PROCESSES_UNDER.as_secs_f64(),
+                run.sampling.processes,
                 run.sampling.processes
             ),
         ],

@@ -165,39 +165,13 @@ pub fn targets(run: &Run) -> Vec<Target> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::model::{Summary, TimeResult};
-    use crate::bench::scenarios::SCENARIOS;
 
     fn record(mode: Mode, counters: &[(&str, f64)]) -> Record {
-        let summary = Summary {
-            median_ms: 10.0,
-            mean_ms: 10.0,
-            min_ms: 10.0,
-            max_ms: 10.0,
-            stddev_ms: 0.0,
-            cv: 0.0,
-            kept: 1,
-            runs: 1,
-            samples_ms: vec![10.0],
-        };
-        Record {
-            scenario: SCENARIOS.iter().find(|s| s.name == UI_TREE).unwrap(),
-            mode,
-            iterations: 1,
-            time: Some(TimeResult {
-                primary: "runMs".into(),
-                warmup_runs_ms: vec![],
-                target_cv: 0.05,
-                converged: true,
-                summary: summary.clone(),
-                phases: [("runMs".to_string(), summary)].into(),
-                counters: counters.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-                process_medians_ms: vec![],
-            }),
-            sustained: None,
-            memory: None,
-            errors: vec![],
-        }
+        let mut record = Record::timed(UI_TREE, mode, 10.0);
+        record.iterations = 1;
+        let time = record.time.as_mut().expect("timed");
+        time.counters = counters.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        record
     }
 
     #[test]
