@@ -162,7 +162,7 @@ fn only_an_iterator_whose_pull_can_run_js_keeps_the_running_phase() {
             ("evens", "$SealedIterator"),
             ("calling", "$BridgeIterator"),
         ] {
-            let call = format!("$makeIterator({class}, $ret, ");
+            let call = format!("$makeIterator({class}_$closure");
             let line = glue
                 .lines()
                 .find(|l| l.contains(&format!("\"seal-bag::{pull}#closure-drop\"")))

@@ -95,7 +95,7 @@ pub struct ClosureView {
     pub iterator: bool,
     /// An iterator whose pull cannot run JS (`postprocess/reach.rs`): nothing can call
     /// its `next()`, `return()` or `release()` while Rust runs it, so its `next()` keeps
-    /// no running phase (`$SealedIterator`). Set by [`GlueModel::seal_iterators`].
+    /// no running phase (`$SealedIterator_<var>`). Set by [`GlueModel::seal_iterators`].
     ///
     /// [`GlueModel::seal_iterators`]: crate::glue::GlueModel::seal_iterators
     pub sealed: bool,
