@@ -78,17 +78,19 @@ async function measureIdentity() {
   const settle = settlerFor(args.mode);
   // An async scenario's loop is awaited: the time includes its microtasks, nothing else
   // (no timer or I/O turn runs before the last promise settles).
+  // A synchronous row's timer (this row's, and a paired row's partner's).
+  const timerOf = (loop, loopApi, loopState) => (n) => {
+    const t0 = performance.now();
+    loop(loopApi, loopState, n);
+    return performance.now() - t0;
+  };
   const timed = scenario.async
     ? async (n) => {
         const t0 = performance.now();
         await run(api, state, n);
         return performance.now() - t0;
       }
-    : (n) => {
-        const t0 = performance.now();
-        run(api, state, n);
-        return performance.now() - t0;
-      };
+    : timerOf(run, api, state);
   const heapUsed = () => v8.getHeapStatistics().used_heap_size;
   function probes() {
     return {
@@ -184,11 +186,7 @@ async function measureIdentity() {
     const crossings = iterations * scenario.crossings;
     const otherIterations = Math.max(1, Math.round(crossings / other.crossings));
     const otherCrossings = otherIterations * other.crossings;
-    const timedOther = () => {
-      const t0 = performance.now();
-      partner.run(partner.api, partner.state, otherIterations);
-      return performance.now() - t0;
-    };
+    const timedOther = timerOf(partner.run, partner.api, partner.state);
     let flip = false;
     const pairedSample = async () => {
       // Each order in turn: neither loop always runs right after the other.
@@ -196,9 +194,9 @@ async function measureIdentity() {
       let runMs, pairedMs;
       if (flip) {
         runMs = timed(iterations);
-        pairedMs = timedOther();
+        pairedMs = timedOther(otherIterations);
       } else {
-        pairedMs = timedOther();
+        pairedMs = timedOther(otherIterations);
         runMs = timed(iterations);
       }
       return { ratio: runMs / crossings / (pairedMs / otherCrossings), runMs, pairedMs };
