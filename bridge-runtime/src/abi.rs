@@ -7,6 +7,20 @@
 //!   and are taken over by Rust;
 //! - strings, vectors and `Option` flags going to JS are described in the return area
 //!   ([`__bridge_ret_area`]): `[ptr, len, cap, is_some]`.
+//!
+//! Borrow guards for class arguments: a conflict becomes a `BridgeError`, thrown as a JS
+//! `Error` after every guard is dropped (**guards never outlive the thunk's closure**; a JS
+//! exception from `throw` never unwinds through a live guard; owned values the call only
+//! borrows, `&str`, `&[T]`, `this: &Handle<Self>`, are moved past the guards so they drop
+//! before them). A thunk lifts its owned arguments before any borrow, so a refusal's early
+//! return frees them; in a thunk that owns nothing, a conflict at its first borrow is noted
+//! and traps instead, so the hot path calls nothing, and `$rethrow` has `__bridge_refused`
+//! throw it. **A receiver is checked once, on one side**: members whose only argument is a
+//! borrowed receiver (`Function::refuses_released`) get `this.#addr` unchecked from the glue,
+//! and [`borrow_receiver`] refuses 0 with the glue's "already released" message (one `eqz`).
+//! `begin_take` starts a class's move out of JS (see `handle.rs`) and words a refusal; its
+//! "moved" message is registered through a function pointer, so a crate that moves nothing
+//! links neither.
 
 use crate::error::after_guards;
 pub use crate::error::{BridgeError, Result, err_display, lift_char, or_throw, throw};

@@ -2,6 +2,14 @@
 //! `LAST_ERROR`), throwing it, the guard notes around code that runs after some borrow
 //! guards ended (`after_guards`), and the `__bridge` host imports they use. Imports only
 //! `global` and `text`; `abi` re-exports what the generated code calls.
+//!
+//! **An exception ends exactly the borrows its call still holds.** Code that runs after some
+//! of a thunk's guards ended and may panic or throw (a doomed box's `Drop` at a guard's end,
+//! an error's `Display`) is bracketed by the host imports `guards_ended(I)` /
+//! `guards_resumed` (cold paths only); the glue keeps them as `[frame, I]` in `$guardsEnded`
+//! (`frame`: a shadow-stack address of the runtime's frame), and `$rethrow` of the call whose
+//! `$stack.base` is above `frame` ends only the guards numbered below `I` (`FnView::borrows`,
+//! in the macro's order).
 
 use crate::global::global;
 use crate::text::push_hex;

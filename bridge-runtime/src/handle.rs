@@ -2,6 +2,34 @@
 //!
 //! The box header layout is shared with `cargo bridge` (it emits wasm that reads it):
 //! see `bridge_schema::header`. Counts are plain cells: wasm32 is single-threaded.
+//!
+//! Header: `strong: u32` @0, `borrow: i32` @4, `slot: i32` @8, `weak: u32` @12 (the
+//! `WeakHandle`s plus one the strong references share, as `Rc`'s), then the value; const
+//! assertions pin the offsets the wasm transforms and the glue read. `WeakHandle<T>`
+//! (`Handle::downgrade`/`upgrade`) is Rust-only: it never crosses, an upgraded `Handle` does
+//! (`fixtures/classes` weak.test.mjs, every mode). `ArgRef`/`ArgRefMut<'_, T, I>` are a
+//! thunk's borrow guards, numbered `I` in the order it takes them: the free of a doomed box at
+//! a guard's end first tells the glue which guards have ended (`guards_ended`).
+//!
+//! **A borrowed box outlives its last reference.** A guard holds no reference of its own, so
+//! JS can drop the last one mid-call (`release()` from a callback, a pool drained inside
+//! it); `Handle::drop` then marks the flag `BORROW_DOOMED` and the guard that ends the last
+//! borrow frees it. A shared borrow from JS refuses an exclusive or doomed flag with one
+//! unsigned comparison, after which the compiler sees the flag cannot end doomed, so a call
+//! that cannot reach the object again keeps neither the free nor the counter updates.
+//!
+//! **An object moves out of JS whole or not at all.** `Taking<'_, T>` is an object a thunk
+//! takes by value (`begin_take_raw`: refused while borrowed, being taken, taken, or shared
+//! beyond JS's references; flag `BORROW_MOVING`); `finish` moves it out (`BORROW_MOVED`:
+//! every borrow refuses it, `upgrade()` is `None`, the last reference frees only the
+//! allocation) and an unfinished drop restores it. A thunk begins every take after all its
+//! other checks and finishes them only after the last began, so a refusal returns before any
+//! value moved; the glue then releases each moved wrapper (`$movedOut`, through the mode's
+//! idempotent `<Class>$release`).
+//!
+//! The header slot is 0 until an object crosses in a caching mode, -1 between the lowering and
+//! the JS lift, then the index of its wrapper in the class's JS array: JS writes it on a miss,
+//! Rust clears it in `release_wrapper`, JS clears it on eviction.
 
 use std::alloc::Layout;
 use std::cell::{Cell, UnsafeCell};

@@ -8,6 +8,10 @@
 //! own, so the object cannot be freed, and its address reused, before the pool drains.
 //! Draining releases the object's JS wrapper through the class's identity table (if JS
 //! has not released it by hand meanwhile) and then drops the entry's reference.
+//!
+//! Entries never move while pools are live: `keep` turns them into tombstones, so the marks
+//! where inner pools begin stay true. Pool tokens route on their low bit (1 = fast), never on
+//! the current latch.
 
 use crate::global::{global, with_vec};
 use crate::handle::RawHeader;

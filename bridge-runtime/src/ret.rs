@@ -2,6 +2,10 @@
 //! `Option` result to the glue, how Rust takes over buffers JS allocated, and the
 //! allocation exports the glue calls. The lowest layer of the ABI (it imports nothing of
 //! the runtime); `abi` re-exports what the generated code calls.
+//!
+//! Views (`view_parts`, taken inside the thunk's closure while the receiver is borrowed, then
+//! `ret_view`: JS reads the memory in place and frees nothing) and `&mut [T]` parameters
+//! (`lift_slice_mut`: lent, JS copies the buffer back and frees it) are here too.
 
 use std::alloc::Layout;
 use std::cell::Cell;

@@ -4,6 +4,14 @@
 //! implements [`BridgeType`] (its crate-qualified type id, which the export records refer
 //! to), and a thunk converts a value of it with [`IntoJs`] / [`FromJs`], whose impls the
 //! type's own `#[bridge]` expansion provides. Classes add [`BridgeClass`].
+//!
+//! `IntoJs::ret_vec`/`FromJs::lift_vec` let records and enums put a whole `Vec` on the wire
+//! while classes keep address arrays; `TakeParam` is an export's user-type parameter by value
+//! (every `FromJs` type by a blanket impl, and classes, whose expansion implements it as a
+//! move out of JS; `ArgSite` names the parameter in messages). How a class handle lowers and
+//! lifts (`lower_class`, `handle_arg`, plain and on the wire) is here, above `wire.rs`:
+//! **every return shape goes through `lower_class`** (plain, `Option`, `Vec` elements, class
+//! handles inside wire values, import and callback arguments), so identity holds uniformly.
 
 use crate::Handle;
 use crate::ret;

@@ -21,6 +21,16 @@
 //! (a thunk writes its result after user code returned; JS decodes it before its next
 //! call). Neither is touched while user code runs, so calls from user code back into
 //! JS and on into other exports cannot clobber a value in flight.
+//!
+//! Records and enums are wire types (their `#[bridge]` expansion implements the traits);
+//! class handles inside lower through the identity hook like any class return. `i128`/`u128`
+//! are wire values at every site, alone too (two 64-bit halves, low first, each 8-aligned),
+//! so one codec serves parameters, results, fields, elements and calls into JS; they are not
+//! lowering-table `Scalar`s (those are one wasm value each). Calls into JS use the same
+//! buffers the other way round: `WireArgs` encodes an import's or callback's compound
+//! arguments into the out-buffer (each passed as its offset; the glue decodes them all before
+//! the JS function runs), and the glue writes a compound result into the in-buffer, read by
+//! Rust right after the call (`IntoJs::into_js_arg`).
 
 use crate::error::{BridgeError, Result};
 use bridge_schema::lowering::Scalar;

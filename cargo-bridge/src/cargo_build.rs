@@ -1,5 +1,7 @@
 //! Running `cargo build --target wasm32-unknown-unknown` (installing the target with rustup
 //! when it is missing) and finding the `.wasm` each crate produced.
+//!
+//! Also every crate's `.rlib`, for `import_check.rs`.
 
 use crate::cli::Profile;
 use crate::import_check::CrateArtifact;

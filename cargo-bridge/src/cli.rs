@@ -1,4 +1,9 @@
 //! The command line: clap definitions of `cargo bridge build` and `cargo bridge new`.
+//!
+//! Also `cargo bridge test`. `pipeline.rs`, `test_runner.rs` and `package.rs` read these
+//! definitions; the crate root (`main.rs`) dispatches only and defines no item a module
+//! imports. `Profile` (`--dev`, `--profiling`, `--release`) answers the three questions a
+//! build asks: optimized (cargo `--release`, wasm-opt), debug glue, names kept.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;

@@ -2,6 +2,14 @@
 //! classes with their members, and free functions. Types are keyed by their type id
 //! (`<crate>::<Name>`, see `bridge_schema::type_id`): impl blocks attach to their class
 //! by it, and every type a signature names must resolve to a definition.
+//!
+//! `Exports::type_index`: every type id and its definition, one map (the glue's `TypeNames`
+//! and the type-ref check look up through it). A parameter the macro wrote as `Ty::ByValue`
+//! (any user type by value) becomes `Ty::Named` unless its id is a class's
+//! (`resolve_by_value`), so only classes moving out of JS are `ByValue` after it. Generated
+//! output is deterministic: classes sorted by name, functions by JS name, members in source
+//! order within an impl block record, a class's impl records (one per impl block, plus one
+//! per `#[cfg]` member) merged ordered by their members' Rust names, never by link order.
 
 use anyhow::{Result, bail};
 use bridge_schema::{

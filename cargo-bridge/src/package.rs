@@ -1,6 +1,11 @@
 //! Writing the wasm-pack-style package: `<name>.js`, `<name>.d.ts`, `<name>_bg.wasm`,
 //! `package.json` (the last two unless `--no-typescript`, `--no-pack`). Files are written
 //! whole, and only after every step succeeded.
+//!
+//! Each file goes through a file of the process's own renamed over it, so a concurrent reader
+//! never sees half a file. package.json takes its metadata from Cargo.toml and `sideEffects`
+//! per target; `package::Files` is the stem, the npm name, and whether there is a `.d.ts` and
+//! a package.json. wasm-bindgen's `<lib>_bg.js` and `snippets/` are written when there are any.
 
 use crate::cli::Target;
 use crate::glue::Glue;

@@ -4,6 +4,22 @@
 //! the imports use is the caller's, passed in.) Hostile input (a corrupt or
 //! foreign module, records that do not match the module) is an error naming what is
 //! wrong, never a panic: `postprocess/fuzz.rs` checks that on mutated fixture modules.
+//!
+//! **A package ships only what its items use**, decided at build time in four places and
+//! nowhere else: (1) whole template halves by a `GlueModel` flag set here from the built
+//! module or the model (`js.enabled`: the module imports the `JsValue` table; `tasks`;
+//! `owned_closures`; `flat`; `views`; `wire_codecs`; `fast_pools`: some class is `rust` mode;
+//! `guard_markers`: the module imports `guards_ended`/`guards_resumed`; per class, its
+//! `$adopt` only with a constructor); (2) single helpers by `glue/prune.rs` after rendering;
+//! (3) runtime exports by `transforms/unused_exports.rs`; (4) runtime code only one feature
+//! can reach is linked through that feature's code, by the linker (e.g. `abi::begin_take`
+//! registers the "moved" message through a function pointer). Cold cases every class could
+//! reach are one shared out-of-line function (`handle::last_reference_flagged`). A flag
+//! leaves out only what the module cannot reach, so no guarantee (identity, pools, borrow
+//! checks, error texts) depends on one. `fixtures/kitchen-sink/tests/lean.test.mjs` checks
+//! every built fixture package has a feature's glue exactly when its module needs it
+//! (`fixtures/support/lean.mjs` lists each feature's markers); the bench's size table says what
+//! stays (`size.rs` `FEATURES`, `size_without.rs` `MODULE_FEATURES`).
 
 use crate::config::IdentityMode;
 use crate::exports::{ClassExport, ImportExport};

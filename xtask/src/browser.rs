@@ -6,6 +6,12 @@
 //! `xtask/js/browser/run.mjs`, which serves the repository on 127.0.0.1, maps each
 //! suite's `pkg/` imports to those builds and its `node:test`/`node:assert/strict` to
 //! shims, and runs every suite in a fresh page (see that file).
+//!
+//! The page's import map sends `node:test` and `node:assert/strict` to the shims beside
+//! `run.mjs` (`node-test.mjs`, `assert.mjs`, checked against Node's own by `assert.test.mjs`;
+//! `fs.mjs`: `readFileSync` of a served file) and `pkg/<lib>.js` to a wrapper that awaits the
+//! web build's `init()`: one set of test bodies, two hosts. The browser checks share
+//! `serve.mjs` (the static server) and `chromium.mjs` (the launch flags).
 
 use crate::fixtures::{build_fixture_with, install_cargo_bridge, project_root, selection};
 use crate::js_tools;

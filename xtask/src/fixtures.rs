@@ -1,5 +1,23 @@
 //! Where things are (the project root, the fixture packages), and building fixture packages
 //! with the `cargo-bridge` binary this checkout builds.
+//!
+//! `FIXTURES` lists the packages the suites import (read by `tasks.rs`, `browser.rs` and
+//! `typescript.rs`, which import no task of each other's). `selection` is what `test-node` and
+//! `test-browser` build and run: with `--filter`, the matching fixtures and those whose `pkg/`
+//! their tests name by path. `CargoBridge` is the binary this checkout builds: its path from
+//! cargo's build messages (so `CARGO_TARGET_DIR` holds), run by that path, never through
+//! `cargo bridge`, which could find an installed one on `PATH`; node suites that build get it
+//! as `CARGO_BRIDGE_EXE`. Under `cargo xtask test`, every phase after the test build, and the
+//! bench process, runs the binary that build made and the CLI tests ran, handed down as
+//! `XTASK_CARGO_BRIDGE` (a `cargo build -p cargo-bridge` resolves features for that package
+//! alone and would compile a dozen crates and the binary again).
+//!
+//! Every fixture build, the bench's generated crates and the demo included, goes to one
+//! target directory (`fixtures_target_dir`: `$CARGO_TARGET_DIR`, else `fixtures/target`), so
+//! the runtime and wasm-bindgen compile once per profile rather than once per workspace; a
+//! fixture's own `pkg/` this process built with the same arguments, unchanged since, is not
+//! built again (`BUILT`). The CLI tests build their throwaway crates there too
+//! (`cargo-bridge/tests/support`).
 
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};

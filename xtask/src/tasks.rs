@@ -1,4 +1,9 @@
 //! The test and example tasks.
+//!
+//! `cargo xtask test` runs its phases through `phases.rs` (a table of seconds per phase at the
+//! end of every run, a failed one too). The first-use installs (apt-get, the npm installs, and
+//! `warm.rs`: the wasm-bindgen CLI into the bridge home) run on their own threads from the
+//! start and are joined before the first phase that needs them.
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use crate::phases::Phases;

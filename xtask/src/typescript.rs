@@ -2,6 +2,11 @@
 //! `tsc --strict --noEmit` with `skipLibCheck: false`, for `"lib": ["es2020", "dom"]` and
 //! `["esnext"]`, through the fixture's `tests/usage.mts`, which uses the whole API and has
 //! `@ts-expect-error` lines for misuse (an unused one is an error, so they are checked too).
+//!
+//! Every fixture's `tests/usage.mts` must mention each export of its package. tsc checks them
+//! in one program per lib (the libs' own `.d.ts` files checked once), but a fixture whose
+//! usage file or package may add globals (`declare global`, a script `.d.ts`) gets programs of
+//! its own, so no usage file sees another's names.
 
 use crate::fixtures::{FIXTURES, build_fixture, install_cargo_bridge, project_root};
 use crate::js_tools;

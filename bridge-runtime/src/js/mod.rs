@@ -1,6 +1,18 @@
 //! Calling JS from Rust: [`JsValue`] (any JS value, held in the glue's value table),
 //! [`JsError`] (a JS exception as a Rust error), and the helpers the code generated for
 //! `#[bridge] extern` blocks and callback parameters calls.
+//!
+//! `value.rs` is `JsValue` (an index into the glue's value table; `Clone`/`Drop` take and
+//! free entries, `==` is JS `===`; entries 0..3 are `undefined`, `null`, `true`, `false`,
+//! canonical and never freed), `exception.rs` the exception cell a catching call reads (and
+//! `throw_value`), `error.rs` `JsError` and the catching calls (`JsValue::call`, `caught`),
+//! `host.rs` the glue's value operations (import module `__bridge_js`), `statics.rs`
+//! `JsStatic<T>` (a `static NAME: T;` of an extern block: read once, through `Deref`; nothing
+//! stored when the read throws), `closure.rs` a Rust closure's box behind a JS function,
+//! `iterator.rs` an iterator returned to JS, boxed in its own type (`into_abi`, and
+//! `next`/`free` typed by an `IterType<I>` the macro infers from the callee, so a pull is a
+//! direct call); `wbg_values.rs` (feature `wasm-bindgen`) converts to and from
+//! `wasm_bindgen::JsValue`. This file only declares and re-exports.
 
 #[doc(hidden)]
 pub mod closure;

@@ -1,6 +1,11 @@
 //! The part of the view model for calls from Rust into JS: `#[bridge] extern` imports
 //! (global functions and JS module files), callback trampolines (one per callback
 //! parameter of an export), and whether the glue needs the `JsValue` table at all.
+//!
+//! Imported JS classes cross through the class kinds with `TyView::js_type` set (their
+//! `<ident>$check`/`$addr`/`$lift`/`$onWire` helpers; a table index where a class has its
+//! address); their members are `JsFnView::form`s: `new C(..)`, `a$0.m(..)`, getters,
+//! setters, statics, `instanceof`, a static's value.
 
 use super::calls::{self, ClosureView};
 use super::type_names::TypeNames;

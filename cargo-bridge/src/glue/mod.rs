@@ -1,6 +1,16 @@
 //! Rendering of the JS module and its TypeScript declarations from `templates/`.
 //! The templates are compiled into the binary, so an installed `cargo bridge` needs no
 //! files beside it.
+//!
+//! The view model is layered; a file imports only the layers below it (`cargo xtask
+//! circles` checks there is no circle): (1) leaves importing nothing of `glue/`: `numbers.rs`,
+//! `type_names.rs` (reads only `ts_names.rs`), `wasm_abi.rs`, `comments.rs`, `text.rs`,
+//! `flat.rs`, `wasm_bindgen.rs`, `prune.rs`; (2) `ts.rs`, all TypeScript the `.d.ts` spells;
+//! (3) `wire.rs` (codecs), `data.rs` (records' and enums' TypeScript); (4) `types.rs`
+//! (`Kind`, `TyView`); (5) `calls.rs` (function and closure views); (6) `js.rs` (calls into
+//! JS, imported classes); (7) `model.rs` (`GlueModel`); (8) this file: the minijinja
+//! environment (`fail(...)` stops the build from a template, `kinds` lists the marshalling
+//! kinds) and rendering. What each template does: `templates/README.md`.
 
 mod calls;
 mod comments;

@@ -1,5 +1,8 @@
 //! The data the templates render: the module's exports, grouped the way a JS class is
 //! written (constructor, methods, statics, properties), with each class's resolved mode.
+//!
+//! A getter or setter without a receiver is a static property (`PropertyView::is_static`).
+//! `GlueModel` numbers every export binding and closure.
 
 use super::calls::{ClosureView, FinishView, FnView, doc_lines, fn_view, js_string};
 use super::data::{self, EnumView, RecordView};

@@ -1,6 +1,17 @@
 //! The wire codecs the glue needs: one JS reader and writer per compound type that
 //! crosses encoded in the wire buffer (see `bridge_runtime::wire` and
 //! `templates/wire.js.j2`), named after the type's shape (`Vec_Option_String`).
+//!
+//! Each codec once (a lone 128-bit integer is a `scalar` codec of one leaf), recursion-safe.
+//! A tuple's name carries its arity (`Tuple2_U32_F64`), so nested tuples stay apart; a map's
+//! key leaf names the `$wire$canon<X>` converter that finds two JS keys becoming one Rust key
+//! (`LeafKind::canon`). A record or tuple of scalars also carries its `flat` slots; one of
+//! fixed-size leaves (`LeafKind::fixed`: scalars, class handles, `JsValue`s) is `fixed` (read
+//! with a local cursor; a `rust`-mode class leaf in it `cached`, marked by
+//! `GlueModel::mark_cached_wrappers`), and a `Vec` of one carries its fields as `elem_fixed`
+//! (`FixedElems`: the vector's reader reads the elements inline). `CodecKind`/`LeafKind` are
+//! the tags `wire.js.j2` switches on; a `LeafView` carries its reader's and writer's names and
+//! a number's range, so `wire.js.j2` names no scalar.
 
 use super::flat::{self, FlatSlotView};
 use super::numbers::{self, NumberView, typed_array};

@@ -1,7 +1,38 @@
 //! The catalogue of scenarios: what each section of `cargo xtask bench` runs. The loops
 //! themselves live in `xtask/bench/*.mjs` (identity: `scenarios.mjs`, release pools:
-//! `pools.mjs`); the tests below keep the two sides in step. Adding a scenario: see
-//! ARCHITECTURE.md, "Adding a bench scenario".
+//! `pools.mjs`); the tests below keep the two sides in step.
+//!
+//! `SCENARIOS`, `POOL_SCENARIOS`, and `PAIRED`: the scenario pairs a target compares per
+//! crossing, whose `rust` rows are also timed in turn in one process (`Kind::Paired`,
+//! sampled on their ratio).
+//!
+//! **Adding a scenario** (an identity scenario, run in every mode and by the peer):
+//! 1. Rust side of the loop: add what it calls to `bench_class!` in
+//!    `fixtures/bench/src/lib.rs` (all three modes get it) and the same API to
+//!    `fixtures/bench/peer/src/lib.rs` (as a wasm-bindgen user writes it).
+//! 2. JS side: an entry in `xtask/bench/scenarios.mjs`: `{ iterations, crossings,
+//!    setup(api), run(api, state, n), floor(api, state, n), teardown(api, state) }`; `run`
+//!    must work in chunks (state in `state`), `floor` makes `crossings` bare `floor` calls
+//!    per iteration, `teardown` releases what `setup` made; optional: `allocFloor` (an
+//!    `alloc-floor` row), `counters(state)` (totals reported with every measure, e.g.
+//!    `uiTree`'s memo hits), `jsOnly(small)` (a `js-only` row: an `api` of plain JS objects
+//!    for the same `setup`, `run` and `teardown`; set `js_only` in the catalogue too). If it
+//!    needs more of the package than `api` gives, extend `loadApi` in `runner.mjs` for both
+//!    the bridge classes and the peer's.
+//! 3. Catalogue: a [`Scenario`] here (same name, iterations, crossings; `quick_iterations`
+//!    for the CI smoke run; `what` is its line in the docs). The tests below check the two
+//!    sides agree (they load `scenarios.mjs` in Node, so an entry may come from a factory
+//!    such as `consumeScenario`); `cargo xtask test-node --filter bench` runs it in every
+//!    mode and checks it leaves no object behind.
+//! 4. Targets, if the issue sets some: the group's function in
+//!    `report/identity/targets.rs` (or a section of its own, listed in `report::targets`,
+//!    for a family with its own table). The tables pick the scenario up by themselves. Try
+//!    it: `cargo xtask bench --filter NAME --peer wasm-bindgen`.
+//!
+//! A scenario with variants instead of modes follows `pools.mjs` (`sample(m, n, state)`
+//! returning phases, a `primary` phase per variant) and `POOL_SCENARIOS`, with its tables
+//! in its own `report/` section (importing only the leaves; `report/mod.rs` adds its text,
+//! doc and targets).
 
 use super::model::{Mode, PoolScenario, PoolVariant, Scenario};
 

@@ -2,6 +2,10 @@
 //! value. Both are encoded on the wire (`bridge_runtime::wire`) by the `WireOut`/`WireIn`
 //! impls generated here, field by field in declaration order; a fieldless enum crosses
 //! as its variant's index (a JS string in the glue).
+//!
+//! Also `BridgeType`/`BridgeData`/`IntoJs`/`FromJs` of records and enums; a record of
+//! scalars (`model::data::Flat`) also gets an `into_ret` writing the flat area and a
+//! `from_param` reading it.
 
 use super::configured::configured;
 use super::record;

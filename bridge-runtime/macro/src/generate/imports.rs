@@ -3,6 +3,13 @@
 //! and lifts the result, and its record tells `cargo bridge` where the function lives in
 //! JS. A JS class (`pub type T;`) becomes an owned handle type around a `JsValue`, and its
 //! members (`constructor`, `method`, `static_method_of`) functions of `impl T`.
+//!
+//! Raw imports are in module `__bridge_import` under crate-unique names `<crate>::<fn>`; a
+//! JS class's members are `<crate>::<T>::<fn>`, with its `instanceof` import. An `async fn`
+//! import's future awaits the `JsValue` the call returned, then, for a declared result other
+//! than `JsValue`, converts it with a second sync import (`model::imports::Settle`, schema
+//! `MemberForm::Settled`: JS returns its argument, so the conversion and its messages are a
+//! sync import's). Statics are `JsStatic`s.
 
 use super::{jscall, record, thunk};
 use crate::model::conditional::Configured;

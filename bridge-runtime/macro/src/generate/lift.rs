@@ -1,4 +1,8 @@
 //! How a thunk lifts each parameter from wasm values and lowers its result.
+//!
+//! Each parameter's wasm values and prelude, and the result's lowering; the wasm values'
+//! declarations come from the lowering table through `abi.rs`. A tuple of scalars is lifted
+//! and lowered through the flat area here, asking `lowering::flat_tuple`.
 
 use super::abi::{self, scalar};
 use crate::model::ty::TyInfo;

@@ -1,6 +1,8 @@
 //! Emission of a record into the `__bridge_exports` custom section: its JSON is split at
 //! the placeholders (see `model::refs`) and assembled by `bridge_runtime::record::encode`
 //! with the type ids in between.
+//!
+//! The static has no `#[used]`, which on wasm32 would copy it into linear memory too.
 
 use crate::model::refs::{RecordSection, TypeRef};
 use proc_macro2::TokenStream;

@@ -1,6 +1,13 @@
 //! The `extern "C"` export thunk of one function: wasm parameters in, Rust call, wasm
 //! result out. Borrow guards live inside a closure so that every guard is dropped before
 //! an error is thrown to JS or the result is lowered.
+//!
+//! Also a Rust closure's `#closure-call` thunk and `#closure-drop` export (closures returned
+//! by exports or passed to JS functions), and for a returned iterator `iterator_exports`: the
+//! thunk boxes the iterator itself while the guards live, and both exports are monomorphic in
+//! its type, which a generic `fn` infers from the callee's signature (`F: FnOnce(A0, ..) ->
+//! I`, or `-> Result<I, E>`, whose `Ok` is boxed with `Result::map`; an `impl Iterator` has no
+//! name), so `next()` is a direct call into the iterator, no `call_indirect`.
 
 use super::abi::{self, scalar};
 use super::callback;

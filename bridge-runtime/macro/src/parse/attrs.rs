@@ -1,4 +1,10 @@
 //! Parsing of `#[bridge(...)]` arguments on classes and members.
+//!
+//! Validates `identity_mode`; a second name or role argument is an error naming both. Takes
+//! `#[bridge(..)]` helper attributes off members, imports and fields, also out of
+//! `#[cfg_attr(p, ..)]` at any depth: the macro cannot evaluate `p`, so `configurations`
+//! lists every combination of an item's predicates and `per_configuration` parses the item
+//! once per combination (`model::conditional`).
 
 use crate::model::conditional::Configured;
 use proc_macro2::TokenStream;
