@@ -85,6 +85,54 @@ pub fn check_wasm_bindgen(exports: &Exports, wasm_bindgen: &[String], bg_js: &st
     Ok(())
 }
 
+/// Explicit beats implicit: a `pub` field whose JS name an explicit instance member of its
+/// class already takes (a `#[bridge(getter)] fn title` beside `pub title`, as crates were
+/// written before fields became properties) is not a JS property: the explicit member is.
+/// Its accessors leave the exports (their wasm exports then go as unused); the one note
+/// returned names them, for the build to print once.
+pub fn drop_shadowed_fields(exports: &mut Exports) -> Option<String> {
+    let instance = |f: &bridge_schema::Function| {
+        f.kind != FunctionKind::Static && f.receiver != bridge_schema::Receiver::None
+    };
+    let mut dropped = Vec::new();
+    for class in &mut exports.classes {
+        let mut shadowed = Vec::new();
+        for f in class.members.iter().filter(|f| f.field && instance(f)) {
+            if let Some(m) = class.members.iter().find(|m| {
+                !m.field
+                    && m.kind != FunctionKind::Constructor
+                    && instance(m)
+                    && m.js_name == f.js_name
+            }) && !shadowed.contains(&f.rust_name)
+            {
+                dropped.push(format!(
+                    "`{c}::{}` (by `{c}::{}`)",
+                    f.rust_name,
+                    m.rust_name,
+                    c = class.rust_name
+                ));
+                shadowed.push(f.rust_name.clone());
+            }
+        }
+        class
+            .members
+            .retain(|f| !(f.field && instance(f) && shadowed.contains(&f.rust_name)));
+    }
+    if dropped.is_empty() {
+        return None;
+    }
+    let what = if dropped.len() == 1 {
+        "a `pub` field is not a JS property"
+    } else {
+        "`pub` fields are not JS properties"
+    };
+    Some(format!(
+        "{what}: an explicit member of the same JS name is the property: {} (#[bridge(skip)] \
+         on the field says so and silences this note)",
+        dropped.join(", ")
+    ))
+}
+
 pub fn check(exports: &Exports) -> Result<()> {
     let mut seen: Vec<Exported> = Vec::new();
     for item in bridge_items(exports) {
@@ -115,7 +163,8 @@ pub fn check(exports: &Exports) -> Result<()> {
 
 /// Within one class (all its impl blocks): one JS name per instance member (a getter and
 /// a setter of one property share theirs, if both are a field's or neither is) and per
-/// static.
+/// static. Fields an explicit member shadows must be dropped first
+/// (`drop_shadowed_fields`).
 fn check_members(class: &ClassExport) -> Result<()> {
     let role = |kind: FunctionKind| match kind {
         FunctionKind::Getter => "getter",
@@ -147,30 +196,14 @@ fn check_members(class: &ClassExport) -> Result<()> {
         });
         let Some(o) = clash else { continue };
         let (c, krate, js) = (&class.rust_name, &class.crate_name, &m.js_name);
-        if o.field || m.field {
-            let what = |f: &bridge_schema::Function| {
-                if f.field {
-                    format!("field `{c}::{}`", f.rust_name)
-                } else {
-                    format!("`{c}::{}` ({})", f.rust_name, role(f.kind))
-                }
-            };
-            if o.field && m.field {
-                bail!(
-                    "class `{c}` of crate `{krate}` has two `pub` fields named `{js}` in JS: \
-                     `{c}::{}` and `{c}::{}`; give one of them another JS name with \
-                     #[bridge(js_name = \"...\")] (or keep it Rust-only with #[bridge(skip)])",
-                    o.rust_name,
-                    m.rust_name,
-                );
-            }
-            let (field, other) = if o.field { (o, m) } else { (m, o) };
+        // A field against an explicit member is gone by now (`drop_shadowed_fields`).
+        if o.field && m.field {
             bail!(
-                "class `{c}` of crate `{krate}` has a `pub` field and a member named `{js}` in \
-                 JS: {} and {}; keep the field Rust-only with #[bridge(skip)], or give one of \
-                 them another JS name with #[bridge(js_name = \"...\")]",
-                what(field),
-                what(other),
+                "class `{c}` of crate `{krate}` has two `pub` fields named `{js}` in JS: \
+                 `{c}::{}` and `{c}::{}`; give one of them another JS name with \
+                 #[bridge(js_name = \"...\")] (or keep it Rust-only with #[bridge(skip)])",
+                o.rust_name,
+                m.rust_name,
             );
         }
         bail!(
@@ -365,31 +398,14 @@ mod tests {
             ..member(kind, rust, js)
         };
         // A field's getter and setter are one property.
-        check(&node_with(vec![
+        let mut exports = node_with(vec![
             field(Getter, "size", "size"),
             field(Setter, "size", "size"),
             member(Method, "grow", "grow"),
-        ]))
-        .unwrap();
-        assert_eq!(
-            error(node_with(vec![
-                member(Method, "size", "size"),
-                field(Getter, "size", "size"),
-                field(Setter, "size", "size"),
-            ])),
-            "class `Node` of crate `pa` has a `pub` field and a member named `size` in JS: field \
-             `Node::size` and `Node::size` (method); keep the field Rust-only with \
-             #[bridge(skip)], or give one of them another JS name with #[bridge(js_name = \"...\")]"
-        );
-        // A readonly field's getter does not pair with a hand-written setter.
-        let err = error(node_with(vec![
-            field(Getter, "size", "size"),
-            member(Setter, "set_size", "size"),
-        ]));
-        assert!(
-            err.contains("field `Node::size` and `Node::set_size` (setter)"),
-            "{err}"
-        );
+        ]);
+        assert_eq!(drop_shadowed_fields(&mut exports), None);
+        check(&exports).unwrap();
+        assert_eq!(exports.classes[0].members.len(), 3);
         let err = error(node_with(vec![
             field(Getter, "a_b", "aB"),
             field(Getter, "aB", "aB"),
@@ -398,6 +414,75 @@ mod tests {
             err.contains("two `pub` fields named `aB` in JS: `Node::a_b` and `Node::aB`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_explicit_member_shadows_a_field_of_its_js_name() {
+        use FunctionKind::*;
+        let field = |kind, rust: &str, js: &str| Function {
+            field: true,
+            ..member(kind, rust, js)
+        };
+        let names = |e: &Exports| {
+            e.classes[0]
+                .members
+                .iter()
+                .map(|m| format!("{}{}", if m.field { "field " } else { "" }, m.rust_name))
+                .collect::<Vec<_>>()
+        };
+        // Written before fields were properties: the explicit getter and setter are the
+        // property, the field (both accessors) is not exported; one note names it.
+        let mut exports = node_with(vec![
+            field(Getter, "title", "title"),
+            field(Setter, "title", "title"),
+            field(Getter, "width", "width"),
+            member(Getter, "title", "title"),
+            member(Setter, "set_title", "title"),
+        ]);
+        let note = drop_shadowed_fields(&mut exports).unwrap();
+        assert_eq!(
+            note,
+            "a `pub` field is not a JS property: an explicit member of the same JS name is the \
+             property: `Node::title` (by `Node::title`) (#[bridge(skip)] on the field says so \
+             and silences this note)"
+        );
+        assert_eq!(
+            names(&exports),
+            ["field width", "title", "set_title"],
+            "the field's two accessors go, the rest stay"
+        );
+        check(&exports).unwrap();
+        // Any explicit instance member takes the name: a method, a lone setter (the
+        // property is then write-only, as it was before fields were properties).
+        let mut exports = node_with(vec![
+            member(Method, "size", "size"),
+            field(Getter, "size", "size"),
+            field(Setter, "size", "size"),
+            field(Getter, "len", "length"),
+            member(Setter, "set_length", "length"),
+        ]);
+        let note = drop_shadowed_fields(&mut exports).unwrap();
+        assert!(
+            note.starts_with("`pub` fields are not JS properties"),
+            "{note}"
+        );
+        assert!(
+            note.contains("`Node::size` (by `Node::size`), `Node::len` (by `Node::set_length`)"),
+            "{note}"
+        );
+        assert_eq!(names(&exports), ["size", "set_length"]);
+        check(&exports).unwrap();
+        // A static of the same name is the class's, not the instance's: the field stays.
+        let mut exports = node_with(vec![
+            field(Getter, "count", "count"),
+            Function {
+                receiver: Receiver::None,
+                ..member(Static, "count", "count")
+            },
+        ]);
+        assert_eq!(drop_shadowed_fields(&mut exports), None);
+        assert_eq!(names(&exports), ["field count", "count"]);
+        check(&exports).unwrap();
     }
 
     #[test]

@@ -238,5 +238,8 @@ fn package_crate(
             output.summary
         ),
     );
+    for note in &output.notes {
+        crate::progress::note(&krate.name, note, args.quiet);
+    }
     Ok(())
 }

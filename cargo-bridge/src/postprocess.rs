@@ -51,6 +51,8 @@ pub struct Output {
     pub snippets: Vec<Snippet>,
     /// wasm-bindgen's files (its `_bg.js`, its snippets): (path in the package, contents).
     pub wasm_bindgen_files: Vec<(String, Vec<u8>)>,
+    /// What the build should tell the user once (not errors).
+    pub notes: Vec<String>,
 }
 
 /// Process the module `bytes` (read from `wasm_name`); `mode_of` resolves a class's
@@ -76,8 +78,9 @@ pub fn run(
     let mut module = walrus::Module::from_buffer_with_config(bytes, &config)
         .with_context(|| format!("{wasm_name} is not a valid WebAssembly module"))?;
 
-    let exports = transforms::exports_section::run(&mut module, wasm_name)?;
+    let mut exports = transforms::exports_section::run(&mut module, wasm_name)?;
     laps.end(Phase::Decode);
+    let notes = Vec::from_iter(crate::names::drop_shadowed_fields(&mut exports));
     crate::names::check(&exports)
         .with_context(|| format!("checking the JS names of {wasm_name}"))?;
     check::records_match_module(&module, &exports, wasm_name)?;
@@ -198,6 +201,7 @@ pub fn run(
         summary: mode_summary(&plans),
         snippets,
         wasm_bindgen_files,
+        notes,
     })
 }
 

@@ -39,6 +39,13 @@ impl Step {
     }
 }
 
+/// A cargo-style note about `krate` that is not an error (`note: crate \`app\`: ...`).
+pub fn note(krate: &str, note: &str, quiet: bool) {
+    if !quiet {
+        eprintln!("{:>12} crate `{krate}`: {note}", "note:");
+    }
+}
+
 impl Drop for Step {
     fn drop(&mut self) {
         if !self.bar.is_finished() {
