@@ -7,6 +7,7 @@ mod bundlers;
 mod circles;
 mod clippy;
 mod demo;
+mod docs;
 mod fixtures;
 mod fmt;
 mod fuzz;
@@ -34,7 +35,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Task {
-    /// Every test: fmt check, clippy (the fixtures for wasm32 too), cargo test, bench smoke, test-types, test-browser, test-packages, test-bundlers, test-workers, test-runtimes, then test-node
+    /// Every test: fmt check, clippy (the fixtures for wasm32 too), cargo test, docs, bench smoke, test-types, test-browser, test-packages, test-bundlers, test-workers, test-runtimes, the demo, the example, then test-node
     Test,
     /// The fmt phase of `test` alone: `cargo fmt --all --check` of every Rust workspace in the repo
     Fmt,
@@ -78,6 +79,8 @@ enum Task {
     Fuzz(fuzz::FuzzArgs),
     /// Millions of mixed operations per identity mode in one process: memory flat, nothing live
     Soak(soak::SoakArgs),
+    /// Build the user guide (docs/, mdBook) into target/book/; fail on a broken link or a Rust block that no longer compiles
+    Docs,
     /// Import circles between the modules of each crate (fails on any but the known ones)
     Circles,
     /// Build the bundled example with `cargo bridge build --release` and run it in Node
@@ -105,6 +108,7 @@ fn main() -> Result<()> {
         Task::Example => tasks::example(&sh),
         Task::Demo(args) => demo::run(&sh, &args),
         Task::Circles => circles::run(&fixtures::project_root()),
+        Task::Docs => docs::run(&sh),
         Task::Bench(args) => bench::run(&sh, &args),
         Task::Fuzz(args) => fuzz::run(&sh, &args),
         Task::Soak(args) => soak::run(&sh, &args),

@@ -8,13 +8,14 @@
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use crate::phases::Phases;
 use crate::{
-    browser, bundlers, clippy, demo, fmt, js_tools, packages, runtimes, typescript, warm, workers,
+    browser, bundlers, clippy, demo, docs, fmt, js_tools, packages, runtimes, typescript, warm,
+    workers,
 };
 use anyhow::{Result, bail};
 use std::time::Instant;
 use xshell::{Shell, cmd};
 
-/// Everything CI runs: format, lints, Rust tests, a benchmark smoke run, types, the
+/// Everything CI runs: format, lints, Rust tests, the user guide, a benchmark smoke run, types, the
 /// browser, package, bundler, worker and runtime checks, the demo, the bundled example,
 /// node suites. Prints how long each phase took at the end (also when one fails).
 ///
@@ -57,6 +58,7 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
         })
     };
     let wasm_bindgen = phases.spawn("wasm-bindgen-cli install", warm::wasm_bindgen_cli);
+    let mdbook = phases.spawn("mdbook install", docs::install_mdbook);
 
     // Every workspace the repo has (the root one, fixtures/, the bench peer, the demo...).
     phases.run("fmt", || fmt::check(&fixtures::project_root()))?;
@@ -86,6 +88,10 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
             .env("CHROMIUM", &chromium)
             .run()?)
     })?;
+    // The guide: links, the mdBook build, its Rust blocks (checked for wasm32 in the
+    // fixtures' target directory, where the runtime is already compiled).
+    let mdbook = mdbook.join()?;
+    phases.run("docs", || docs::check(sh, &mdbook))?;
     npm.join()?;
     // Smoke only: speed is never asserted by a timed test.
     phases.run("bench --quick", || {
