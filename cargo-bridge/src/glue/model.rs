@@ -115,6 +115,10 @@ pub struct ClassView {
     /// A method (or getter) returns a sealed iterator: the wrapper keeps its live ones
     /// (`#iterators`), and its release marks them (their `next()` checks nothing else).
     pub iterates_sealed: bool,
+    /// The class has `free()`, wasm-bindgen's name for `release()`: unless an instance
+    /// member of its own is named `free` (the user's member wins, so a crate with one
+    /// builds and behaves as before).
+    pub free: bool,
 }
 
 #[derive(Serialize)]
@@ -393,6 +397,8 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         .iter()
         .chain(properties.iter().filter_map(|p| p.getter.as_ref()))
         .any(|f| f.has_self && f.closure.as_ref().is_some_and(|c| c.iterator));
+    let free = !methods.iter().any(|f| f.js_name == "free")
+        && !properties.iter().any(|p| !p.is_static && p.name == "free");
     // Until `seal_iterators` says which are sealed, every iterator is guarded.
     ClassView {
         name: class.name.clone(),
@@ -418,5 +424,6 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         properties,
         iterates,
         iterates_sealed: false,
+        free,
     }
 }
