@@ -62,9 +62,12 @@ pub struct Built {
 
 /// Build `krate` for wasm32 and return the path of its `.wasm`.
 /// `profile`: cargo's `--release` for an optimized one; `cargo_args`: the feature flags
-/// and the arguments given after `--`; `tests`: `cargo rustc … -- --cfg bridge_test`, so
-/// the crate's `#[bridge::test]` functions are exported (only the crate itself is
-/// compiled with the flag, its dependencies are shared with the package build).
+/// and the arguments given after `--`; `tests`: the crate's unit-test build instead,
+/// `cargo rustc --lib --profile test … -- --cfg bridge_test`: compiled as `cargo test`
+/// compiles it (`cfg(test)`, its dev-dependencies), a wasm "executable" whose
+/// `#[bridge::test]`s are exports; `--cfg bridge_test` too, so crates that gated their
+/// tests on it (the only cfg `cargo bridge test` set before) still build them. Only the crate itself gets the
+/// flags: its dependencies are shared with the package build.
 pub fn build(
     ws: &Workspace,
     krate: &BridgeCrate,
@@ -83,13 +86,18 @@ pub fn build(
     let mut cmd = Command::new(cargo);
     cmd.arg(if tests { "rustc" } else { "build" })
         .args(["--lib", "--target", WASM_TARGET])
+        .args(if tests {
+            &["--profile", "test"][..]
+        } else {
+            &[]
+        })
         .arg("--manifest-path")
         .arg(&ws.manifest_path)
         .args(["--package", &krate.name])
         .arg("--message-format=json-render-diagnostics")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
-    if release {
+    if release && !tests {
         cmd.arg("--release");
     }
     if quiet {
@@ -117,7 +125,12 @@ pub fn build(
                         rlib: rlib.clone().into_std_path_buf(),
                     });
                 }
-                if artifact.target.name.replace('-', "_") == krate.lib_name
+                if tests
+                    && artifact.profile.test
+                    && artifact.target.name.replace('-', "_") == krate.lib_name
+                {
+                    wasm = artifact.executable.map(|f| f.into_std_path_buf());
+                } else if artifact.target.name.replace('-', "_") == krate.lib_name
                     && artifact.target.crate_types.contains(&CrateType::CDyLib)
                 {
                     wasm = artifact

@@ -44,6 +44,19 @@ pub struct TestArgs {
     /// [Chromium: $CHROMIUM, else chromium, chromium-browser or google-chrome on PATH]
     #[arg(long)]
     pub chromium: bool,
+    /// Run only the test whose path is exactly FILTER
+    #[arg(long)]
+    pub exact: bool,
+    /// Run only the #[ignore]d tests
+    #[arg(long, conflicts_with = "include_ignored")]
+    pub ignored: bool,
+    /// Run the #[ignore]d tests too
+    #[arg(long)]
+    pub include_ignored: bool,
+    /// Fail a test that has not finished after SECS seconds (an async test awaiting a
+    /// Promise nothing settles); the others still run [default: $WASM_BINDGEN_TEST_TIMEOUT, else 60]
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub test_timeout: Option<u32>,
     /// Bridge crate to test (default: the crate of the manifest, or every bridge crate of the workspace)
     #[arg(long, short = 'p', value_name = "SPEC")]
     pub package: Option<String>,

@@ -22,8 +22,8 @@ use std::path::PathBuf;
 pub enum Mode {
     /// `cargo bridge build`: packages in `<crate>/pkg` (or `--out-dir`).
     Package,
-    /// `cargo bridge test`: the crate compiled with `--cfg bridge_test` (its
-    /// `#[bridge::test]` exports), packaged into `<target>/bridge/test/<crate>`.
+    /// `cargo bridge test`: the crate's unit-test build (`cfg(test)`; its `#[bridge::test]`
+    /// exports, see cargo_build.rs), packaged into `<target>/bridge/test/<crate>`.
     Test,
 }
 
@@ -33,6 +33,8 @@ pub struct Packaged {
     pub out_dir: PathBuf,
     /// The glue's file name stem (`<stem>.js`).
     pub stem: String,
+    /// The crate's directory.
+    pub crate_dir: PathBuf,
 }
 
 pub fn build(args: &BuildArgs) -> Result<()> {
@@ -123,6 +125,7 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
             crate_name: krate.name.clone(),
             out_dir: files.out_dir,
             stem: files.stem,
+            crate_dir: krate.dir.clone(),
         });
     }
     timings::write()?;

@@ -1,7 +1,9 @@
-//! `cargo bridge test`: `#[bridge::test]` functions run inside wasm with the real glue, in
-//! Node and in headless Chromium; libtest's output and exit code, a filter, a panicking
-//! test failing with its message while the others still run; async tests awaiting JS
-//! promises, and tests returning `Result<(), E>`.
+//! `cargo bridge test`: `#[bridge::test]` functions (in `#[cfg(test)]` modules too) run
+//! inside wasm with the real glue, in Node and in headless Chromium; libtest's output and
+//! exit code, a filter, a panicking test failing with its message while the others still
+//! run; async tests awaiting JS promises, tests returning `Result<(), E>`; a hung async test
+//! failing alone by its timeout; declared tests that did not run reported with why, and a
+//! run over none of them an error.
 //!
 //! Crate names are unique per test (see `support`).
 
@@ -85,6 +87,7 @@ mod checks {
     }
 }
 
+#[cfg(test)]
 mod later {
     use super::*;
 
@@ -228,10 +231,54 @@ fn unsupported_tests_are_compile_errors() {
     ]);
 }
 
-/// An async test awaiting a Promise nothing settles: Node's event loop empties with the
-/// test in flight; the runner names it and fails (exit 101), it does not hang.
+/// The case of issue 44: a `#[cfg(test)]` module (as every Rust developer writes one), one
+/// passing and one deliberately failing test: `1 passed; 1 failed`, exit 101, the message
+/// shown; in Node and in Chromium.
 #[test]
-fn an_async_test_that_never_settles_is_named() {
+fn tests_in_a_cfg_test_module_run_and_a_failure_fails_the_run() {
+    let project = Project::workspace(&["bth"], "");
+    project.bridge_crate(
+        "bth",
+        "bt-held-crate",
+        "\"cdylib\"",
+        "",
+        "#[bridge_runtime::bridge]\npub fn two() -> u32 { 2 }\n\n\
+         #[cfg(test)]\nmod held_out_tests {\n    \
+             #[bridge_runtime::bridge::test]\n    fn adds_in_wasm() { assert_eq!(super::two() + 2, 4); }\n    \
+             #[bridge_runtime::bridge::test]\n    fn fails_in_wasm() { assert_eq!(1, 2, \"deliberate\"); }\n}\n",
+    );
+    for args in [&["test"][..], &["test", "--chromium"]] {
+        let run = project.run(args);
+        assert_eq!(
+            run.code,
+            Some(101),
+            "{args:?}\n{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+        for line in [
+            "running 2 tests\n",
+            "test bt_held_crate::held_out_tests::adds_in_wasm ... ok\n",
+            "test bt_held_crate::held_out_tests::fails_in_wasm ... FAILED\n",
+            "---- bt_held_crate::held_out_tests::fails_in_wasm ----\n",
+            "assertion `left == right` failed: deliberate",
+            "failures:\n    bt_held_crate::held_out_tests::fails_in_wasm\n",
+            "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
+        ] {
+            assert!(
+                run.stdout.contains(line),
+                "{args:?}: {line:?} missing:\n{}",
+                run.stdout
+            );
+        }
+    }
+}
+
+/// An async test awaiting a Promise nothing settles, between two passing ones: it fails
+/// alone when its (configurable) time is up, the test after it runs, and the report ends
+/// with the failures and the summary.
+#[test]
+fn a_hung_async_test_fails_alone_by_its_timeout() {
     let project = Project::workspace(&["btn"], "");
     project.bridge_crate(
         "btn",
@@ -242,27 +289,119 @@ fn an_async_test_that_never_settles_is_named() {
          #[bridge]\nextern \"C\" {\n    \
              #[bridge(js_name = \"Function\")]\n    \
              fn function(body: &str) -> JsValue;\n}\n\
-         #[bridge::test]\nfn first() {}\n\
-         #[bridge::test]\nasync fn waits_forever() {\n    \
+         #[cfg(test)]\nmod tests {\n    use super::*;\n\
+         #[bridge::test]\nfn a_first() {}\n\
+         #[bridge::test]\nasync fn b_waits_forever() {\n    \
              // A thenable whose `then` never calls back.\n    \
              let never = JsValue::object();\n    \
              never.set(\"then\", &function(\"\"));\n    \
              let _ = JsPromise::new(JsValue::undefined()).await;\n    \
-             let _ = JsPromise::new(never).await;\n}\n",
+             let _ = JsPromise::new(never).await;\n}\n\
+         #[bridge::test]\nasync fn c_after() {\n    \
+             let _ = JsPromise::new(JsValue::from(1.0)).await;\n}\n}\n",
     );
+    for args in [
+        &["test", "--test-timeout", "2"][..],
+        &["test", "--test-timeout", "2", "--chromium"],
+    ] {
+        let run = project.run(args);
+        assert_eq!(
+            run.code,
+            Some(101),
+            "{args:?}\n{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+        for line in [
+            "test bt_never_crate::tests::a_first ... ok\n\
+             test bt_never_crate::tests::b_waits_forever ... FAILED\n\
+             test bt_never_crate::tests::c_after ... ok\n",
+            "---- bt_never_crate::tests::b_waits_forever ----\n\
+             the test did not finish within 2 s",
+            "failures:\n    bt_never_crate::tests::b_waits_forever\n",
+            "test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
+        ] {
+            assert!(
+                run.stdout.contains(line),
+                "{args:?}: {line:?} missing:\n{}",
+                run.stdout
+            );
+        }
+    }
+    // A bad limit is named.
+    let run = run_in_env(
+        &project.root(),
+        &["test"],
+        &[("WASM_BINDGEN_TEST_TIMEOUT", "soon")],
+    );
+    run.fails()
+        .stderr_has(&["WASM_BINDGEN_TEST_TIMEOUT is \"soon\", not a number of seconds"])
+        .compiled_nothing();
+}
+
+/// Declared tests that did not run are counted and named with why (a #[cfg] compiled them
+/// out, an integration test); when none ran at all, the run is an error, not `ok`.
+#[test]
+fn tests_that_did_not_run_are_reported_and_none_run_is_an_error() {
+    let project = Project::workspace(&["bts"], "");
+    project
+        .bridge_crate(
+            "bts",
+            "bt-skip-crate",
+            "\"cdylib\"",
+            "[features]\nslow = []\n",
+            "#[cfg(test)]\nmod tests {\n    \
+                 #[bridge_runtime::bridge::test]\n    fn runs() {}\n    \
+                 #[cfg(feature = \"slow\")]\n    #[bridge_runtime::bridge::test]\n    fn slow_one() {}\n    \
+                 #[test]\n    fn native_one() {}\n}\n",
+        )
+        .file(
+            "bts/tests/more.rs",
+            "#[bridge_runtime::bridge::test]\nfn from_outside() {}\n",
+        );
     let run = project.run(&["test"]);
-    assert_eq!(run.code, Some(101), "{}\n{}", run.stdout, run.stderr);
+    run.ok();
+    for line in [
+        "test result: ok. 1 passed; 0 failed",
+        "note: 2 test functions of `bt-skip-crate` did not run:\n",
+        "    tests::slow_one (src/lib.rs, #[bridge::test]): not in the test build: a #[cfg] \
+         compiled it out",
+        "    from_outside (tests/more.rs, #[bridge::test]): in an integration test",
+        "note: 1 #[test] function of `bt-skip-crate` runs natively (`cargo test`), not in wasm",
+    ] {
+        assert!(
+            run.stdout.contains(line),
+            "{line:?} missing:\n{}",
+            run.stdout
+        );
+    }
+    // With the feature, the gated test is in the build.
+    let slow = project.run(&["test", "-F", "slow"]);
+    slow.ok();
     assert!(
-        run.stdout.contains("test bt_never_crate::first ... ok")
-            && run
+        slow.stdout.contains("test result: ok. 2 passed")
+            && slow
                 .stdout
-                .contains("test bt_never_crate::waits_forever ... FAILED")
-            && run.stdout.contains(
-                "error: bt_never_crate::waits_forever never finished: it awaits a Promise that \
-                 nothing settles"
-            ),
+                .contains("note: 1 test function of `bt-skip-crate` did not run"),
         "{}",
-        run.stdout
+        slow.stdout
+    );
+    // Only gated tests: nothing runs, and that is an error.
+    project.file(
+        "bts/src/lib.rs",
+        "#[bridge_runtime::bridge]\npub fn one() -> u32 { 1 }\n\n\
+         #[cfg(all(test, feature = \"slow\"))]\nmod tests {\n    \
+             #[bridge_runtime::bridge::test]\n    fn slow_one() {}\n}\n",
+    );
+    std::fs::remove_file(project.path("bts/tests/more.rs")).unwrap();
+    let none = project.run(&["test"]);
+    none.fails()
+        .stderr_has(&["`bt-skip-crate` has test functions, and none of them ran"]);
+    assert!(
+        none.stdout.contains("running 0 tests")
+            && none.stdout.contains("tests::slow_one (src/lib.rs"),
+        "{}",
+        none.stdout
     );
 }
 

@@ -1,18 +1,26 @@
-// `cargo bridge test` in Node: node node.mjs <glue.js> <filter>
+// `cargo bridge test` in Node: node node.mjs <plan.json>
+// The plan (written by cargo-bridge/src/test_runner): `glue` (the bridge glue, or null),
+// `wbg` (null or `{ glue, wasm, skip }`: wasm-bindgen's `--target web` glue of a crate
+// without bridge glue, or null `glue` when the bridge glue is the merged one), `options`
+// (see harness.mjs) and `results`, the file the run's counts are written to.
+import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { runTests } from "./harness.mjs";
+import { captureConsole, runTests } from "./harness.mjs";
 
-const [glue, filter = ""] = process.argv.slice(2);
-const state = {};
-// An async test awaiting a Promise nothing settles leaves Node with an empty event loop
-// and the loop below unfinished: say which test, and fail as a failed test does.
-process.on("exit", () => {
-  if (state.running !== undefined) {
-    console.log(`test ${state.running} ... FAILED`);
-    console.log("");
-    console.log(`error: ${state.running} never finished: it awaits a Promise that nothing settles (Node's event loop is empty)`);
-    process.exitCode = 101;
+const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
+captureConsole();
+const suite = { glue: null, wbg: null };
+if (plan.glue !== null) suite.glue = await import(pathToFileURL(plan.glue).href);
+if (plan.wbg !== null) {
+  if (plan.wbg.glue === null) {
+    // The bridge glue is the merged package: it re-exports wasm-bindgen's items.
+    suite.wbg = { module: suite.glue, exports: suite.glue.__bridgeWasmExports(), skip: plan.wbg.skip };
+  } else {
+    const module = await import(pathToFileURL(plan.wbg.glue).href);
+    const exports = module.initSync({ module: readFileSync(plan.wbg.wasm) });
+    suite.wbg = { module, exports, skip: plan.wbg.skip };
   }
-});
-const module = await import(pathToFileURL(glue).href);
-process.exitCode = await runTests(module, filter, (line) => console.log(line), state);
+}
+const result = await runTests(suite, plan.options, (line) => console.log(line));
+writeFileSync(plan.results, JSON.stringify(result));
+process.exitCode = result.code;

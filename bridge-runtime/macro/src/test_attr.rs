@@ -1,8 +1,10 @@
 //! `#[bridge::test]`: a test `cargo bridge test` runs inside wasm, with the real glue.
 //!
-//! The function stays as written (always compiled, so it is type-checked by every build;
-//! `allow(dead_code)` as no package calls it). Under `--cfg bridge_test`, which only
-//! `cargo bridge test` passes, it also gets a `#[bridge]` export
+//! The function stays as written (`allow(dead_code)`: no package calls it; in a
+//! `#[cfg(test)]` module, where tests belong, only test builds compile it). In a wasm test
+//! build (`cfg(test)`, as `cargo bridge test` compiles the crate; or the `--cfg
+//! bridge_test` it passes too, which older crates gated their tests on) it also gets a
+//! `#[bridge]` export
 //! `bridgeTest_<name>_<hash>(run: bool) -> Result<String, String>`: with `false` it returns
 //! the test's path (`module::name`, as libtest prints it), with `true` it runs the test,
 //! whose panic the glue turns into an `Error` with the panic message and whose `Err(e)`
@@ -81,7 +83,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
 
         #[allow(unexpected_cfgs)]
         const _: () = {
-            #[cfg(bridge_test)]
+            #[cfg(all(any(test, bridge_test), target_family = "wasm"))]
             #[::bridge_runtime::bridge(js_name = #js_name)]
             pub #asyncness fn #export(
                 run: bool,

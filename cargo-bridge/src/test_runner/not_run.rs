@@ -1,0 +1,196 @@
+//! After a crate's run: the test functions its source declares (`scan.rs`) that did not
+//! run, each with why (compiled out by a `#[cfg]`, in an integration test, only for
+//! another host), printed under the report; and when none of its wasm tests ran at all,
+//! an error instead of libtest's `ok` over nothing.
+
+use super::RunResult;
+use super::scan::{Declared, Kind};
+use anyhow::{Result, bail};
+
+/// `lib_name`: the crate's library name, which starts a `#[bridge::test]`'s path;
+/// `skip_reason`: why the build's `#[wasm_bindgen_test]`s did not run on this host.
+pub fn report(
+    crate_name: &str,
+    lib_name: &str,
+    declared: &[Declared],
+    result: &RunResult,
+    skip_reason: Option<&str>,
+) -> Result<()> {
+    let lines = not_run_lines(lib_name, declared, result, skip_reason);
+    let native = declared.iter().filter(|d| d.kind == Kind::Native).count();
+    if !lines.is_empty() {
+        let count: usize = lines.iter().map(|(n, _)| n).sum();
+        println!(
+            "note: {count} test function{} of `{crate_name}` did not run:",
+            plural(count)
+        );
+        for (_, line) in &lines {
+            println!("    {line}");
+        }
+    }
+    if native > 0 {
+        println!(
+            "note: {native} #[test] function{} of `{crate_name}` {} natively (`cargo test`), \
+             not in wasm",
+            plural(native),
+            if native == 1 { "runs" } else { "run" }
+        );
+    }
+    if !lines.is_empty() || native > 0 {
+        println!();
+    }
+    let wasm_declared = declared.iter().any(|d| d.kind != Kind::Native);
+    let chose_none = result.filtered_out > 0 || result.ignored > 0;
+    if result.ran.is_empty() && (wasm_declared || result.skipped > 0) && !chose_none {
+        bail!(
+            "`{crate_name}` has test functions, and none of them ran (see the note above): \
+             a run over nothing is not a pass"
+        );
+    }
+    Ok(())
+}
+
+/// (how many, the line saying which and why) for each group of tests that did not run.
+fn not_run_lines(
+    lib_name: &str,
+    declared: &[Declared],
+    result: &RunResult,
+    skip_reason: Option<&str>,
+) -> Vec<(usize, String)> {
+    let mut lines = Vec::new();
+    if result.skipped > 0 {
+        lines.push((
+            result.skipped,
+            format!(
+                "{} #[wasm_bindgen_test]{}: {}",
+                result.skipped,
+                plural(result.skipped),
+                skip_reason.unwrap_or("not runnable on this host")
+            ),
+        ));
+    }
+    // The build's tests by path inside the crate (a #[bridge::test]'s starts with the
+    // crate, a #[wasm_bindgen_test]'s does not); each declared test takes one.
+    let prefix = format!("{lib_name}::");
+    let mut compiled: Vec<&str> = result
+        .compiled
+        .iter()
+        .map(|name| name.strip_prefix(&prefix).unwrap_or(name))
+        .collect();
+    let mut take = |path: &str| {
+        let exact = compiled.iter().position(|c| *c == path);
+        let last = path.rsplit("::").next().unwrap_or(path);
+        let by_name = || {
+            compiled
+                .iter()
+                .position(|c| c.rsplit("::").next() == Some(last))
+        };
+        match exact.or_else(by_name) {
+            Some(i) => {
+                compiled.swap_remove(i);
+                true
+            }
+            None => false,
+        }
+    };
+    for test in declared.iter().filter(|d| d.kind != Kind::Native) {
+        if test.integration {
+            lines.push((
+                1,
+                format!(
+                    "{} ({}, {}): in an integration test (tests/*.rs), which cargo bridge test \
+                     does not build: move it into a #[cfg(test)] module under src/",
+                    test.path,
+                    test.file.display(),
+                    test.kind.attribute()
+                ),
+            ));
+        } else if !take(&test.path) {
+            lines.push((
+                1,
+                format!(
+                    "{} ({}, {}): not in the test build: a #[cfg] compiled it out (or its file \
+                     is not a module of the crate)",
+                    test.path,
+                    test.file.display(),
+                    test.kind.attribute()
+                ),
+            ));
+        }
+    }
+    lines
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn declared(kind: Kind, path: &str, integration: bool) -> Declared {
+        Declared {
+            kind,
+            path: path.into(),
+            file: PathBuf::from(if integration {
+                "tests/t.rs"
+            } else {
+                "src/lib.rs"
+            }),
+            integration,
+        }
+    }
+
+    fn result(compiled: &[&str], ran: &[&str]) -> RunResult {
+        RunResult {
+            ran: ran.iter().map(|s| s.to_string()).collect(),
+            compiled: compiled.iter().map(|s| s.to_string()).collect(),
+            ignored: 0,
+            filtered_out: 0,
+            skipped: 0,
+        }
+    }
+
+    #[test]
+    fn declared_tests_missing_from_the_build_are_named_with_why() {
+        let declared = [
+            declared(Kind::Bridge, "tests::runs", false),
+            declared(Kind::Bridge, "tests::gated", false),
+            declared(Kind::WasmBindgen, "web::also_runs", false),
+            declared(Kind::WasmBindgen, "elsewhere", true),
+            declared(Kind::Native, "tests::native", false),
+        ];
+        let run = result(&["krate::tests::runs", "web::also_runs"], &[]);
+        let lines = not_run_lines("krate", &declared, &run, None);
+        let text: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
+        assert_eq!(lines.len(), 2, "{text:#?}");
+        assert!(
+            text[0]
+                .starts_with("tests::gated (src/lib.rs, #[bridge::test]): not in the test build")
+        );
+        assert!(
+            text[1].starts_with(
+                "elsewhere (tests/t.rs, #[wasm_bindgen_test]): in an integration test"
+            )
+        );
+    }
+
+    #[test]
+    fn nothing_run_over_declared_tests_is_an_error_unless_a_filter_chose_it() {
+        let declared = [declared(Kind::Bridge, "tests::gated", false)];
+        let err = report("c", "c", &declared, &result(&[], &[]), None).unwrap_err();
+        assert!(err.to_string().contains("none of them ran"), "{err}");
+        let mut filtered = result(&["c::tests::gated"], &[]);
+        filtered.filtered_out = 1;
+        report("c", "c", &declared, &filtered, None).unwrap();
+        // Tests only for another host: skipped, and nothing ran.
+        let mut skipped = result(&[], &[]);
+        skipped.skipped = 2;
+        let err = report("c", "c", &[], &skipped, Some("browser only")).unwrap_err();
+        assert!(err.to_string().contains("none of them ran"), "{err}");
+        // No tests declared at all: libtest's ok over 0.
+        report("c", "c", &[], &result(&[], &[]), None).unwrap();
+    }
+}
