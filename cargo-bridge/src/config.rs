@@ -64,9 +64,9 @@ pub fn read_identity_mode(
     };
     // A crate's table also holds its packaging settings (package_settings.rs).
     let valid: &[&str] = if table.starts_with("package.") {
-        &[KEY, "npm-name", "wasm-opt"]
+        &[KEY, crate::js_names::KEY, "npm-name", "wasm-opt"]
     } else {
-        &[KEY]
+        &[KEY, crate::js_names::KEY]
     };
     for key in bridge.keys() {
         if !valid.contains(&key.as_str()) {

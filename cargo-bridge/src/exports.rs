@@ -450,6 +450,7 @@ mod tests {
         Function {
             is_async: false,
             refuses_released: false,
+            as_written: None,
             kind: FunctionKind::Method,
             js_name: name.into(),
             rust_name: name.into(),

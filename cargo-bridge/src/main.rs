@@ -7,6 +7,7 @@ mod config;
 mod exports;
 mod glue;
 mod import_check;
+mod js_names;
 mod modes;
 mod names;
 mod package;

@@ -53,6 +53,7 @@ mod tests {
                 .iter()
                 .map(|(n, m)| (n.to_string(), *m))
                 .collect::<BTreeMap<_, _>>(),
+            as_written: Default::default(),
             crates: Vec::new(),
             package_dirs: BTreeMap::new(),
         }

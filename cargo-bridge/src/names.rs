@@ -243,6 +243,7 @@ mod tests {
             function: Function {
                 is_async: false,
                 refuses_released: false,
+                as_written: None,
                 kind: FunctionKind::Free,
                 js_name: js.into(),
                 rust_name: rust.into(),
@@ -342,6 +343,7 @@ mod tests {
         Function {
             is_async: false,
             refuses_released: false,
+            as_written: None,
             kind,
             js_name: js.into(),
             rust_name: rust.into(),

@@ -189,6 +189,7 @@ fn package_crate(
         target: args.target.name(),
         debug: profile.debug_glue(),
         keep_names: profile.keeps_names(),
+        as_written: &ws.as_written,
     };
     let mut output = postprocess::run(
         &bytes,

@@ -39,6 +39,8 @@ pub struct Naming<'a> {
     pub debug: bool,
     /// Keep the module's name section (debug builds, `--profiling`).
     pub keep_names: bool,
+    /// The crates whose exports keep their Rust names (`js-names = "as-written"`).
+    pub as_written: &'a std::collections::BTreeSet<String>,
 }
 
 /// The processed package contents.
@@ -80,6 +82,9 @@ pub fn run(
 
     let mut exports = transforms::exports_section::run(&mut module, wasm_name)?;
     laps.end(Phase::Decode);
+    crate::js_names::apply(&mut exports, naming.as_written);
+    crate::js_names::check_fields(&exports)
+        .with_context(|| format!("checking the JS names of {wasm_name}"))?;
     let notes = Vec::from_iter(crate::names::drop_shadowed_fields(&mut exports));
     crate::names::check(&exports)
         .with_context(|| format!("checking the JS names of {wasm_name}"))?;

@@ -2,10 +2,11 @@
 //! packages go, and every crate's identity-mode configuration (validated up front).
 
 use crate::config::{self, IdentityMode};
+use crate::js_names::{self, JsNames};
 use crate::package_settings::{self, PackageSettings};
 use anyhow::{Context, Result, bail};
 use cargo_metadata::{CrateType, Metadata, MetadataCommand, Package, TargetKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 const RUNTIME_CRATE: &str = "bridge-runtime";
@@ -17,6 +18,9 @@ pub struct Workspace {
     pub default_mode: Option<IdentityMode>,
     /// `[package.metadata.bridge] identity-mode` of every package that sets it, by name.
     pub crate_modes: BTreeMap<String, IdentityMode>,
+    /// The crates whose exports keep their Rust names (`js-names = "as-written"`, the
+    /// crate's or else the workspace's), among all packages of the graph.
+    pub as_written: BTreeSet<String>,
     /// The crates to build.
     pub crates: Vec<BridgeCrate>,
     /// Directory of every package in the dependency graph, by name (JS module files of
@@ -95,8 +99,25 @@ pub fn load(
         &manifest_path,
         "workspace.metadata.bridge",
     )?;
+    let default_names = js_names::read(
+        &metadata.workspace_metadata,
+        &manifest_path,
+        "workspace.metadata.bridge",
+    )?;
     let mut crate_modes = BTreeMap::new();
+    let mut as_written = BTreeSet::new();
     for pkg in &metadata.packages {
+        let names = js_names::read(
+            &pkg.metadata,
+            pkg.manifest_path.as_std_path(),
+            "package.metadata.bridge",
+        )?;
+        // The workspace's default covers its members only (not crates.io dependencies).
+        let member = metadata.workspace_members.contains(&pkg.id);
+        let default = if member { default_names } else { None };
+        if names.or(default) == Some(JsNames::AsWritten) {
+            as_written.insert(pkg.name.to_string());
+        }
         let mode = config::read_identity_mode(
             &pkg.metadata,
             pkg.manifest_path.as_std_path(),
@@ -121,6 +142,7 @@ pub fn load(
         target_dir: metadata.target_directory.clone().into_std_path_buf(),
         default_mode,
         crate_modes,
+        as_written,
         crates,
     })
 }

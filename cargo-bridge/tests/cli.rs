@@ -237,7 +237,7 @@ fn misspelled_identity_mode_key() {
                 "error: {}: unknown key `identity_mode` in [package.metadata.bridge]",
                 manifest.display()
             ),
-            "valid keys: `identity-mode`, `npm-name`, `wasm-opt`",
+            "valid keys: `identity-mode`, `js-names`, `npm-name`, `wasm-opt`",
         ],
     );
 }

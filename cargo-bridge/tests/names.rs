@@ -431,3 +431,126 @@ fn two_crates_with_a_record_of_one_name() {
         "no package on a name error"
     );
 }
+
+/// The lib of `js_names_*`: a class, a free function, a record, each with Rust names that
+/// camelCase differently, and one `js_name` (which wins either way).
+const SVG_LIB: &str = r#"use bridge_runtime::bridge;
+
+#[bridge]
+pub struct Svg {
+    pub line_width: u32,
+    color: String,
+}
+
+#[bridge]
+impl Svg {
+    #[bridge(constructor)]
+    pub fn new() -> Svg {
+        Svg { line_width: 1, color: "red".into() }
+    }
+    #[bridge(getter)]
+    pub fn background_color(&self) -> String {
+        self.color.clone()
+    }
+    #[bridge(setter)]
+    pub fn set_background_color(&mut self, color: String) {
+        self.color = color;
+    }
+    pub fn to_markup(&self) -> String {
+        format!("<svg fill={} width={}/>", self.color, self.line_width)
+    }
+    #[bridge(js_name = "makeDefault")]
+    pub fn make_default() -> Svg {
+        Svg::new()
+    }
+}
+
+#[bridge(record)]
+pub struct ViewBox {
+    pub min_x: i32,
+    #[bridge(js_name = "wide")]
+    pub full_width: u32,
+}
+
+#[bridge]
+pub fn make_svg(view_box: ViewBox) -> String {
+    format!("{} {}", view_box.min_x, view_box.full_width)
+}
+"#;
+
+#[test]
+fn js_names_as_written_keeps_rust_names_workspace_wide_and_js_name_wins() {
+    // The workspace keeps Rust names; crate `b` sets camelCase for itself.
+    let project = Project::workspace(
+        &["a", "b"],
+        "[workspace.metadata.bridge]\njs-names = \"as-written\"\n",
+    );
+    project.bridge_crate("a", "js-names-a", "\"cdylib\"", "", SVG_LIB);
+    project.bridge_crate(
+        "b",
+        "js-names-b",
+        "\"cdylib\"",
+        "\n[package.metadata.bridge]\njs-names = \"camelCase\"\n",
+        SVG_LIB,
+    );
+    project.build(&[]).ok();
+    let a = support::read(&project.path("a/pkg/js_names_a.d.ts"));
+    for decl in [
+        "get line_width(): number;",
+        "get background_color(): string;",
+        "set background_color(color: string);",
+        "to_markup(): string;",
+        "static makeDefault(): Svg;",
+        "min_x: number;",
+        "wide: number;",
+        "export function make_svg(",
+    ] {
+        assert!(a.contains(decl), "as-written: no `{decl}` in\n{a}");
+    }
+    let b = support::read(&project.path("b/pkg/js_names_b.d.ts"));
+    for decl in [
+        "get lineWidth(): number;",
+        "get backgroundColor(): string;",
+        "toMarkup(): string;",
+        "static makeDefault(): Svg;",
+        "minX: number;",
+        "wide: number;",
+        "export function makeSvg(",
+    ] {
+        assert!(b.contains(decl), "camelCase: no `{decl}` in\n{b}");
+    }
+    // And the glue answers to those names.
+    let out = support::run_node_module(
+        &project.path("a/run.mjs"),
+        r#"import * as a from "./pkg/js_names_a.js";
+const svg = new a.Svg();
+svg.background_color = "blue";
+svg.line_width = 3;
+console.log(svg.to_markup(), a.make_svg({ min_x: -1, wide: 9 }), a.Svg.makeDefault().background_color);
+"#,
+    );
+    assert_eq!(out, "<svg fill=blue width=3/> -1 9 red");
+}
+
+#[test]
+fn js_names_bad_value_names_file_key_value_and_valid_values() {
+    let project = Project::workspace(&["a"], "");
+    project.bridge_crate(
+        "a",
+        "js-names-bad",
+        "\"cdylib\"",
+        "\n[package.metadata.bridge]\njs-names = \"snake_case\"\n",
+        SVG_LIB,
+    );
+    let run = project.build(&[]);
+    run.fails().stderr_has(&[
+        "a/Cargo.toml: invalid [package.metadata.bridge] js-names = \"snake_case\"; valid values \
+         are \"camelCase\" (the default: `make_svg` is `makeSvg` in JS) or \"as-written\" \
+         (wasm-bindgen's convention: `make_svg`)",
+    ]);
+    let project = Project::workspace(&["a"], "[workspace.metadata.bridge]\njs-names = false\n");
+    project.bridge_crate("a", "js-names-bad-ws", "\"cdylib\"", "", SVG_LIB);
+    project.build(&[]).fails().stderr_has(&[
+        "Cargo.toml: invalid [workspace.metadata.bridge] js-names = false; valid values are",
+    ]);
+}

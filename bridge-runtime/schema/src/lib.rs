@@ -209,6 +209,11 @@ pub struct Field {
     /// Property name in JS (camelCase; `value` for a one-field tuple variant).
     pub name: String,
     pub ty: Ty,
+    /// The name as written in Rust, where a crate that keeps Rust names (wasm-bindgen's
+    /// convention, `js-names = "as-written"`) has it instead of `name`: absent where
+    /// `name` is a `js_name` (which wins) or the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_written: Option<String>,
 }
 
 /// An enum. Fieldless enums cross as a string (the variant's `js_name`, else its name) or,
@@ -458,6 +463,11 @@ pub struct Function {
     /// from the records of an older macro.
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub refuses_released: bool,
+    /// The JS name as written in Rust (a setter's without `set_`), where a crate that keeps
+    /// Rust names (wasm-bindgen's convention, `js-names = "as-written"`) has it instead of
+    /// `js_name`: absent where `js_name` was given (it wins) or is the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_written: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

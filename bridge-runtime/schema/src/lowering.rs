@@ -815,6 +815,7 @@ mod tests {
         let f = Function {
             is_async: false,
             refuses_released: false,
+            as_written: None,
             kind: FunctionKind::Method,
             js_name: "f".into(),
             rust_name: "f".into(),

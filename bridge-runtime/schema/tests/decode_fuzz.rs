@@ -12,6 +12,7 @@ fn sample_records() -> Vec<Record> {
     let method = Function {
         is_async: false,
         refuses_released: false,
+        as_written: None,
         kind: FunctionKind::Method,
         js_name: "add".into(),
         rust_name: "add".into(),

@@ -171,6 +171,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
             doc: String::new(),
             is_async: false,
             refuses_released: false,
+            as_written: None,
             field: false,
         };
         let mut call = fn_view(&call, None, names);
@@ -278,6 +279,7 @@ pub fn closure_of(
     let call = Function {
         is_async: false,
         refuses_released: false,
+        as_written: None,
         kind: FunctionKind::Free,
         js_name: "$call".to_string(),
         rust_name: String::new(),
@@ -415,6 +417,7 @@ mod tests {
             doc: String::new(),
             is_async: false,
             refuses_released: false,
+            as_written: None,
             field: false,
         };
         let view = fn_view(&f, None, &names);

@@ -67,6 +67,7 @@ mod tests {
         let field = |name: &str, ty: Ty| Field {
             name: name.into(),
             ty,
+            as_written: None,
         };
         let fields = [
             field("x", Ty::F64),

@@ -247,6 +247,7 @@ mod tests {
                     fields: vec![Field {
                         name: "n".into(),
                         ty: Ty::U8,
+                        as_written: None,
                     }],
                     doc: String::new(),
                 },

@@ -56,6 +56,7 @@ impl<'a> TypeNames<'a> {
                     .map(|(i, ty)| Field {
                         name: i.to_string(),
                         ty: ty.clone(),
+                        as_written: None,
                     })
                     .collect();
                 (fields, abis)

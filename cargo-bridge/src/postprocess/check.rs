@@ -336,6 +336,7 @@ mod tests {
                 function: Function {
                     is_async: false,
                     refuses_released: false,
+                    as_written: None,
                     kind: FunctionKind::Free,
                     js_name: "make".into(),
                     rust_name: "make".into(),

@@ -67,6 +67,7 @@ fn process(case: &Case) -> Outcome {
         // Both glues meet the mutated modules.
         debug: case.mutations.len() % 2 == 1,
         keep_names: case.mutations.len() % 2 == 1,
+        as_written: &std::collections::BTreeSet::new(),
     };
     let classes = std::cell::Cell::new(0usize);
     catch_unwind(AssertUnwindSafe(|| {

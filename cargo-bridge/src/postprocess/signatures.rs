@@ -178,6 +178,7 @@ mod tests {
         Function {
             is_async: false,
             refuses_released: false,
+            as_written: None,
             kind: FunctionKind::Method,
             js_name: "scale".into(),
             rust_name: "scale".into(),

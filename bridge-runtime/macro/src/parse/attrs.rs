@@ -220,14 +220,18 @@ pub struct MemberArgs {
     name_arg: Option<NameArg>,
     /// The role's argument as written (`getter`), for the message of a second role.
     role_written: Option<String>,
+    /// A class field's accessor: its name as written in Rust, where a crate keeping Rust
+    /// names has it instead of `js_name` (see `bridge_schema::Function::as_written`).
+    pub as_written: Option<String>,
 }
 
 impl MemberArgs {
     /// The arguments of a getter or setter the macro writes itself (a class field's).
-    pub fn accessor(role: MemberRole, js_name: String) -> MemberArgs {
+    pub fn accessor(role: MemberRole, js_name: String, as_written: Option<String>) -> MemberArgs {
         MemberArgs {
             role,
             js_name: Some(js_name),
+            as_written,
             ..MemberArgs::default()
         }
     }

@@ -105,8 +105,8 @@ fn field_names(
     c: &attrs::Configuration,
     owner: &str,
     tagged: Option<(&str, &str)>,
-) -> syn::Result<Vec<String>> {
-    let mut out: Vec<String> = Vec::new();
+) -> syn::Result<Vec<FieldName>> {
+    let mut out: Vec<FieldName> = Vec::new();
     for f in fields {
         let rust = rust_name(f);
         let given = attrs::parse_field_args(
@@ -116,6 +116,11 @@ fn field_names(
                 .map(|&i| &taken[i].attr),
             &rust,
         )?;
+        // A crate keeping Rust names (wasm-bindgen's convention) has the field's as written.
+        let as_written = match (&given, &f.ident) {
+            (None, Some(_)) => Some(rust.clone()).filter(|w| *w != f.js_name),
+            _ => None,
+        };
         let js_name = given.unwrap_or_else(|| f.js_name.clone());
         let at = |msg: String| Err(syn::Error::new(f.span, msg));
         if let Some((enum_name, variant)) = tagged
@@ -132,23 +137,32 @@ fn field_names(
                  name with #[bridge(js_name = \"...\")])"
             ));
         }
-        if js_name == "__proto__" {
+        if js_name == "__proto__" || as_written.as_deref() == Some("__proto__") {
             return at(format!(
                 "field `{rust}` of {owner} cannot be `__proto__` in JS: a plain object's \
                  `__proto__` is its prototype, not a field; give it another JS name with \
                  #[bridge(js_name = \"...\")]"
             ));
         }
-        if let Some(j) = out.iter().position(|n| *n == js_name) {
+        if let Some(j) = out.iter().position(|n| n.js_name == js_name) {
             return at(format!(
                 "fields `{}` and `{rust}` of {owner} are both `{js_name}` in JS: give one of \
                  them another JS name with #[bridge(js_name = \"...\")]",
                 rust_name(&fields[j])
             ));
         }
-        out.push(js_name);
+        out.push(FieldName {
+            js_name,
+            as_written,
+        });
     }
     Ok(out)
+}
+
+/// A field's JS name, and its Rust name where a crate keeping Rust names has that instead.
+struct FieldName {
+    js_name: String,
+    as_written: Option<String>,
 }
 
 /// The names of a record or enum: Rust name (without `r#`), JS name (`js_name`, else the
@@ -172,7 +186,7 @@ impl DataNames {
 
 fn schema_fields(
     fields: &[DataField],
-    js_names: &[String],
+    js_names: &[FieldName],
     refs: &mut TypeRefs,
 ) -> syn::Result<Vec<Field>> {
     fields
@@ -181,8 +195,9 @@ fn schema_fields(
         .map(|(f, name)| {
             let info = types::classify(&f.ty, None, Position::Field, refs)?;
             Ok(Field {
-                name: name.clone(),
+                name: name.js_name.clone(),
                 ty: info.ty,
+                as_written: name.as_written.clone(),
             })
         })
         .collect()

@@ -64,7 +64,11 @@ pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<Imp
                 Configured::One(None) => {}
                 Configured::One(Some(args)) => {
                     let mut export = |role, m: &MemberFn| -> syn::Result<()> {
-                        let args = MemberArgs::accessor(role, args.js_name.clone());
+                        let args = MemberArgs::accessor(
+                            role,
+                            args.js_name.clone(),
+                            args.as_written.clone(),
+                        );
                         if field.cfgs.is_empty() {
                             let (function, thunk) = m.function(&args, &mut refs)?;
                             functions.push(function);
@@ -90,9 +94,13 @@ pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<Imp
                                     if role == MemberRole::Setter && a.readonly {
                                         return Ok(None);
                                     }
-                                    m.own(&MemberArgs::accessor(role, a.js_name.clone()))
-                                        .map(Some)
-                                        .map_err(|e| field.explained(e))
+                                    m.own(&MemberArgs::accessor(
+                                        role,
+                                        a.js_name.clone(),
+                                        a.as_written.clone(),
+                                    ))
+                                    .map(Some)
+                                    .map_err(|e| field.explained(e))
                                 });
                                 (cfg.clone(), export)
                             })
@@ -129,6 +137,8 @@ type FieldArgs = Option<Exported>;
 
 struct Exported {
     js_name: String,
+    /// The Rust name, where a crate keeping Rust names has it instead (no `js_name`).
+    as_written: Option<String>,
     readonly: bool,
 }
 
@@ -176,6 +186,10 @@ fn field_of(class: &str, field: &mut syn::Field) -> syn::Result<Option<Field>> {
             }
             return Ok(None);
         }
+        let as_written = match &args.js_name {
+            Some(_) => None,
+            None => (attrs::camel_case(&rust_name) != rust_name).then(|| rust_name.clone()),
+        };
         let js_name = args
             .js_name
             .unwrap_or_else(|| attrs::camel_case(&rust_name));
@@ -189,6 +203,7 @@ fn field_of(class: &str, field: &mut syn::Field) -> syn::Result<Option<Field>> {
         )?;
         Ok(Some(Exported {
             js_name,
+            as_written,
             readonly: args.readonly,
         }))
     })?;

@@ -288,6 +288,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         .js_name
         .clone()
         .unwrap_or_else(|| attrs::camel_case(&rust_name));
+    let as_written = (args.js_name.is_none() && js_name != rust_name).then(|| rust_name.clone());
     let mut refs = TypeRefs::default();
     let (mut params, infos) = params_of(&item.sig, None, 0, &mut refs)?;
     let mut ret = return_of(&item.sig, None, &mut refs)?;
@@ -325,6 +326,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         field: false,
         is_async,
         refuses_released: false,
+        as_written,
     };
     let record = record::section(bridge_schema::Item::Function(function), refs);
     Ok(Some(Export { thunk, record }))
@@ -391,6 +393,19 @@ fn member(
         }
         (None, _) => attrs::camel_case(&rust_name),
     };
+    // wasm-bindgen's names: as written, a setter's without `set_`.
+    let as_written = match (&args.js_name, kind) {
+        (Some(_), _) => args.as_written.clone(),
+        (None, FunctionKind::Constructor) => None,
+        (None, FunctionKind::Setter) => Some(
+            rust_name
+                .strip_prefix("set_")
+                .unwrap_or(&rust_name)
+                .to_string(),
+        ),
+        (None, _) => Some(rust_name.clone()),
+    }
+    .filter(|w| *w != js_name);
     let is_static = receiver == Receiver::None;
     names::check_member_name(
         sig.ident.span(),
@@ -440,6 +455,7 @@ fn member(
         field: false,
         is_async,
         refuses_released,
+        as_written,
     };
     Ok((function, thunk))
 }
