@@ -13,7 +13,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+pub use crate::workspace::WASM_TARGET;
 
 /// Make sure the standard library for wasm32 is installed.
 pub fn ensure_wasm_target(quiet: bool) -> Result<()> {

@@ -9,6 +9,8 @@ use cargo_metadata::{CrateType, Metadata, MetadataCommand, Package, TargetKind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// The target every bridge crate is built for (`cargo_build.rs` builds for it).
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const RUNTIME_CRATE: &str = "bridge-runtime";
 
 pub struct Workspace {
@@ -56,10 +58,7 @@ pub fn load(
     let mut cmd = MetadataCommand::new();
     // The resolve graph as the wasm32 build sees it: a crate's `wasm-bindgen` often comes
     // through a `[target.'cfg(target_arch = "wasm32")'.dependencies]` table (uuid's `js`).
-    let mut options = vec![
-        "--filter-platform".to_string(),
-        crate::cargo_build::WASM_TARGET.to_string(),
-    ];
+    let mut options = vec!["--filter-platform".to_string(), WASM_TARGET.to_string()];
     options.extend(features.iter().cloned());
     cmd.other_options(options);
     if let Some(path) = manifest_path {

@@ -661,7 +661,7 @@ export const SCENARIOS = {
 };
 
 // Scenarios only the alongside package runs (the bench fixture joined with wasm-bindgen
-// code, issue 20; `ALONGSIDE_SCENARIOS` in xtask/src/bench/scenarios.rs), in `rust` mode.
+// code, issue 20; `ALONGSIDE_SCENARIOS` in xtask/bench/src/scenarios.rs), in `rust` mode.
 export const ALONGSIDE_SCENARIOS = {
   // One JsValue conversion each way per iteration, n round trips in one call: per
   // conversion, half an iteration; compared with a jsValueRoundtrip crossing.

@@ -21,7 +21,8 @@ pub const CRATES: &[(&str, &str)] = &[
     ("bridge-runtime", "bridge-runtime/src/lib.rs"),
     ("bridge-macro", "bridge-runtime/macro/src/lib.rs"),
     ("bridge-schema", "bridge-runtime/schema/src/lib.rs"),
-    ("xtask", "xtask/src/main.rs"),
+    ("xtask", "xtask/src/lib.rs"),
+    ("bridge-bench", "xtask/bench/src/main.rs"),
 ];
 
 /// Crates whose circles are known and left for later, with where that is planned. Such a
@@ -277,12 +278,61 @@ fn references(items: &[syn::Item]) -> Vec<Vec<String>> {
             }
             syn::visit::visit_path(self, p);
         }
+        fn visit_macro(&mut self, m: &'a syn::Macro) {
+            // A macro's arguments are tokens to syn (`vec![crate::a::X]`, `format!(..)`):
+            // the paths written in them count as well.
+            macro_paths(m.tokens.clone(), &mut self.0);
+            syn::visit::visit_macro(self, m);
+        }
     }
     let mut refs = Refs(Vec::new());
     for item in items {
         refs.visit_item(item);
     }
     refs.0
+}
+
+/// The paths (`a::b::c`, two segments or more) written in a macro's tokens, nested groups
+/// included. Anything between the segments but `::` (generics, spaces are fine) ends a path:
+/// missing a path there only hides an edge the macro's expansion has anyway in the same
+/// spelling elsewhere, as the project writes no `Vec::<T>::new` in macro arguments.
+fn macro_paths(tokens: proc_macro2::TokenStream, out: &mut Vec<Vec<String>>) {
+    use proc_macro2::TokenTree;
+    fn flush(path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        if path.len() > 1 {
+            out.push(std::mem::take(path));
+        }
+        path.clear();
+    }
+    let mut path: Vec<String> = Vec::new();
+    let mut colons = 0;
+    for token in tokens {
+        match token {
+            TokenTree::Ident(ident) => {
+                if colons != 2 {
+                    flush(&mut path, out);
+                }
+                path.push(ident.to_string());
+                colons = 0;
+            }
+            TokenTree::Punct(p) if p.as_char() == ':' => {
+                colons += 1;
+                if colons > 2 {
+                    flush(&mut path, out);
+                }
+            }
+            TokenTree::Group(group) => {
+                flush(&mut path, out);
+                colons = 0;
+                macro_paths(group.stream(), out);
+            }
+            _ => {
+                flush(&mut path, out);
+                colons = 0;
+            }
+        }
+    }
+    flush(&mut path, out);
 }
 
 /// The paths a `use` tree imports, each with the name it binds (none for a glob, which
@@ -501,6 +551,44 @@ mod tests {
         ]);
         assert_eq!(found.len(), 1);
         assert!(found[0].starts_with("{a in src/a.rs, b in src/b.rs, c in src/c.rs}"));
+    }
+
+    #[test]
+    fn paths_inside_macro_arguments_close_a_circle_too() {
+        let found = circles(&[
+            ("src/lib.rs", "mod workspace; mod build;"),
+            (
+                "src/workspace.rs",
+                "pub fn load() -> Vec<String> { vec![\"--x\".into(), crate::build::TARGET.to_string()] }",
+            ),
+            (
+                "src/build.rs",
+                "use crate::workspace; pub const TARGET: &str = \"t\"; fn f() { workspace::load(); }",
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("workspace → build (crate::build::TARGET)"),
+            "{}",
+            found[0]
+        );
+        let mut paths = Vec::new();
+        macro_paths(
+            "a::b, x: y::z, ::std::fmt, Vec::<u8>::new, (super::c::D), e :: f"
+                .parse()
+                .unwrap(),
+            &mut paths,
+        );
+        assert_eq!(
+            paths,
+            [
+                vec!["a", "b"],
+                vec!["y", "z"],
+                vec!["std", "fmt"],
+                vec!["super", "c", "D"],
+                vec!["e", "f"]
+            ]
+        );
     }
 
     #[test]

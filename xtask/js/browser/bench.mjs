@@ -1,6 +1,6 @@
 // `cargo xtask bench-browser`: the identity scenarios in headless Chromium, `rust` mode
 // against wasm-bindgen. `node bench.mjs CONFIG`; CONFIG (written by
-// xtask/src/bench_browser.rs) names the repository root, Chromium, the two web glues (URL
+// xtask/bench/src/browser.rs) names the repository root, Chromium, the two web glues (URL
 // paths under the root) and the rows ({scenario, mode}). Each row runs in a fresh page
 // (bench-page.mjs); one `BENCH_BROWSER_JSON {...}` line per result on stdout.
 import { readFileSync } from "node:fs";

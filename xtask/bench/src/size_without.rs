@@ -80,7 +80,7 @@ pub struct Rebuild<'a> {
 pub fn feature_bytes(
     sh: &Shell,
     root: &Path,
-    cargo_bridge: &crate::fixtures::CargoBridge,
+    cargo_bridge: &xtask::fixtures::CargoBridge,
     wasm: &Path,
     rebuild: &Rebuild,
     patches: bool,
@@ -170,7 +170,7 @@ fn patched_runtime(
         bail!(
             "bench size: bridge-runtime/src/{file} no longer contains the line the \
              \"{feature}\" measurement replaces; update MODULE_FEATURES in \
-             xtask/src/bench/size_without.rs: {find:?}"
+             xtask/bench/src/size_without.rs: {find:?}"
         );
     }
     write_if_changed(&path, &text.replacen(find, replace, 1))?;
@@ -203,7 +203,7 @@ fn workspace_version(root: &Path) -> Result<String> {
 /// `cargo bridge build --release --target web` of the crate against `runtime`.
 fn build_against(
     sh: &Shell,
-    cargo_bridge: &crate::fixtures::CargoBridge,
+    cargo_bridge: &xtask::fixtures::CargoBridge,
     base: &Path,
     rebuild: &Rebuild,
     feature: &str,
@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn every_patch_still_finds_its_line() {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bridge-runtime/src");
+        let src = xtask::fixtures::project_root().join("bridge-runtime/src");
         for (name, without, _) in &MODULE_FEATURES {
             if let Without::Patch { file, find, .. } = without {
                 let text = std::fs::read_to_string(src.join(file)).unwrap();

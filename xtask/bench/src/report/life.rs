@@ -2,9 +2,9 @@
 //! every cell drawn through the view) at both grid sizes, per mode, against wasm-bindgen.
 //! Its targets: rust no slower than wasm-bindgen at either size.
 
-use super::super::model::{Mode, Run};
 use super::format::{fmt_ms, fmt_ratio, table};
 use super::target::{Target, ratio_target};
+use crate::model::{Mode, Run};
 
 /// One frame of the book's loop per iteration, at 256² and 1024² cells.
 pub const LIFE_RENDER: [&str; 2] = ["lifeRender_256", "lifeRender_1024"];
@@ -100,8 +100,8 @@ fn table_of(run: &Run) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::model::Record;
-    use crate::bench::scenarios::SCENARIOS;
+    use crate::model::Record;
+    use crate::scenarios::SCENARIOS;
 
     fn record(scenario: &str, mode: Mode, median_ms: f64) -> Record {
         Record::timed(scenario, mode, median_ms)

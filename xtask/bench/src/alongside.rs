@@ -9,11 +9,11 @@
 //! `wasm-bindgen` build are shared with `fixtures/wasm-bindgen`); it is rewritten only
 //! where it changed, so later runs rebuild only what did.
 
-use super::model::AlongsideSize;
-use crate::fixtures::CargoBridge;
+use crate::model::AlongsideSize;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use xshell::{Shell, cmd};
+use xtask::fixtures::CargoBridge;
 
 /// The package (and lib) name of the generated crate.
 const NAME: &str = "bench-alongside";
@@ -23,7 +23,7 @@ const LIB: &str = "bench_alongside";
 /// items, and the loop the `jsValueConversion` scenario calls.
 const ADDED: &str = r#"
 
-// ---- added by `cargo xtask bench` (xtask/src/bench/alongside.rs): wasm-bindgen code
+// ---- added by `cargo xtask bench` (xtask/bench/src/alongside.rs): wasm-bindgen code
 // beside the bridge items, so the package is a joined one ----
 
 /// A `#[wasm_bindgen]` export: the package's wasm-bindgen half.
@@ -100,7 +100,7 @@ pub fn build(sh: &Shell, root: &Path, cargo_bridge: &CargoBridge) -> Result<Path
     }
     // The JS modules its `#[bridge(module = ...)]` imports name, relative to the manifest.
     copy_tree(&root.join("fixtures/bench/js"), &dir.join("js"))?;
-    let version = super::peer::pinned_version(root)?;
+    let version = crate::peer::pinned_version(root)?;
     write_if_changed(
         &dir.join("Cargo.toml"),
         &manifest(&root.join("bridge-runtime"), &version),
@@ -120,8 +120,8 @@ pub fn build(sh: &Shell, root: &Path, cargo_bridge: &CargoBridge) -> Result<Path
         .arg(&manifest)
         .arg("--out-dir")
         .arg(&out)
-        .env("CARGO_TARGET_DIR", crate::fixtures::fixtures_target_dir())
-        .env("CARGO_BRIDGE_HOME", crate::fixtures::bridge_home())
+        .env("CARGO_TARGET_DIR", xtask::fixtures::fixtures_target_dir())
+        .env("CARGO_BRIDGE_HOME", xtask::fixtures::bridge_home())
         .run()
         .context("building the alongside package")?;
     Ok(out.join(format!("{LIB}.js")))
@@ -135,9 +135,9 @@ pub fn size(sh: &Shell, root: &Path, bridge_glue: &Path) -> Result<AlongsideSize
     let base = root.join("target/bench-alongside");
     let pkg = base.join(NAME).join("pkg");
     let joined = gzip_tree(&pkg)?;
-    let version = super::peer::pinned_version(root)?;
-    let cli = super::peer::cli(sh, root, &version)?;
-    let wasm = crate::fixtures::fixtures_target_dir()
+    let version = crate::peer::pinned_version(root)?;
+    let cli = crate::peer::cli(sh, root, &version)?;
+    let wasm = xtask::fixtures::fixtures_target_dir()
         .join(format!("wasm32-unknown-unknown/release/{LIB}.wasm"));
     let out = base.join("wasm-bindgen-only");
     let _ = std::fs::remove_dir_all(&out);
@@ -155,7 +155,7 @@ pub fn size(sh: &Shell, root: &Path, bridge_glue: &Path) -> Result<AlongsideSize
         joined_gz: joined,
         wasm_bindgen_gz: gzip_tree(&out)?,
         wasm_bindgen_opt: optimized,
-        bridge_glue_gz: super::size::gzip_len(bridge_glue)?,
+        bridge_glue_gz: crate::size::gzip_len(bridge_glue)?,
     })
 }
 
@@ -170,7 +170,7 @@ fn gzip_tree(dir: &Path) -> Result<u64> {
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|e| e == "js" || e == "wasm") {
-                total += super::size::gzip_len(&p)?;
+                total += crate::size::gzip_len(&p)?;
             }
         }
     }
@@ -206,7 +206,7 @@ mod tests {
         std::fs::write(dir.join("snippets/x/b.js"), "b".repeat(1000)).unwrap();
         std::fs::write(dir.join("package.json"), "c".repeat(100_000)).unwrap();
         let both = gzip_tree(&dir).unwrap();
-        let one = super::super::size::gzip_len(&dir.join("a.js")).unwrap();
+        let one = crate::size::gzip_len(&dir.join("a.js")).unwrap();
         assert_eq!(both, 2 * one);
         std::fs::remove_dir_all(&dir).unwrap();
     }

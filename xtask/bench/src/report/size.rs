@@ -1,9 +1,9 @@
 //! The size table (issues 12 and 24): every generated package, cargo-bridge beside the
 //! same crate in wasm-bindgen, gzip'd; the bytes each glue feature keeps; the targets.
 
-use super::super::model::{PackageSize, SizeCrate, SizeReport, SizeRow, Tool};
 use super::format::{fmt_bytes, fmt_ratio, table};
 use super::target::Target;
+use crate::model::{PackageSize, SizeCrate, SizeReport, SizeRow, Tool};
 
 fn total_gz(p: &PackageSize) -> u64 {
     p.js_gz + p.wasm_gz

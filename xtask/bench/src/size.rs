@@ -9,14 +9,14 @@
 //! only rebuild what changed. The bridge glue's bytes are also split by feature
 //! (`FEATURES`).
 
-use super::model::{PackageSize, SizeCrate, SizeReport, SizeRow, Tool};
-use crate::fixtures::CargoBridge;
+use crate::model::{PackageSize, SizeCrate, SizeReport, SizeRow, Tool};
 use anyhow::{Context, Result};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use xshell::{Shell, cmd};
+use xtask::fixtures::CargoBridge;
 
 /// Class counts of the glue rows.
 pub const CLASS_COUNTS: [usize; 3] = [1, 10, 100];
@@ -418,7 +418,7 @@ pub fn measure(
         };
         let (features, module_features) = match (c.tool, &wasm_opt) {
             (Tool::Bridge, Some(_)) => {
-                let rebuild = super::size_without::Rebuild {
+                let rebuild = crate::size_without::Rebuild {
                     name: &c.name,
                     source: &c.source,
                     mode: bridge_mode(c.krate),
@@ -429,7 +429,7 @@ pub fn measure(
                 let patches = matches!(c.krate, SizeCrate::Classes(1) | SizeCrate::Life);
                 (
                     feature_bytes(&std::fs::read_to_string(&js)?),
-                    super::size_without::feature_bytes(
+                    crate::size_without::feature_bytes(
                         sh,
                         root,
                         cargo_bridge,
@@ -492,8 +492,8 @@ fn build_bridge(
 /// `cargo build --release` and the pinned `wasm-bindgen --target web`.
 fn build_peer(sh: &Shell, root: &Path, c: &Crate, dir: &Path) -> Result<(PathBuf, PathBuf)> {
     eprintln!("bench: size: building {} with wasm-bindgen", c.name);
-    let version = super::peer::pinned_version(root)?;
-    let cli = super::peer::cli(sh, root, &version)?;
+    let version = crate::peer::pinned_version(root)?;
+    let cli = crate::peer::cli(sh, root, &version)?;
     let deps = format!("wasm-bindgen = \"={version}\"");
     let manifest = write_crate(dir, &c.name, &deps, "", &c.source, false)?;
     let peer_target = root.join("fixtures/bench/peer/target");

@@ -5,9 +5,9 @@
 //! same bridge items: the bridge-only package's glue (the runtime's and the thunks' wasm
 //! code is in wasm-bindgen's output too, so what joining adds is glue and the transforms').
 
-use super::super::model::{Alongside, Mode, Record, Run};
 use super::format::{fmt_bytes, fmt_ms, fmt_ratio, table};
 use super::target::Target;
+use crate::model::{Alongside, Mode, Record, Run};
 use serde_json::{Value, json};
 
 const GROUP: &str = "with wasm-bindgen (issue 20)";

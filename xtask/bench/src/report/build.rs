@@ -2,9 +2,9 @@
 //! into cargo, cargo-bridge's own work and wasm-opt (as cargo-bridge reports its phases),
 //! for the bundled example and by class count; and how each part grows with the classes.
 
-use super::super::model::{BuildCost, BuildTiming};
 use super::format::{fmt_ms, table};
 use super::target::Target;
+use crate::model::{BuildCost, BuildTiming};
 use serde_json::{Value, json};
 
 /// The parts of a build the tables show, as cargo-bridge names them.
@@ -200,7 +200,7 @@ pub fn targets(build: &BuildCost) -> Vec<Target> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::model::PhaseTime;
+    use crate::model::PhaseTime;
 
     fn timing(cargo: f64, bridge: f64, opt: f64) -> BuildTiming {
         let p = |phase: &str, part: &str, ms| PhaseTime {

@@ -7,14 +7,14 @@
 //! under `target/bench-build/`, built into the fixtures' target directory (same release
 //! profile: the runtime compiles once).
 
-use super::model::{BuildCost, BuildTiming, PhaseTime};
-use super::size;
-use crate::fixtures::{CargoBridge, fixtures_target_dir};
+use crate::model::{BuildCost, BuildTiming, PhaseTime};
+use crate::size;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 use xshell::Shell;
+use xtask::fixtures::{CargoBridge, fixtures_target_dir};
 
 /// Class counts of the generated crates.
 pub const CLASS_COUNTS: [usize; 4] = [1, 10, 100, 1000];

@@ -2,9 +2,9 @@
 //! every scenario of `SCENARIOS`, as tables of time, per crossing, sampling, ratios,
 //! memory and sustained runs (`targets.rs`: their targets).
 
-use super::super::model::{Mode, Run};
-use super::super::scenarios::SCENARIOS;
 use super::format::{fmt_bytes, fmt_ms, fmt_ratio, table};
+use crate::model::{Mode, Run};
+use crate::scenarios::SCENARIOS;
 use std::fmt::Write as _;
 
 pub mod targets;

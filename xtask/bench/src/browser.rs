@@ -1,4 +1,4 @@
-//! `cargo xtask bench-browser`: the five identity scenarios, issue 23's Game of Life
+//! `cargo xtask bench-browser` (`bridge-bench bench-browser`): the five identity scenarios, issue 23's Game of Life
 //! workload, the record, closure and uiTree rows in headless Chromium, `rust` mode against wasm-bindgen and against the floor (or,
 //! for uiTree, the js-only walk) (issues 10 and 24's browser run-time table; ratios only).
 //! Builds the bench fixture with `--target web --release` and the wasm-bindgen peer with
@@ -6,14 +6,14 @@
 //! scenario and row, the Node runner's scenarios, api and sampler). A full run (no
 //! `--quick`, no `--filter`) rewrites its own section of `docs/benchmarks.md`.
 
-use crate::bench::peer;
-use crate::fixtures::{build_fixture_with, install_cargo_bridge, project_root};
-use crate::js_tools;
+use crate::peer;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use serde_json::json;
 use std::path::Path;
 use xshell::{Shell, cmd};
+use xtask::fixtures::{build_fixture_with, install_cargo_bridge, project_root};
+use xtask::js_tools;
 
 /// The scenarios (xtask/bench/scenarios.mjs), each with the row `rust` is compared with
 /// besides wasm-bindgen: the reference design's five identity scenarios, the Game of Life
@@ -60,7 +60,7 @@ struct Row {
 fn rows(filter: Option<&str>) -> Vec<Row> {
     SCENARIOS
         .iter()
-        .filter(|(s, _)| crate::bench::matches_filter(s, filter))
+        .filter(|(s, _)| crate::flags::matches_filter(s, filter))
         .flat_map(|&(scenario, base)| [RUST, PEER, base].map(|mode| Row { scenario, mode }))
         .collect()
 }
@@ -266,10 +266,10 @@ mod tests {
 
     #[test]
     fn every_scenario_is_one_the_node_runner_knows() {
-        let known = crate::bench::scenario_names();
+        let known = crate::run::scenario_names();
         for (s, base) in SCENARIOS {
             let Some((_, js_only)) = known.iter().find(|(n, _)| *n == s) else {
-                panic!("{s} is not in xtask/src/bench/scenarios.rs");
+                panic!("{s} is not in xtask/bench/src/scenarios.rs");
             };
             // A js-only base needs the row; the record scenarios have one the browser
             // table leaves to Node (their base here is the floor).

@@ -1,6 +1,6 @@
 //! Probing the machine a run happens on (CPU, tools, the commit measured).
 
-use super::model::Machine;
+use crate::model::Machine;
 use std::process::Command;
 
 fn output(program: &str, args: &[&str]) -> String {

@@ -1,9 +1,9 @@
 //! The `uiTree` workload's own table (issue 12): time per render, the memo hit rate that
 //! identity makes possible, parent identity, memory, and sustained renders, per mode.
 
-use super::super::model::{Mode, Record, Run};
 use super::format::{fmt_bytes, fmt_ms, fmt_ratio, table};
 use super::target::Target;
+use crate::model::{Mode, Record, Run};
 
 pub const UI_TREE: &str = "uiTree";
 

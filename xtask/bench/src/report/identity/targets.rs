@@ -1,9 +1,9 @@
 //! The identity scenarios' targets (issues 4, 9 and 12), by group. `report::targets`
 //! lists them, with the other sections' targets, in the report's order.
 
-use super::super::super::model::{Mode, Run};
 use super::super::format::MIB;
 use super::super::target::{Target, mode_ratio_target, ratio_target, speedup_target};
+use crate::model::{Mode, Run};
 
 /// Issues 4 and 12: `rust` against the other modes and the floors.
 pub fn against_modes(run: &Run) -> Vec<Target> {

@@ -4,9 +4,9 @@
 //! its own runner process converging on the variant's primary phase (`releaseMs`,
 //! `droppedMs` for the GC, `loopMs`), with every phase summarized over the same samples.
 
-use super::super::model::PoolRecord;
-use super::super::scenarios::{POOL_SCENARIOS, PUSH_POP, RELEASE};
 use super::format::{fmt_ms, fmt_ratio, table};
+use crate::model::PoolRecord;
+use crate::scenarios::{POOL_SCENARIOS, PUSH_POP, RELEASE};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 

@@ -6,7 +6,7 @@
 //! they build on the leaves (`format.rs`: figures and tables, `target.rs`: targets,
 //! `lookup.rs`: finding records), which import no section.
 
-use super::model::{MORE_PROCESSES_UNDER, Machine, Mode, Record, Run};
+use crate::model::{MORE_PROCESSES_UNDER, Machine, Mode, Record, Run};
 use anyhow::{Context, Result};
 use format::table;
 use serde_json::{Value, json};

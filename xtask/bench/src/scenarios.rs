@@ -34,7 +34,7 @@
 //! in its own `report/` section (importing only the leaves; `report/mod.rs` adds its text,
 //! doc and targets).
 
-use super::model::{Mode, PoolScenario, PoolVariant, Scenario};
+use crate::model::{Mode, PoolScenario, PoolVariant, Scenario};
 
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
@@ -406,7 +406,7 @@ pub const ALONGSIDE_SCENARIOS: &[Scenario] = &[Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixtures;
+    use xtask::fixtures;
 
     /// `1000000` as the runners write it: `1_000_000`.
     fn js_number_literal(n: u64) -> String {

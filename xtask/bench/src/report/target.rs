@@ -2,8 +2,8 @@
 //! sections set, and the table they all end up in. Sections own their targets; `mod.rs`
 //! collects them.
 
-use super::super::model::{Mode, Run};
 use super::format::table as markdown;
+use crate::model::{Mode, Run};
 
 /// A target of an issue and how this run did.
 pub struct Target {

@@ -1,8 +1,8 @@
 //! Issue 8's targets: records against wasm-bindgen (+ serde-wasm-bindgen), and what a
 //! `Result::Ok` costs over a plain return.
 
-use super::super::model::{Mode, Run};
 use super::target::{Target, speedup_target};
+use crate::model::{Mode, Run};
 
 pub const RECORD_ROUNDTRIP: &str = "recordRoundtrip";
 pub const RECORD_VEC: &str = "recordVec_100";

@@ -1,8 +1,8 @@
 //! Leaf of the report: looking a run's records up (by scenario and row, in table order).
 //! Every section reads the run through these; they read the model and the catalogue.
 
-use super::super::model::{Mode, Record, Run, Scenario};
-use super::super::scenarios::SCENARIOS;
+use crate::model::{Mode, Record, Run, Scenario};
+use crate::scenarios::SCENARIOS;
 
 impl Run {
     pub fn find(&self, scenario: &str, mode: Mode) -> Option<&Record> {

@@ -2,7 +2,7 @@
 //! job, whose last `BENCH_JSON {"result": ...}` line is read into the typed result of the
 //! job's kind. Every section (identity, release pools) goes through [`Runner::run_all`].
 
-use super::model::{
+use crate::model::{
     Kind, MORE_PROCESSES_UNDER, Measured, MemoryResult, Mode, SustainedResult, TimeResult,
 };
 use anyhow::{Context, Result, bail};
@@ -82,7 +82,7 @@ impl Runner {
         } else {
             1
         };
-        let outcomes = crate::side_by_side::map(&jobs, workers, |job| self.run_one(job));
+        let outcomes = xtask::side_by_side::map(&jobs, workers, |job| self.run_one(job));
         jobs.into_iter().zip(outcomes).collect()
     }
 
@@ -217,7 +217,7 @@ fn parse<T: DeserializeOwned>(stdout: &str) -> Result<T> {
         .context("runner printed no BENCH_JSON line")?;
     let line: Line<T> = serde_json::from_str(line).with_context(|| {
         format!(
-            "the runner's BENCH_JSON line does not match {} (xtask/src/bench/model.rs and \
+            "the runner's BENCH_JSON line does not match {} (xtask/bench/src/model.rs and \
              xtask/bench/*.mjs out of step?)",
             std::any::type_name::<T>()
         )

@@ -51,7 +51,7 @@ pub fn cli(sh: &Shell, root: &Path, want: &str) -> Result<PathBuf> {
     }
     // The copy `cargo bridge` installs for fixtures/wasm-bindgen (same pin), if there.
     let shared =
-        crate::fixtures::bridge_home().join(format!("wasm-bindgen-cli-{want}/bin/wasm-bindgen"));
+        xtask::fixtures::bridge_home().join(format!("wasm-bindgen-cli-{want}/bin/wasm-bindgen"));
     if cli_version(&shared).as_deref() == Some(want) {
         return Ok(shared);
     }
@@ -113,7 +113,7 @@ fn crate_version(manifest: &Path) -> Result<String> {
 mod tests {
     #[test]
     fn reads_the_pinned_version() {
-        let manifest = crate::fixtures::project_root().join("fixtures/bench/peer/Cargo.toml");
+        let manifest = xtask::fixtures::project_root().join("fixtures/bench/peer/Cargo.toml");
         assert_eq!(super::crate_version(&manifest).unwrap(), "0.2.130");
     }
 }

@@ -273,7 +273,7 @@ impl PoolRecord {
 /// short, so repeating them is cheap; a row of long runs averages that out within one.
 pub const MORE_PROCESSES_UNDER: Duration = Duration::from_millis(2500);
 
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub struct SamplingNote {
     pub min_runs: u32,
     pub max_runs: u32,
@@ -513,7 +513,7 @@ impl TimeResult {
 impl Record {
     /// A record of the catalogue's `scenario` timed at `median_ms` (full iterations).
     pub fn timed(scenario: &str, mode: Mode, median_ms: f64) -> Record {
-        let scenario = super::scenarios::SCENARIOS
+        let scenario = crate::scenarios::SCENARIOS
             .iter()
             .find(|s| s.name == scenario)
             .expect("a catalogue scenario");

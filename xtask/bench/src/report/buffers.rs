@@ -3,8 +3,8 @@
 //! floor, a `Map` returned faster than serde-wasm-bindgen's, and class handles pulled
 //! through an iterator at close to a `Vec<Handle<C>>`'s cost per element.
 
-use super::super::model::{Mode, Run};
 use super::target::{Target, ratio_target, speedup_target};
+use crate::model::{Mode, Run};
 
 pub const VIEW_READ: &str = "viewRead";
 pub const MUT_SLICE: &str = "mutSlice";
@@ -59,7 +59,7 @@ fn per_element(run: &Run, group: &'static str, max: f64) -> Target {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::model::{Record, TimeResult};
+    use crate::model::{Record, TimeResult};
 
     fn run(iterate_ms: f64, vec_ms: f64, paired: Option<f64>) -> Run {
         let mut iterate = Record::timed(ITERATE, Mode::Rust, iterate_ms);
