@@ -8,7 +8,9 @@
 //! whose declared tests all stayed out is an error, never `ok`.
 
 mod not_run;
+mod plain;
 mod scan;
+mod wasm_info;
 
 use crate::cli::TestArgs;
 use crate::pipeline::{self, Mode};
@@ -43,8 +45,12 @@ pub struct RunResult {
     pub compiled: Vec<String>,
     pub ignored: usize,
     pub filtered_out: usize,
-    /// Tests held but not runnable here (see `Plan::wbg_skip`).
-    pub skipped: usize,
+}
+
+/// The hosts a run needs, found before anything is compiled.
+pub struct Hosts {
+    node: PathBuf,
+    chromium: Option<PathBuf>,
 }
 
 pub fn run(args: &TestArgs) -> Result<ExitCode> {
@@ -67,77 +73,102 @@ pub fn run(args: &TestArgs) -> Result<ExitCode> {
     } else {
         None
     };
+    let hosts = Hosts { node, chromium };
     let timeout_secs = timeout_secs(args.test_timeout)?;
-    let packaged = pipeline::build_packages(&args.build_args(), Mode::Test)?;
+    let options = serde_json::json!({
+        "filter": args.filter.clone().unwrap_or_default(),
+        "exact": args.exact,
+        "ignored": args.ignored,
+        "includeIgnored": args.include_ignored,
+        "timeoutMs": u64::from(timeout_secs) * 1000,
+    });
+    let selection = plain::select(args)?;
     let mut failed = false;
-    for package in &packaged {
-        let runner = package.out_dir.join(".runner");
-        write_runner(&runner)?;
-        let results = runner.join("results.json");
-        let _ = std::fs::remove_file(&results);
-        let plan = serde_json::json!({
-            "glue": package.out_dir.join(format!("{}.js", package.stem)),
-            "wbg": serde_json::Value::Null,
-            "options": {
-                "filter": args.filter.clone().unwrap_or_default(),
-                "exact": args.exact,
-                "ignored": args.ignored,
-                "includeIgnored": args.include_ignored,
-                "timeoutMs": u64::from(timeout_secs) * 1000,
-            },
-            "results": results,
-        });
-        let plan_file = runner.join("plan.json");
-        std::fs::write(&plan_file, plan.to_string())
-            .with_context(|| format!("writing {}", plan_file.display()))?;
-        let mut cmd = Command::new(&node);
-        match &chromium {
-            None => cmd.arg(runner.join("node.mjs")).arg(&plan_file),
-            Some(chromium) => cmd
-                .arg(runner.join("browser.mjs"))
-                .arg(chromium)
-                .arg(&plan_file),
-        };
-        if !args.quiet {
-            eprintln!(
-                "     Running tests of {} ({})",
-                package.crate_name,
-                if chromium.is_some() {
-                    "headless Chromium"
-                } else {
-                    "Node"
-                }
-            );
+    for name in &selection.bridge {
+        let mut build_args = args.build_args();
+        build_args.package = Some(name.clone());
+        let packaged = pipeline::build_packages(&build_args, Mode::Test)?;
+        for package in &packaged {
+            let glue = package.out_dir.join(format!("{}.js", package.stem));
+            let (package_failed, result) = run_host(
+                &hosts,
+                &package.out_dir.join(".runner"),
+                serde_json::json!({ "glue": glue, "wbg": null }),
+                &options,
+                &format!("tests of {}", package.crate_name),
+                args.quiet,
+            )?;
+            failed |= package_failed;
+            let mut outcome = not_run::Outcome::default();
+            outcome.add(result);
+            let declared = scan::declared(&package.crate_dir);
+            not_run::report(&package.crate_name, &package.stem, &declared, &outcome)?;
         }
-        let status = cmd
-            .status()
-            .with_context(|| format!("running {}", node.display()))?;
-        match status.code() {
-            Some(0) => {}
-            Some(101) => failed = true,
-            _ => bail!(
-                "the test runner of `{}` failed ({status}); see its output above",
-                package.crate_name
-            ),
-        }
-        let result: RunResult = std::fs::read_to_string(&results)
-            .ok()
-            .and_then(|text| serde_json::from_str(&text).ok())
-            .with_context(|| {
-                format!(
-                    "the test runner of `{}` wrote no results ({})",
-                    package.crate_name,
-                    results.display()
-                )
-            })?;
-        let declared = scan::declared(&package.crate_dir);
-        not_run::report(&package.crate_name, &package.stem, &declared, &result, None)?;
+    }
+    for krate in &selection.plain {
+        failed |= plain::run(krate, args, &hosts, &options)?;
     }
     Ok(if failed {
         ExitCode::from(101)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Runs one test module's plan (`glue`, `wbg`; see `templates/test/node.mjs`) in the host:
+/// whether a test failed, and what ran.
+fn run_host(
+    hosts: &Hosts,
+    runner: &Path,
+    mut plan: serde_json::Value,
+    options: &serde_json::Value,
+    what: &str,
+    quiet: bool,
+) -> Result<(bool, RunResult)> {
+    write_runner(runner)?;
+    let results = runner.join("results.json");
+    let _ = std::fs::remove_file(&results);
+    plan["options"] = options.clone();
+    plan["results"] = serde_json::json!(results);
+    let plan_file = runner.join("plan.json");
+    std::fs::write(&plan_file, plan.to_string())
+        .with_context(|| format!("writing {}", plan_file.display()))?;
+    let mut cmd = Command::new(&hosts.node);
+    match &hosts.chromium {
+        None => cmd.arg(runner.join("node.mjs")).arg(&plan_file),
+        Some(chromium) => cmd
+            .arg(runner.join("browser.mjs"))
+            .arg(chromium)
+            .arg(&plan_file),
+    };
+    if !quiet {
+        eprintln!(
+            "     Running {what} ({})",
+            if hosts.chromium.is_some() {
+                "headless Chromium"
+            } else {
+                "Node"
+            }
+        );
+    }
+    let status = cmd
+        .status()
+        .with_context(|| format!("running {}", hosts.node.display()))?;
+    let failed = match status.code() {
+        Some(0) => false,
+        Some(101) => true,
+        _ => bail!("the test runner of {what} failed ({status}); see its output above"),
+    };
+    let result: RunResult = std::fs::read_to_string(&results)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .with_context(|| {
+            format!(
+                "the test runner of {what} wrote no results ({})",
+                results.display()
+            )
+        })?;
+    Ok((failed, result))
 }
 
 fn timeout_secs(flag: Option<u32>) -> Result<u32> {

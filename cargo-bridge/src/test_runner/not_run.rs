@@ -7,16 +7,36 @@ use super::RunResult;
 use super::scan::{Declared, Kind};
 use anyhow::{Result, bail};
 
-/// `lib_name`: the crate's library name, which starts a `#[bridge::test]`'s path;
-/// `skip_reason`: why the build's `#[wasm_bindgen_test]`s did not run on this host.
+/// What the runs of one crate's test modules held and did.
+#[derive(Default, Debug)]
+pub struct Outcome {
+    pub ran: usize,
+    pub compiled: Vec<String>,
+    pub ignored: usize,
+    pub filtered_out: usize,
+    /// Tests a module held that this host does not run: (how many, why).
+    pub skipped: Vec<(usize, String)>,
+    /// Its integration tests (`tests/*.rs`) were built and run.
+    pub integration_built: bool,
+}
+
+impl Outcome {
+    pub fn add(&mut self, result: RunResult) {
+        self.ran += result.ran.len();
+        self.compiled.extend(result.compiled);
+        self.ignored += result.ignored;
+        self.filtered_out += result.filtered_out;
+    }
+}
+
+/// `lib_name`: the crate's library name, which starts a `#[bridge::test]`'s path.
 pub fn report(
     crate_name: &str,
     lib_name: &str,
     declared: &[Declared],
-    result: &RunResult,
-    skip_reason: Option<&str>,
+    result: &Outcome,
 ) -> Result<()> {
-    let lines = not_run_lines(lib_name, declared, result, skip_reason);
+    let lines = not_run_lines(lib_name, declared, result);
     let native = declared.iter().filter(|d| d.kind == Kind::Native).count();
     if !lines.is_empty() {
         let count: usize = lines.iter().map(|(n, _)| n).sum();
@@ -41,7 +61,7 @@ pub fn report(
     }
     let wasm_declared = declared.iter().any(|d| d.kind != Kind::Native);
     let chose_none = result.filtered_out > 0 || result.ignored > 0;
-    if result.ran.is_empty() && (wasm_declared || result.skipped > 0) && !chose_none {
+    if result.ran == 0 && (wasm_declared || !result.skipped.is_empty()) && !chose_none {
         bail!(
             "`{crate_name}` has test functions, and none of them ran (see the note above): \
              a run over nothing is not a pass"
@@ -51,24 +71,12 @@ pub fn report(
 }
 
 /// (how many, the line saying which and why) for each group of tests that did not run.
-fn not_run_lines(
-    lib_name: &str,
-    declared: &[Declared],
-    result: &RunResult,
-    skip_reason: Option<&str>,
-) -> Vec<(usize, String)> {
-    let mut lines = Vec::new();
-    if result.skipped > 0 {
-        lines.push((
-            result.skipped,
-            format!(
-                "{} #[wasm_bindgen_test]{}: {}",
-                result.skipped,
-                plural(result.skipped),
-                skip_reason.unwrap_or("not runnable on this host")
-            ),
-        ));
-    }
+fn not_run_lines(lib_name: &str, declared: &[Declared], result: &Outcome) -> Vec<(usize, String)> {
+    let mut lines: Vec<(usize, String)> = result
+        .skipped
+        .iter()
+        .map(|(n, why)| (*n, format!("{n} #[wasm_bindgen_test]{}: {why}", plural(*n))))
+        .collect();
     // The build's tests by path inside the crate (a #[bridge::test]'s starts with the
     // crate, a #[wasm_bindgen_test]'s does not); each declared test takes one.
     let prefix = format!("{lib_name}::");
@@ -94,7 +102,7 @@ fn not_run_lines(
         }
     };
     for test in declared.iter().filter(|d| d.kind != Kind::Native) {
-        if test.integration {
+        if test.integration && !result.integration_built {
             lines.push((
                 1,
                 format!(
@@ -130,7 +138,7 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
-    fn declared(kind: Kind, path: &str, integration: bool) -> Declared {
+    fn decl(kind: Kind, path: &str, integration: bool) -> Declared {
         Declared {
             kind,
             path: path.into(),
@@ -143,27 +151,25 @@ mod tests {
         }
     }
 
-    fn result(compiled: &[&str], ran: &[&str]) -> RunResult {
-        RunResult {
-            ran: ran.iter().map(|s| s.to_string()).collect(),
+    fn result(compiled: &[&str], ran: usize) -> Outcome {
+        Outcome {
+            ran,
             compiled: compiled.iter().map(|s| s.to_string()).collect(),
-            ignored: 0,
-            filtered_out: 0,
-            skipped: 0,
+            ..Outcome::default()
         }
     }
 
     #[test]
     fn declared_tests_missing_from_the_build_are_named_with_why() {
         let declared = [
-            declared(Kind::Bridge, "tests::runs", false),
-            declared(Kind::Bridge, "tests::gated", false),
-            declared(Kind::WasmBindgen, "web::also_runs", false),
-            declared(Kind::WasmBindgen, "elsewhere", true),
-            declared(Kind::Native, "tests::native", false),
+            decl(Kind::Bridge, "tests::runs", false),
+            decl(Kind::Bridge, "tests::gated", false),
+            decl(Kind::WasmBindgen, "web::also_runs", false),
+            decl(Kind::WasmBindgen, "elsewhere", true),
+            decl(Kind::Native, "tests::native", false),
         ];
-        let run = result(&["krate::tests::runs", "web::also_runs"], &[]);
-        let lines = not_run_lines("krate", &declared, &run, None);
+        let run = result(&["krate::tests::runs", "web::also_runs"], 2);
+        let lines = not_run_lines("krate", &declared, &run);
         let text: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
         assert_eq!(lines.len(), 2, "{text:#?}");
         assert!(
@@ -179,18 +185,23 @@ mod tests {
 
     #[test]
     fn nothing_run_over_declared_tests_is_an_error_unless_a_filter_chose_it() {
-        let declared = [declared(Kind::Bridge, "tests::gated", false)];
-        let err = report("c", "c", &declared, &result(&[], &[]), None).unwrap_err();
+        let declared = [decl(Kind::Bridge, "tests::gated", false)];
+        let err = report("c", "c", &declared, &result(&[], 0)).unwrap_err();
         assert!(err.to_string().contains("none of them ran"), "{err}");
-        let mut filtered = result(&["c::tests::gated"], &[]);
+        let mut filtered = result(&["c::tests::gated"], 0);
         filtered.filtered_out = 1;
-        report("c", "c", &declared, &filtered, None).unwrap();
+        report("c", "c", &declared, &filtered).unwrap();
         // Tests only for another host: skipped, and nothing ran.
-        let mut skipped = result(&[], &[]);
-        skipped.skipped = 2;
-        let err = report("c", "c", &[], &skipped, Some("browser only")).unwrap_err();
+        let mut skipped = result(&[], 0);
+        skipped.skipped = vec![(2, "browser only".into())];
+        let err = report("c", "c", &[], &skipped).unwrap_err();
         assert!(err.to_string().contains("none of them ran"), "{err}");
+        // Integration tests that were built and ran are not reported.
+        let mut built = result(&["web_test"], 1);
+        built.integration_built = true;
+        let integration = [decl(Kind::WasmBindgen, "web_test", true)];
+        assert!(not_run_lines("c", &integration, &built).is_empty());
         // No tests declared at all: libtest's ok over 0.
-        report("c", "c", &[], &result(&[], &[]), None).unwrap();
+        report("c", "c", &[], &result(&[], 0)).unwrap();
     }
 }

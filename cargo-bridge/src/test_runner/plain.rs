@@ -1,0 +1,301 @@
+//! Which crates `cargo bridge test` tests, and how: a crate depending on bridge-runtime goes
+//! through the package pipeline (its unit-test build with bridge glue); a crate that only
+//! links wasm-bindgen (a `wasm-pack test` crate) is tested here, as wasm-pack does it:
+//! `cargo test --no-run --tests` for wasm32 (its unit tests and each `tests/*.rs`), then
+//! for each test module with `#[wasm_bindgen_test]`s, wasm-bindgen's CLI (the version the
+//! crate locks, as for builds) with `--target web`, whose `initSync`/`init` hand back the
+//! instance's exports the harness finds the tests in, and the harness in Node or Chromium.
+//! A module `wasm_bindgen_test_configure!` sends to a host other than this run's is
+//! skipped and reported, never run where it cannot work.
+
+use super::wasm_info::{self, Host};
+use super::{Hosts, not_run, run_host, scan};
+use crate::build_flags;
+use crate::cargo_build::{self, WASM_TARGET};
+use crate::cli::TestArgs;
+use anyhow::{Context, Result, bail};
+use cargo_metadata::{DependencyKind, Message, Metadata, MetadataCommand, Package, PackageId};
+use std::collections::BTreeSet;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub struct Selection {
+    /// Crates depending on bridge-runtime, by name.
+    pub bridge: Vec<String>,
+    pub plain: Vec<PlainCrate>,
+}
+
+pub struct PlainCrate {
+    name: String,
+    dir: PathBuf,
+    /// The wasm-bindgen version its test build links.
+    wasm_bindgen: String,
+    workspace_manifest: PathBuf,
+    target_dir: PathBuf,
+}
+
+/// The crates to test: `-p`'s, else the manifest's package, else every workspace member
+/// that depends on bridge-runtime or links wasm-bindgen.
+pub fn select(args: &TestArgs) -> Result<Selection> {
+    crate::runtime_copy::restore_for(args.manifest_path.as_deref())?;
+    let cargo_args = build_flags::cargo_args(&args.build_args())?;
+    let mut cmd = MetadataCommand::new();
+    let mut options = vec!["--filter-platform".to_string(), WASM_TARGET.to_string()];
+    options.extend(build_flags::feature_args(&cargo_args));
+    cmd.other_options(options);
+    if let Some(path) = &args.manifest_path {
+        cmd.manifest_path(path);
+    }
+    let metadata = cmd
+        .exec()
+        .context("reading the workspace with `cargo metadata`")
+        .map_err(crate::runtime_copy::explain_metadata_error)?;
+    let members = metadata.workspace_packages();
+    let (chosen, named): (Vec<&Package>, bool) = match &args.package {
+        Some(spec) => {
+            let name = spec.split_once('@').map_or(spec.as_str(), |(name, _)| name);
+            match members.iter().find(|p| p.name.as_str() == name) {
+                Some(pkg) => (vec![*pkg], true),
+                None => {
+                    let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
+                    bail!(
+                        "package `{name}` is not a member of the workspace at {}; members: {}",
+                        metadata.workspace_root,
+                        names.join(", ")
+                    );
+                }
+            }
+        }
+        None => match metadata.root_package() {
+            Some(root) => (vec![root], true),
+            None => (members.clone(), false),
+        },
+    };
+    let mut selection = Selection {
+        bridge: Vec::new(),
+        plain: Vec::new(),
+    };
+    for pkg in chosen {
+        if pkg.dependencies.iter().any(|d| d.name == "bridge-runtime") {
+            selection.bridge.push(pkg.name.to_string());
+        } else if let Some(version) = test_wasm_bindgen(&metadata, pkg) {
+            selection.plain.push(PlainCrate {
+                name: pkg.name.to_string(),
+                dir: pkg
+                    .manifest_path
+                    .parent()
+                    .map(|d| d.as_std_path().to_path_buf())
+                    .unwrap_or_default(),
+                wasm_bindgen: version,
+                workspace_manifest: metadata.workspace_root.join("Cargo.toml").into(),
+                target_dir: metadata.target_directory.clone().into(),
+            });
+        } else if named {
+            bail!(
+                "`{}` neither depends on bridge-runtime nor links wasm-bindgen, so it has no tests \
+                 to run in wasm: run its tests with `cargo test`",
+                pkg.name
+            );
+        }
+    }
+    if selection.bridge.is_empty() && selection.plain.is_empty() {
+        bail!(
+            "no crate in the workspace at {} depends on bridge-runtime or links wasm-bindgen, so \
+             there are no tests to run in wasm: run them with `cargo test`",
+            metadata.workspace_root
+        );
+    }
+    Ok(selection)
+}
+
+/// The wasm-bindgen version `pkg`'s test build links: through its normal and
+/// dev-dependencies (`wasm-bindgen-test`), then their normal ones.
+fn test_wasm_bindgen(metadata: &Metadata, pkg: &Package) -> Option<String> {
+    let resolve = metadata.resolve.as_ref()?;
+    let mut seen: BTreeSet<&PackageId> = BTreeSet::new();
+    let mut stack = vec![(&pkg.id, true)];
+    while let Some((id, root)) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        let Some(node) = resolve.nodes.iter().find(|n| &n.id == id) else {
+            continue;
+        };
+        for dep in &node.deps {
+            let linked = dep.dep_kinds.iter().any(|k| {
+                k.kind == DependencyKind::Normal || root && k.kind == DependencyKind::Development
+            });
+            if linked {
+                stack.push((&dep.pkg, false));
+            }
+        }
+    }
+    metadata
+        .packages
+        .iter()
+        .filter(|p| p.name.as_str() == "wasm-bindgen" && seen.contains(&p.id))
+        .map(|p| p.version.to_string())
+        .max()
+}
+
+/// One test module cargo built.
+struct TestModule {
+    /// `src/lib.rs`, `tests/web.rs`: what `cargo test` names it by.
+    source: String,
+    wasm: PathBuf,
+}
+
+/// Build and run `krate`'s tests; whether one failed.
+pub fn run(
+    krate: &PlainCrate,
+    args: &TestArgs,
+    hosts: &Hosts,
+    options: &serde_json::Value,
+) -> Result<bool> {
+    cargo_build::ensure_wasm_target(args.quiet)?;
+    let cli = crate::wasm_bindgen::cli::find_or_install(&krate.wasm_bindgen, args.quiet)
+        .with_context(|| format!("preparing to test `{}`", krate.name))?;
+    let modules = build(krate, args)?;
+    let mut outcome = not_run::Outcome {
+        integration_built: true,
+        ..Default::default()
+    };
+    let mut failed = false;
+    for (index, module) in modules.iter().enumerate() {
+        let bytes = std::fs::read(&module.wasm)
+            .with_context(|| format!("reading {}", module.wasm.display()))?;
+        let info = wasm_info::read(&bytes)
+            .with_context(|| format!("reading {}", module.wasm.display()))?;
+        if info.wbg_tests.is_empty() {
+            continue;
+        }
+        if let Some(why) = skip_reason(info.host, hosts.chromium.is_some()) {
+            outcome
+                .skipped
+                .push((info.wbg_tests.len(), format!("in {}: {why}", module.source)));
+            outcome.compiled.extend(info.wbg_tests);
+            continue;
+        }
+        let out_dir = krate
+            .target_dir
+            .join("bridge/test")
+            .join(&krate.name)
+            .join(format!("module-{index}"));
+        bindgen(&cli, &module.wasm, &out_dir)?;
+        let plan = serde_json::json!({
+            "glue": null,
+            "wbg": {
+                "glue": out_dir.join("test.js"),
+                "wasm": out_dir.join("test_bg.wasm"),
+                "skip": null,
+            },
+        });
+        let (module_failed, result) = run_host(
+            hosts,
+            &out_dir.join(".runner"),
+            plan,
+            options,
+            &format!("{} of {}", module.source, krate.name),
+            args.quiet,
+        )?;
+        failed |= module_failed;
+        outcome.add(result);
+    }
+    let declared = scan::declared(&krate.dir);
+    not_run::report(
+        &krate.name,
+        &krate.name.replace('-', "_"),
+        &declared,
+        &outcome,
+    )?;
+    Ok(failed)
+}
+
+/// Why a module configured for `host` does not run in this run (`chromium`: in the browser).
+fn skip_reason(host: Host, chromium: bool) -> Option<&'static str> {
+    match (host, chromium) {
+        (Host::Any, _) | (Host::Browser, true) | (Host::Node, false) => None,
+        (Host::Browser, false) => Some(
+            "wasm_bindgen_test_configure!(run_in_browser): they run with \
+             `cargo bridge test --chromium`",
+        ),
+        (Host::Node, true) => Some(
+            "wasm_bindgen_test_configure!(run_in_node_experimental): they run without --chromium",
+        ),
+        (Host::Worker, _) => Some(
+            "configured to run in a worker (run_in_*_worker), which cargo bridge test does not \
+             do: run them with `wasm-pack test`",
+        ),
+        (Host::Other, _) => Some(
+            "configured (wasm_bindgen_test_configure!) for a host cargo bridge test does not know",
+        ),
+    }
+}
+
+/// `cargo test --no-run --tests` for wasm32: every test module, in cargo's order.
+fn build(krate: &PlainCrate, args: &TestArgs) -> Result<Vec<TestModule>> {
+    let cargo_args = build_flags::cargo_args(&args.build_args())?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.args(["test", "--no-run", "--tests", "--target", WASM_TARGET])
+        .arg("--manifest-path")
+        .arg(&krate.workspace_manifest)
+        .args(["--package", &krate.name])
+        .arg("--message-format=json-render-diagnostics")
+        .args(&cargo_args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    if args.quiet {
+        cmd.arg("--quiet");
+    }
+    let mut child = cmd.spawn().context("running `cargo test --no-run`")?;
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut modules = Vec::new();
+    for message in Message::parse_stream(BufReader::new(stdout)) {
+        if let Message::CompilerArtifact(artifact) =
+            message.context("reading cargo's build messages")?
+            && artifact.profile.test
+            && let Some(wasm) = artifact.executable
+        {
+            let source = artifact.target.src_path.as_std_path();
+            modules.push(TestModule {
+                source: source
+                    .strip_prefix(&krate.dir)
+                    .unwrap_or(source)
+                    .display()
+                    .to_string(),
+                wasm: wasm.into_std_path_buf(),
+            });
+        }
+    }
+    let status = child.wait().context("waiting for `cargo test --no-run`")?;
+    if !status.success() {
+        bail!(
+            "`cargo test --no-run` of `{}` for {WASM_TARGET} failed; see the compiler errors above",
+            krate.name
+        );
+    }
+    Ok(modules)
+}
+
+/// wasm-bindgen's CLI over a test module: `<out_dir>/test.js` and `test_bg.wasm`.
+fn bindgen(cli: &Path, wasm: &Path, out_dir: &Path) -> Result<()> {
+    let _ = std::fs::remove_dir_all(out_dir);
+    let output = Command::new(cli)
+        .args(["--target", "web", "--out-name", "test", "--no-typescript"])
+        .arg("--out-dir")
+        .arg(out_dir)
+        .arg(wasm)
+        .output()
+        .with_context(|| format!("running {}", cli.display()))?;
+    if !output.status.success() {
+        bail!(
+            "wasm-bindgen's CLI ({}) failed on {}:\n{}",
+            cli.display(),
+            wasm.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(())
+}

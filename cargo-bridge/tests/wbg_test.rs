@@ -1,0 +1,129 @@
+//! `cargo bridge test` as `wasm-pack test`: the `#[wasm_bindgen_test]`s of a plain
+//! wasm-bindgen crate (`fixtures/wbg-tests`, no bridge-runtime) run in Node by default and
+//! in headless Chromium with `--chromium`: sync and async tests, a failure with its message
+//! and captured console output, `#[should_panic]`, `#[ignore]` (and `--ignored`,
+//! `--include-ignored`), filters, and a `run_in_browser` module run only in Chromium and
+//! reported as not run in Node. Uses the real wasm-bindgen CLI (the shared bridge home).
+
+mod support;
+
+use support::{Run, repo_root, run_in_env};
+
+fn bridge_home() -> String {
+    std::env::var("CARGO_BRIDGE_HOME")
+        .unwrap_or_else(|_| repo_root().join("target/bridge-home").display().to_string())
+}
+
+fn run(args: &[&str]) -> Run {
+    let mut all = vec!["test"];
+    all.extend_from_slice(args);
+    run_in_env(
+        &repo_root().join("fixtures/wbg-tests"),
+        &all,
+        &[("CARGO_BRIDGE_HOME", &bridge_home())],
+    )
+}
+
+#[track_caller]
+fn has(run: &Run, lines: &[&str]) {
+    for line in lines {
+        assert!(
+            run.stdout.contains(line),
+            "{line:?} missing:\n{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+}
+
+const UNIT_TESTS: &[&str] = &[
+    "running 5 tests\n\
+     test tests::adds ... ok\n\
+     test tests::awaits_a_promise ... ok\n\
+     test tests::fails_on_purpose ... FAILED\n\
+     test tests::ignored_one ... ignored\n\
+     test tests::panics_as_expected ... ok\n",
+    "---- tests::fails_on_purpose ----\nlog output:\n    a line the failure shows\n",
+    "assertion `left == right` failed: add is not wrong, this test is",
+    "failures:\n    tests::fails_on_purpose\n",
+    "test result: FAILED. 3 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out\n",
+];
+
+#[test]
+fn wasm_bindgen_tests_run_in_node_as_wasm_pack_runs_them() {
+    let node = run(&[]);
+    assert_eq!(node.code, Some(101), "{}\n{}", node.stdout, node.stderr);
+    has(&node, UNIT_TESTS);
+    // The run_in_browser module is not run in Node, and said so (once).
+    has(
+        &node,
+        &["note: 1 test function of `wbg-tests` did not run:\n    \
+           1 #[wasm_bindgen_test]: in tests/browser.rs: \
+           wasm_bindgen_test_configure!(run_in_browser): they run with `cargo bridge test --chromium`\n"],
+    );
+    assert!(!node.stdout.contains("has_a_document"), "{}", node.stdout);
+
+    // A filter, --exact, --ignored, --include-ignored.
+    let filtered = run(&["awaits"]);
+    filtered.ok();
+    has(
+        &filtered,
+        &[
+            "running 1 test\ntest tests::awaits_a_promise ... ok\n",
+            "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 4 filtered out",
+        ],
+    );
+    let none = run(&["tests::add", "--exact"]);
+    none.ok();
+    has(
+        &none,
+        &[
+            "running 0 tests\n",
+            "0 passed; 0 failed; 0 ignored; 0 measured; 5 filtered out",
+        ],
+    );
+    let exact = run(&["tests::adds", "--exact"]);
+    exact.ok();
+    has(&exact, &["running 1 test\ntest tests::adds ... ok\n"]);
+    let ignored = run(&["--ignored"]);
+    assert_eq!(ignored.code, Some(101), "{}", ignored.stdout);
+    has(
+        &ignored,
+        &[
+            "running 1 test\ntest tests::ignored_one ... FAILED\n",
+            "an ignored test ran",
+        ],
+    );
+    let included = run(&["--include-ignored", "one"]);
+    assert_eq!(included.code, Some(101), "{}", included.stdout);
+    has(&included, &["test tests::ignored_one ... FAILED\n"]);
+}
+
+#[test]
+fn wasm_bindgen_tests_run_in_chromium_with_the_browser_only_module() {
+    let chromium = run(&["--chromium"]);
+    assert_eq!(
+        chromium.code,
+        Some(101),
+        "{}\n{}",
+        chromium.stdout,
+        chromium.stderr
+    );
+    has(&chromium, UNIT_TESTS);
+    has(
+        &chromium,
+        &["running 1 test\ntest has_a_document ... ok\n\ntest result: ok. 1 passed"],
+    );
+    assert!(
+        chromium
+            .stderr
+            .contains("tests/browser.rs of wbg-tests (headless Chromium)"),
+        "{}",
+        chromium.stderr
+    );
+    assert!(
+        !chromium.stdout.contains("did not run"),
+        "{}",
+        chromium.stdout
+    );
+}
