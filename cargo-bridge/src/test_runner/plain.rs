@@ -177,10 +177,16 @@ pub fn run(
             outcome.compiled.extend(info.wbg_tests);
             continue;
         }
+        // A folder per host: a Node run and a Chromium run at once do not share files.
         let out_dir = krate
             .target_dir
             .join("bridge/test")
             .join(&krate.name)
+            .join(if hosts.chromium.is_some() {
+                "chromium"
+            } else {
+                "node"
+            })
             .join(format!("module-{index}"));
         bindgen(&cli, &module.wasm, &out_dir)?;
         let plan = serde_json::json!({
