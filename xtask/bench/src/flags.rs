@@ -85,23 +85,7 @@ pub struct Settings {
 
 /// Check the flags and resolve them; an error says which flag is wrong and why.
 pub fn resolve(args: &BenchArgs) -> Result<Settings> {
-    let names: Vec<&str> = SCENARIOS
-        .iter()
-        .map(|s| s.name)
-        .chain(POOL_SCENARIOS.iter().map(|s| s.name))
-        .chain(ALONGSIDE_SCENARIOS.iter().map(|s| s.name))
-        .chain([SIZE, BUILD, ALONGSIDE])
-        .collect();
-    if !names
-        .iter()
-        .any(|name| matches_filter(name, args.filter.as_deref()))
-    {
-        bail!(
-            "--filter {:?} matches no scenario: {}",
-            args.filter.as_deref().unwrap_or(""),
-            names.join(", ")
-        );
-    }
+    check_filter(args.filter.as_deref())?;
     if args.processes == 0 {
         bail!("--processes must be at least 1");
     }
@@ -144,6 +128,25 @@ pub fn resolve(args: &BenchArgs) -> Result<Settings> {
             && args.classes.is_empty()
             && !args.time_only,
     })
+}
+
+/// `--filter` must select something: every scenario and section name is listed if not.
+fn check_filter(filter: Option<&str>) -> Result<()> {
+    let names: Vec<&str> = SCENARIOS
+        .iter()
+        .map(|s| s.name)
+        .chain(POOL_SCENARIOS.iter().map(|s| s.name))
+        .chain(ALONGSIDE_SCENARIOS.iter().map(|s| s.name))
+        .chain([SIZE, BUILD, ALONGSIDE])
+        .collect();
+    if !names.iter().any(|name| matches_filter(name, filter)) {
+        bail!(
+            "--filter {:?} matches no scenario: {}",
+            filter.unwrap_or(""),
+            names.join(", ")
+        );
+    }
+    Ok(())
 }
 
 /// `--mode`'s rows in table order, or every row (and the peer's with `--peer`).
