@@ -132,26 +132,26 @@ fn tests_run_in_wasm_with_libtest_output_in_node_and_chromium() {
     let project = project("bt", "bt-crate");
     let expected_lines = [
         "running 10 tests",
-        "test bt_crate::checks::classes_and_closures_work ... ok",
-        "test bt_crate::checks::imports_reach_js ... ok",
-        "test bt_crate::checks::panics_on_purpose ... FAILED",
-        "test bt_crate::checks::returns_err_on_purpose ... FAILED",
-        "test bt_crate::checks::returns_ok ... ok",
-        "test bt_crate::checks::runs_after_the_panic ... ok",
-        "test bt_crate::later::a_rejection_fails_it ... FAILED",
-        "test bt_crate::later::awaits_imports_and_promises ... ok",
-        "test bt_crate::later::panics_after_an_await ... FAILED",
-        "test bt_crate::later::runs_after_the_async_failures ... ok",
-        "---- bt_crate::checks::panics_on_purpose ----",
+        "test checks::classes_and_closures_work ... ok",
+        "test checks::imports_reach_js ... ok",
+        "test checks::panics_on_purpose ... FAILED",
+        "test checks::returns_err_on_purpose ... FAILED",
+        "test checks::returns_ok ... ok",
+        "test checks::runs_after_the_panic ... ok",
+        "test later::a_rejection_fails_it ... FAILED",
+        "test later::awaits_imports_and_promises ... ok",
+        "test later::panics_after_an_await ... FAILED",
+        "test later::runs_after_the_async_failures ... ok",
+        "---- checks::panics_on_purpose ----",
         "the vector is empty on purpose",
-        "---- bt_crate::checks::returns_err_on_purpose ----\nError: \"an Err on purpose\"\n",
-        "---- bt_crate::later::a_rejection_fails_it ----\n\
+        "---- checks::returns_err_on_purpose ----\nError: \"an Err on purpose\"\n",
+        "---- later::a_rejection_fails_it ----\n\
          Error: JsError { name: \"\", message: \"rejected on purpose\", .. }\n",
-        "---- bt_crate::later::panics_after_an_await ----",
+        "---- later::panics_after_an_await ----",
         "a panic after an await on purpose",
-        "failures:\n    bt_crate::checks::panics_on_purpose\n    \
-         bt_crate::checks::returns_err_on_purpose\n    bt_crate::later::a_rejection_fails_it\n    \
-         bt_crate::later::panics_after_an_await\n",
+        "failures:\n    checks::panics_on_purpose\n    \
+         checks::returns_err_on_purpose\n    later::a_rejection_fails_it\n    \
+         later::panics_after_an_await\n",
         "test result: FAILED. 6 passed; 4 failed; 0 ignored; 0 measured; 0 filtered out",
     ];
     let node = project.run(&["test"]);
@@ -258,11 +258,11 @@ fn tests_in_a_cfg_test_module_run_and_a_failure_fails_the_run() {
         );
         for line in [
             "running 2 tests\n",
-            "test bt_held_crate::held_out_tests::adds_in_wasm ... ok\n",
-            "test bt_held_crate::held_out_tests::fails_in_wasm ... FAILED\n",
-            "---- bt_held_crate::held_out_tests::fails_in_wasm ----\n",
+            "test held_out_tests::adds_in_wasm ... ok\n",
+            "test held_out_tests::fails_in_wasm ... FAILED\n",
+            "---- held_out_tests::fails_in_wasm ----\n",
             "assertion `left == right` failed: deliberate",
-            "failures:\n    bt_held_crate::held_out_tests::fails_in_wasm\n",
+            "failures:\n    held_out_tests::fails_in_wasm\n",
             "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
         ] {
             assert!(
@@ -313,12 +313,12 @@ fn a_hung_async_test_fails_alone_by_its_timeout() {
             run.stderr
         );
         for line in [
-            "test bt_never_crate::tests::a_first ... ok\n\
-             test bt_never_crate::tests::b_waits_forever ... FAILED\n\
-             test bt_never_crate::tests::c_after ... ok\n",
-            "---- bt_never_crate::tests::b_waits_forever ----\n\
+            "test tests::a_first ... ok\n\
+             test tests::b_waits_forever ... FAILED\n\
+             test tests::c_after ... ok\n",
+            "---- tests::b_waits_forever ----\n\
              the test did not finish within 2 s",
-            "failures:\n    bt_never_crate::tests::b_waits_forever\n",
+            "failures:\n    tests::b_waits_forever\n",
             "test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
         ] {
             assert!(

@@ -71,7 +71,7 @@ fn new_crate_builds_and_its_test_passes() {
     test.ok();
     assert!(
         test.stdout
-            .contains("test my_notes::tests::a_starred_note_counts_its_stars ... ok")
+            .contains("test tests::a_starred_note_counts_its_stars ... ok")
             && test.stdout.contains("test result: ok. 1 passed; 0 failed"),
         "{}",
         test.stdout

@@ -127,3 +127,84 @@ fn wasm_bindgen_tests_run_in_chromium_with_the_browser_only_module() {
         chromium.stdout
     );
 }
+
+/// A bridge crate with both kinds of tests: one build, one runtime start, one report in
+/// which `#[bridge::test]`s and `#[wasm_bindgen_test]`s interleave by path; a
+/// `run_in_browser` configuration keeps the wasm-bindgen tests to Chromium (the bridge
+/// tests still run in Node).
+#[test]
+fn both_kinds_of_tests_in_one_crate_give_one_report() {
+    let project = support::Project::workspace(&["mx"], "");
+    let lib = "use bridge_runtime::bridge;\nuse wasm_bindgen::prelude::*;\n\n\
+               #[bridge]\npub fn double(x: u32) -> u32 { x * 2 }\n\n\
+               #[wasm_bindgen]\npub fn triple(x: u32) -> u32 { x * 3 }\n\n\
+               #[cfg(test)]\nmod tests {\n    use super::*;\n    \
+                   use wasm_bindgen_test::wasm_bindgen_test;\n    CONFIGURE\n\
+                   #[bridge::test]\n    fn a_bridge_side() { assert_eq!(double(2), 4); }\n    \
+                   #[wasm_bindgen_test]\n    fn b_wbg_side() { assert_eq!(triple(2), 6); }\n    \
+                   #[bridge::test]\n    fn c_bridge_fails() { assert_eq!(double(1), 3, \"bridge failure on purpose\"); }\n    \
+                   #[wasm_bindgen_test]\n    async fn d_wbg_fails() { assert_eq!(triple(1), 4, \"wbg failure on purpose\"); }\n}\n";
+    project
+        .bridge_crate(
+            "mx",
+            "mixed-tests-crate",
+            "\"cdylib\"",
+            "wasm-bindgen = \"=0.2.130\"\n\n[dev-dependencies]\nwasm-bindgen-test = \"0.3\"\n",
+            &lib.replace("CONFIGURE", ""),
+        )
+        // The versions fixtures/wbg-tests locks (wasm-bindgen 0.2.130, the CLI's).
+        .file(
+            "Cargo.lock",
+            &support::read(&repo_root().join("fixtures/wbg-tests/Cargo.lock")),
+        );
+    let env = [("CARGO_BRIDGE_HOME", bridge_home())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    for args in [&["test"][..], &["test", "--chromium"]] {
+        let run = run_in_env(&project.root(), args, &env);
+        assert_eq!(
+            run.code,
+            Some(101),
+            "{args:?}\n{}\n{}",
+            run.stdout,
+            run.stderr
+        );
+        has(
+            &run,
+            &[
+                "running 4 tests\n\
+                 test tests::a_bridge_side ... ok\n\
+                 test tests::b_wbg_side ... ok\n\
+                 test tests::c_bridge_fails ... FAILED\n\
+                 test tests::d_wbg_fails ... FAILED\n",
+                "bridge failure on purpose",
+                "wbg failure on purpose",
+                "failures:\n    tests::c_bridge_fails\n    tests::d_wbg_fails\n",
+                "test result: FAILED. 2 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out\n",
+            ],
+        );
+        assert_eq!(
+            run.stdout.matches("test result:").count(),
+            1,
+            "{}",
+            run.stdout
+        );
+    }
+    // Configured run_in_browser: in Node only the bridge tests run, the others are listed.
+    project.file(
+        "mx/src/lib.rs",
+        &lib.replace(
+            "CONFIGURE",
+            "wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);",
+        ),
+    );
+    let node = run_in_env(&project.root(), &["test"], &env);
+    assert_eq!(node.code, Some(101), "{}\n{}", node.stdout, node.stderr);
+    has(
+        &node,
+        &[
+            "running 2 tests\ntest tests::a_bridge_side ... ok\ntest tests::c_bridge_fails ... FAILED\n",
+            "note: 2 test functions of `mixed-tests-crate` did not run:\n    \
+             2 #[wasm_bindgen_test]s: wasm_bindgen_test_configure!(run_in_browser)",
+        ],
+    );
+}

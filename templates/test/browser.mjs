@@ -38,8 +38,9 @@ const send = (path, body) => (sent = sent.then(() => fetch(path, { method: "POST
 const print = (line) => send("/line", line);
 window.addEventListener("unhandledrejection", (e) => send("/done", { code: 1, lines: ["error: " + (e.reason?.stack ?? e.reason)] }));
 try {
-  const { captureConsole, runTests } = await import("/harness.mjs");
+  const { captureConsole, instanceExports, runTests, watchInstances } = await import("/harness.mjs");
   captureConsole();
+  watchInstances();
   const suite = { glue: null, wbg: null };
   if (plan.glue !== null) {
     suite.glue = await import(plan.glue);
@@ -47,7 +48,7 @@ try {
   }
   if (plan.wbg !== null) {
     if (plan.wbg.glue === null) {
-      suite.wbg = { module: suite.glue, exports: suite.glue.__bridgeWasmExports(), skip: plan.wbg.skip };
+      suite.wbg = { module: suite.glue, exports: instanceExports(), skip: plan.wbg.skip };
     } else {
       const module = await import(plan.wbg.glue);
       const exports = await module.default({ module_or_path: plan.wbg.wasm });

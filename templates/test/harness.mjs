@@ -34,6 +34,34 @@ export function captureConsole() {
   }
 }
 
+// The exports of the module instantiated last (see `watchInstances`).
+let $instanceExports = null;
+
+/** Remember the exports of every module instantiated from now on: the bridge glue keeps its
+ * instance to itself, and a crate's `#[wasm_bindgen_test]`s are raw exports of it (as
+ * wasm-bindgen-test-runner reaches them through wasm-bindgen's `__wasm`). */
+export function watchInstances() {
+  const Instance = WebAssembly.Instance;
+  WebAssembly.Instance = new Proxy(Instance, {
+    construct(target, args, newTarget) {
+      const instance = Reflect.construct(target, args, newTarget);
+      $instanceExports = instance.exports;
+      return instance;
+    },
+  });
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = async function (...args) {
+    const result = await instantiate.apply(this, args);
+    $instanceExports = (result.instance ?? result).exports;
+    return result;
+  };
+}
+
+/** The exports of the module instantiated last, or null. */
+export function instanceExports() {
+  return $instanceExports;
+}
+
 /**
  * Run the tests of one crate and print the report. `suite`: `{ glue, wbg }`: `glue` the
  * bridge glue module (or null), `wbg` null or `{ module, exports, skip }`: the module
@@ -140,13 +168,37 @@ async function bridgeTests(glue) {
   const keys = Object.keys(glue).filter((key) => key.startsWith("bridgeTest_") && typeof glue[key] === "function");
   const tests = [];
   for (const key of keys) {
-    tests.push({ name: await glue[key](false), kind: "bridge", ignored: false, run: async () => glue[key](true) });
+    // The path without the crate, as libtest (and wasm-bindgen-test) print it.
+    const path = await glue[key](false);
+    const name = path.slice(path.indexOf("::") + 2);
+    tests.push({ name, kind: "bridge", ignored: false, run: () => runBridge(glue[key]) });
   }
   return tests;
 }
 
+/** One #[bridge::test], its `console.*` output captured (as libtest captures stdout) and
+ * shown under its failure: where a panic hook other than bridge-runtime's (wasm-bindgen-
+ * test's, in a crate with both kinds) prints the panic message, it is seen there. */
+async function runBridge(run) {
+  const captured = Object.fromEntries(CONSOLE.map((method) => [method, []]));
+  $recorders = Object.fromEntries(
+    CONSOLE.map((method) => [method, (args) => captured[method].push(args.map(String).join(" "))]),
+  );
+  try {
+    await run(true);
+  } catch (error) {
+    let text = describe(error);
+    for (const method of CONSOLE) {
+      if (captured[method].length === 0) continue;
+      const lines = captured[method].join("\n").split("\n");
+      text += `\n${method} output:\n${lines.map((line) => `    ${line}`).join("\n")}`;
+    }
+    throw new Error(text);
+  }
+}
+
 function wbgTests(wbg) {
-  if (!wbg) return [];
+  if (!wbg || !wbg.exports) return [];
   const tests = [];
   for (const exportName of Object.keys(wbg.exports)) {
     if (!exportName.startsWith("__wbgt_")) continue;
@@ -157,6 +209,12 @@ function wbgTests(wbg) {
     // As wasm-bindgen-test names it: the path without the crate.
     const name = exportName.slice(at + 2);
     const raw = wbg.exports[exportName];
+    if (typeof wbg.module.WasmBindgenTestContext !== "function") {
+      throw new Error(
+        `the module has #[wasm_bindgen_test] ${name}, but its glue exports no WasmBindgenTestContext ` +
+          "(wasm-bindgen-test's runner class): is wasm-bindgen-test a dev-dependency of this crate?",
+      );
+    }
     tests.push({ name, kind: "wbg", ignored: modifiers.includes("$"), run: () => runWbg(wbg.module, raw, name) });
   }
   return tests;

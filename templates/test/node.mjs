@@ -5,16 +5,18 @@
 // (see harness.mjs) and `results`, the file the run's counts are written to.
 import { readFileSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { captureConsole, runTests } from "./harness.mjs";
+import { captureConsole, instanceExports, runTests, watchInstances } from "./harness.mjs";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
 captureConsole();
+watchInstances();
 const suite = { glue: null, wbg: null };
 if (plan.glue !== null) suite.glue = await import(pathToFileURL(plan.glue).href);
 if (plan.wbg !== null) {
   if (plan.wbg.glue === null) {
-    // The bridge glue is the merged package: it re-exports wasm-bindgen's items.
-    suite.wbg = { module: suite.glue, exports: suite.glue.__bridgeWasmExports(), skip: plan.wbg.skip };
+    // The bridge glue is the merged package: it re-exports wasm-bindgen's items, and the
+    // tests are exports of the instance it made.
+    suite.wbg = { module: suite.glue, exports: instanceExports(), skip: plan.wbg.skip };
   } else {
     const module = await import(pathToFileURL(plan.wbg.glue).href);
     const exports = module.initSync({ module: readFileSync(plan.wbg.wasm) });

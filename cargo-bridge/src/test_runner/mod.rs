@@ -90,16 +90,33 @@ pub fn run(args: &TestArgs) -> Result<ExitCode> {
         let packaged = pipeline::build_packages(&build_args, Mode::Test)?;
         for package in &packaged {
             let glue = package.out_dir.join(format!("{}.js", package.stem));
+            // Its #[wasm_bindgen_test]s (a crate linking wasm-bindgen-test) run beside
+            // the #[bridge::test]s, unless configured for another host.
+            let wasm = package_wasm(&package.out_dir, &package.stem)?;
+            let info = wasm_info::read(&wasm)
+                .with_context(|| format!("reading the test module of `{}`", package.crate_name))?;
+            let skip = plain::skip_reason(info.host, hosts.chromium.is_some());
+            let mut outcome = not_run::Outcome::default();
+            if let Some(why) = skip
+                && !info.wbg_tests.is_empty()
+            {
+                outcome
+                    .skipped
+                    .push((info.wbg_tests.len(), why.to_string()));
+                outcome.compiled.extend(info.wbg_tests);
+            }
             let (package_failed, result) = run_host(
                 &hosts,
                 &package.out_dir.join(".runner"),
-                serde_json::json!({ "glue": glue, "wbg": null }),
+                serde_json::json!({
+                    "glue": glue,
+                    "wbg": { "glue": null, "wasm": null, "skip": skip },
+                }),
                 &options,
                 &format!("tests of {}", package.crate_name),
                 args.quiet,
             )?;
             failed |= package_failed;
-            let mut outcome = not_run::Outcome::default();
             outcome.add(result);
             let declared = scan::declared(&package.crate_dir);
             not_run::report(&package.crate_name, &package.stem, &declared, &outcome)?;
@@ -169,6 +186,19 @@ fn run_host(
             )
         })?;
     Ok((failed, result))
+}
+
+/// The bytes of the module a test package holds (`<stem>.wasm`, or `<stem>_bg.wasm`).
+fn package_wasm(out_dir: &Path, stem: &str) -> Result<Vec<u8>> {
+    for name in [format!("{stem}.wasm"), format!("{stem}_bg.wasm")] {
+        if let Ok(bytes) = std::fs::read(out_dir.join(&name)) {
+            return Ok(bytes);
+        }
+    }
+    bail!(
+        "the test package in {} has no {stem}.wasm",
+        out_dir.display()
+    )
 }
 
 fn timeout_secs(flag: Option<u32>) -> Result<u32> {

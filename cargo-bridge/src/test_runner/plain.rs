@@ -219,7 +219,7 @@ pub fn run(
 }
 
 /// Why a module configured for `host` does not run in this run (`chromium`: in the browser).
-fn skip_reason(host: Host, chromium: bool) -> Option<&'static str> {
+pub fn skip_reason(host: Host, chromium: bool) -> Option<&'static str> {
     match (host, chromium) {
         (Host::Any, _) | (Host::Browser, true) | (Host::Node, false) => None,
         (Host::Browser, false) => Some(

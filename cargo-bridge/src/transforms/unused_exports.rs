@@ -10,8 +10,10 @@ use walrus::Module;
 /// Exports only the glue uses: the runtime's (`__bridge_*`, and the linker's `__data_end`,
 /// `__heap_base`) and a class's generated ones (`<type id>#retain`, ...: `#` marks names
 /// no Rust item can spell, see ARCHITECTURE.md "Type ids and symbols").
+/// `__wbgt_*` are `#[wasm_bindgen_test]`s (only test builds have them): `cargo bridge
+/// test`'s runner calls them from outside the glue.
 fn glue_only(name: &str) -> bool {
-    name.starts_with("__") || name.contains('#')
+    (name.starts_with("__") && !name.starts_with("__wbgt_")) || name.contains('#')
 }
 
 /// Delete every glue-only export whose name does not occur in `glue`.
