@@ -135,6 +135,10 @@ pub enum Target {
     Bundler,
     /// Node.js CommonJS, for `require()` on Node before 20.19: instantiated on load
     NodejsCjs,
+    /// Deno: ES modules (plain wasm-bindgen crates: wasm-bindgen's `deno` output)
+    Deno,
+    /// A classic script defining a global `wasm_bindgen` (plain wasm-bindgen crates)
+    NoModules,
 }
 
 impl Target {
@@ -145,6 +149,8 @@ impl Target {
             Target::Web => "web",
             Target::Bundler => "bundler",
             Target::NodejsCjs => "nodejs-cjs",
+            Target::Deno => "deno",
+            Target::NoModules => "no-modules",
         }
     }
 }

@@ -64,7 +64,7 @@ pub fn read_identity_mode(
     };
     // A crate's table also holds its packaging settings (package_settings.rs).
     let valid: &[&str] = if table.starts_with("package.") {
-        &[KEY, crate::js_names::KEY, "npm-name", "wasm-opt"]
+        &[KEY, crate::js_names::KEY, "npm-name", "wasm-opt", "profile"]
     } else {
         &[KEY, crate::js_names::KEY]
     };

@@ -1,5 +1,6 @@
 //! `cargo bridge`: build a Rust crate into a WebAssembly module plus JS/TS glue.
 
+mod binaryen;
 mod build_flags;
 mod cargo_build;
 mod cli;

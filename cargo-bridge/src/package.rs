@@ -1,11 +1,15 @@
 //! Writing the wasm-pack-style package: `<name>.js`, `<name>.d.ts`, `<name>_bg.wasm`,
-//! `package.json` (the last two unless `--no-typescript`, `--no-pack`). Files are written
-//! whole, and only after every step succeeded.
+//! `package.json` (the last two unless `--no-typescript`, `--no-pack`), and what wasm-pack
+//! adds beside them: the crate's README and LICENSE files (not with `--no-pack`) and a
+//! `.gitignore` of `*`. package.json has every field wasm-pack writes from Cargo.toml
+//! (`collaborators` from `authors`, `homepage`, `keywords`, `repository` as an object, a
+//! `license-file` as `SEE LICENSE IN <file>`). Files are written whole, and only after
+//! every step succeeded.
 //!
 //! Each file goes through a file of the process's own renamed over it, so a concurrent reader
-//! never sees half a file. package.json takes its metadata from Cargo.toml and `sideEffects`
-//! per target; `package::Files` is the stem, the npm name, and whether there is a `.d.ts` and
-//! a package.json. wasm-bindgen's `<lib>_bg.js` and `snippets/` are written when there are any.
+//! never sees half a file. `package::Files` is the stem, the npm name, and whether there is a
+//! `.d.ts` and a package.json. wasm-bindgen's `<lib>_bg.js` and `snippets/` are written when
+//! there are any.
 
 use crate::cli::Target;
 use crate::glue::Glue;
@@ -49,13 +53,213 @@ pub fn write(
     if package.package_json {
         let mut imported: Vec<String> = glue.imported_files.clone();
         imported.extend(wasm_bindgen_files.iter().map(|(path, _)| path.clone()));
-        let manifest = package_json(package, krate, target, &imported);
+        let mut licenses = Vec::new();
+        for (file, bytes) in readme_and_licenses(krate)? {
+            licenses.push(file.clone());
+            files.push((file, bytes));
+        }
+        licenses.retain(|f| f.starts_with("LICENSE") && f != "LICENSE");
+        let manifest = package_json(package, krate, target, &imported, &licenses);
         files.push(("package.json".into(), manifest.into_bytes()));
+    }
+    files.push((".gitignore".into(), GITIGNORE.to_vec()));
+    for (file, bytes) in &files {
+        replace_file(&out_dir.join(file), bytes)?;
+    }
+    Ok(())
+}
+
+/// What wasm-pack writes in `.gitignore`: a package is build output.
+const GITIGNORE: &[u8] = b"*";
+
+/// The crate's README (`readme`, else `README.md`) and its license files (`license-file`,
+/// else every `LICENSE*` file of its directory), as (file name in the package, bytes).
+fn readme_and_licenses(krate: &BridgeCrate) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut sources = Vec::new();
+    if let Some(readme) = &krate.readme {
+        sources.push(("README.md".to_string(), readme.clone()));
+    }
+    match &krate.license_file {
+        Some(file) => {
+            let path = krate.dir.join(file);
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            sources.push((name.into_owned(), path));
+        }
+        None => {
+            let entries = std::fs::read_dir(&krate.dir)
+                .with_context(|| format!("reading {}", krate.dir.display()))?;
+            let mut found = Vec::new();
+            for entry in entries {
+                let entry = entry?;
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if name.starts_with("LICENSE") && entry.path().is_file() {
+                    found.push((name, entry.path()));
+                }
+            }
+            found.sort();
+            sources.extend(found);
+        }
+    }
+    sources
+        .into_iter()
+        .map(|(name, path)| {
+            let bytes = std::fs::read(&path).with_context(|| {
+                format!("reading {} (to copy it into the package)", path.display())
+            })?;
+            Ok((name, bytes))
+        })
+        .collect()
+}
+
+/// Every file under `dir`, sorted, as (`/`-separated path relative to `dir`, bytes).
+pub fn files_under(dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(here) = stack.pop() {
+        for entry in
+            std::fs::read_dir(&here).with_context(|| format!("reading {}", here.display()))?
+        {
+            let path = entry?.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let rel = path
+                .strip_prefix(dir)
+                .expect("under dir")
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+            files.push((rel, bytes));
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Beside a plain wasm-bindgen crate's files (`written`, wasm-bindgen's): package.json
+/// as wasm-pack writes it for the target, README, LICENSE files and `.gitignore`.
+/// `dependencies`: those wasm-bindgen's own package.json named.
+pub fn write_wasm_pack_extras(
+    package: &Files,
+    krate: &BridgeCrate,
+    target: Target,
+    written: &[&str],
+    dependencies: Option<serde_json::Value>,
+) -> Result<()> {
+    let out_dir = &package.out_dir;
+    let mut files = vec![(".gitignore".to_string(), GITIGNORE.to_vec())];
+    // wasm-pack writes no package.json for Deno (it imports by URL).
+    if package.package_json {
+        let extras = readme_and_licenses(krate)?;
+        let licenses: Vec<String> = extras
+            .iter()
+            .map(|(name, _)| name.clone())
+            .filter(|f| f.starts_with("LICENSE") && f != "LICENSE")
+            .collect();
+        files.extend(extras);
+        if target != Target::Deno {
+            let snippets = written.iter().any(|f| f.starts_with("snippets/"));
+            let manifest =
+                wasm_pack_manifest(package, krate, target, &licenses, snippets, dependencies);
+            files.push(("package.json".into(), manifest.into_bytes()));
+        }
     }
     for (file, bytes) in &files {
         replace_file(&out_dir.join(file), bytes)?;
     }
     Ok(())
+}
+
+/// The fields wasm-pack writes from Cargo.toml, in its order, between `name` and the
+/// entry points: `collaborators`, `description`, `version`, `license`, `repository`.
+fn cargo_fields(manifest: &mut serde_json::Value, krate: &BridgeCrate) {
+    if !krate.authors.is_empty() {
+        manifest["collaborators"] = json!(krate.authors);
+    }
+    if let Some(description) = &krate.description {
+        manifest["description"] = json!(description);
+    }
+    manifest["version"] = json!(krate.version);
+    let license = krate.license.clone().or_else(|| {
+        krate
+            .license_file
+            .as_ref()
+            .map(|file| format!("SEE LICENSE IN {file}"))
+    });
+    if let Some(license) = license {
+        manifest["license"] = json!(license);
+    }
+    if let Some(url) = &krate.repository {
+        manifest["repository"] = json!({ "type": "git", "url": url });
+    }
+}
+
+/// package.json of a plain wasm-bindgen crate: wasm-pack's for the target (CommonJS for
+/// `nodejs-cjs`, ES modules for `bundler` and `web`, `browser` for `no-modules`), and
+/// for our ES-module `nodejs` the ES-module form with the entry's side effects. One
+/// addition: `snippets/` in `files` when wasm-bindgen wrote snippets (wasm-pack leaves
+/// them out, so its published package lacks them).
+fn wasm_pack_manifest(
+    package: &Files,
+    krate: &BridgeCrate,
+    target: Target,
+    licenses: &[String],
+    snippets: bool,
+    dependencies: Option<serde_json::Value>,
+) -> String {
+    let name = &package.stem;
+    let main = format!("{name}.js");
+    let esm = matches!(target, Target::Nodejs | Target::Bundler | Target::Web);
+    let mut manifest = json!({ "name": package.npm_name });
+    if esm {
+        manifest["type"] = json!("module");
+    }
+    cargo_fields(&mut manifest, krate);
+    let mut files = vec![format!("{name}_bg.wasm"), main.clone()];
+    if target == Target::Bundler {
+        files.push(format!("{name}_bg.js"));
+    }
+    if package.typescript {
+        files.push(format!("{name}.d.ts"));
+    }
+    files.extend(licenses.iter().cloned());
+    if snippets {
+        files.push("snippets/".into());
+    }
+    manifest["files"] = json!(files);
+    let entry = if target == Target::NoModules {
+        "browser"
+    } else {
+        "main"
+    };
+    manifest[entry] = json!(main);
+    if let Some(homepage) = &krate.homepage {
+        manifest["homepage"] = json!(homepage);
+    }
+    if package.typescript {
+        manifest["types"] = json!(format!("{name}.d.ts"));
+    }
+    if esm {
+        let mut effects = Vec::new();
+        if target != Target::Web {
+            effects.push(format!("./{main}"));
+        }
+        effects.push("./snippets/*".to_string());
+        manifest["sideEffects"] = json!(effects);
+    }
+    if !krate.keywords.is_empty() {
+        manifest["keywords"] = json!(krate.keywords);
+    }
+    if let Some(dependencies) = dependencies {
+        manifest["dependencies"] = dependencies;
+    }
+    let mut text = serde_json::to_string_pretty(&manifest).expect("json serializes");
+    text.push('\n');
+    text
 }
 
 /// Write wasm-bindgen's files (its `_bg.js`, its snippets) into the package.
@@ -94,11 +298,14 @@ fn package_json(
     krate: &BridgeCrate,
     target: Target,
     imported_files: &[String],
+    licenses: &[String],
 ) -> String {
     let name = &package.stem;
     let mut effects: Vec<String> = match target {
         Target::Web => Vec::new(),
-        Target::Nodejs | Target::Bundler | Target::NodejsCjs => vec![format!("./{name}.js")],
+        Target::Nodejs | Target::Bundler | Target::NodejsCjs | Target::Deno | Target::NoModules => {
+            vec![format!("./{name}.js")]
+        }
     };
     effects.extend(imported_files.iter().map(|f| format!("./{f}")));
     let side_effects = if effects.is_empty() {
@@ -106,22 +313,17 @@ fn package_json(
     } else {
         json!(effects)
     };
-    let mut manifest = json!({
-        "name": package.npm_name,
-        "version": krate.version,
-    });
-    for (key, value) in [
-        ("description", &krate.description),
-        ("license", &krate.license),
-        ("repository", &krate.repository),
-    ] {
-        if let Some(value) = value {
-            manifest[key] = json!(value);
-        }
+    let mut manifest = json!({ "name": package.npm_name });
+    cargo_fields(&mut manifest, krate);
+    if let Some(homepage) = &krate.homepage {
+        manifest["homepage"] = json!(homepage);
+    }
+    if !krate.keywords.is_empty() {
+        manifest["keywords"] = json!(krate.keywords);
     }
     let module_type = match target {
-        Target::NodejsCjs => "commonjs",
-        Target::Nodejs | Target::Web | Target::Bundler => "module",
+        Target::NodejsCjs | Target::NoModules => "commonjs",
+        Target::Nodejs | Target::Web | Target::Bundler | Target::Deno => "module",
     };
     let mut rest = json!({
         "type": module_type,
@@ -144,7 +346,7 @@ fn package_json(
     for (key, value) in rest.as_object().expect("an object") {
         manifest[key] = value.clone();
     }
-    for file in imported_files {
+    for file in imported_files.iter().chain(licenses) {
         manifest["files"]
             .as_array_mut()
             .expect("files is an array")

@@ -79,15 +79,14 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
     timings::time("", Phase::WasmTarget, || {
         cargo_build::ensure_wasm_target(args.quiet)
     })?;
+    for krate in &ws.crates {
+        check_target(krate, args.target)?;
+        for warning in &krate.settings.warnings {
+            eprintln!("warning: {warning}");
+        }
+    }
     let mut packaged = Vec::new();
     for (krate, npm_name) in ws.crates.iter().zip(&npm_names) {
-        if args.target == Target::NodejsCjs && krate.wasm_bindgen.is_some() {
-            bail!(
-                "`{}` links wasm-bindgen, whose glue is ES modules only, so it cannot be built \
-                 with `--target nodejs-cjs`: use `--target nodejs` (Node 20.19+ can `require()` it)",
-                krate.name
-            );
-        }
         // The matching CLI first: a missing one fails before minutes of compiling.
         let cli = match &krate.wasm_bindgen {
             Some(version) => Some(
@@ -119,8 +118,11 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
             typescript: !args.no_typescript,
             package_json: !args.no_pack,
         };
-        package_crate(&ws, krate, &built, cli.as_deref(), &files, args)
-            .with_context(|| format!("packaging `{}`", krate.name))?;
+        match (&cli, krate.bridge) {
+            (Some(cli), false) => package_plain(&ws, krate, &built, cli, &files, args),
+            _ => package_crate(&ws, krate, &built, cli.as_deref(), &files, args),
+        }
+        .with_context(|| format!("packaging `{}`", krate.name))?;
         packaged.push(Packaged {
             crate_name: krate.name.clone(),
             out_dir: files.out_dir,
@@ -130,6 +132,69 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
     }
     timings::write()?;
     Ok(packaged)
+}
+
+/// The targets a crate can be built for: bridge glue has no `deno` or `no-modules` form;
+/// a crate linking wasm-bindgen has CommonJS only without bridge items (wasm-bindgen's
+/// CommonJS glue and the bridge glue are separate modules instantiating one module).
+fn check_target(krate: &BridgeCrate, target: Target) -> Result<()> {
+    if !krate.bridge {
+        return Ok(());
+    }
+    if matches!(target, Target::Deno | Target::NoModules) {
+        bail!(
+            "`{}` depends on bridge-runtime, whose glue has no `--target {}` form; the targets of \
+             a bridge crate are nodejs, web, bundler and nodejs-cjs (a crate using only \
+             wasm-bindgen also has deno and no-modules)",
+            krate.name,
+            target.name()
+        );
+    }
+    if target == Target::NodejsCjs && krate.wasm_bindgen.is_some() {
+        bail!(
+            "`{}` links wasm-bindgen beside bridge-runtime, and the joined glue is ES modules \
+             only, so it cannot be built with `--target nodejs-cjs`: use `--target nodejs` \
+             (Node 20.19+ can `require()` it)",
+            krate.name
+        );
+    }
+    Ok(())
+}
+
+/// A plain wasm-bindgen crate: wasm-bindgen's package for the target (`wasm_bindgen/plain.rs`).
+fn package_plain(
+    ws: &Workspace,
+    krate: &BridgeCrate,
+    built: &cargo_build::Built,
+    cli: &std::path::Path,
+    files: &package::Files,
+    args: &BuildArgs,
+) -> Result<()> {
+    let mut laps = timings::Laps::start(&krate.name);
+    let bytes =
+        std::fs::read(&built.wasm).with_context(|| format!("reading {}", built.wasm.display()))?;
+    crate::import_check::check(
+        &bytes,
+        &built.wasm.display().to_string(),
+        krate.wasm_bindgen.as_deref(),
+        &built.crates,
+    )?;
+    laps.end(Phase::ImportCheck);
+    let plain = crate::wasm_bindgen::plain::Plain {
+        cli,
+        wasm: &built.wasm,
+        target: args.target,
+        profile: args.profile(),
+        scratch: ws.target_dir.join("bridge"),
+        quiet: args.quiet,
+    };
+    let summary = crate::wasm_bindgen::plain::package(krate, files, &plain)?;
+    laps.end(Phase::WasmBindgen);
+    Step::start("Packaging", &krate.name, args.quiet).done(
+        "Packaged",
+        &format!("{} → {} ({summary})", krate.name, files.out_dir.display()),
+    );
+    Ok(())
 }
 
 fn out_dir(args: &BuildArgs, ws: &Workspace, krate: &BridgeCrate) -> PathBuf {
@@ -162,6 +227,7 @@ fn package_crate(
         &built.crates,
     )?;
     laps.end(Phase::ImportCheck);
+    let stripped = crate::wasm_opt::features_stripped(&bytes);
     let wasm_bindgen = match wasm_bindgen_cli {
         Some(cli) => {
             let scratch = ws
@@ -212,14 +278,15 @@ fn package_crate(
             snippet.path
         );
     }
-    if profile.optimized() {
+    let mut settings = krate.settings.profile(profile).wasm_opt.clone();
+    if settings != WasmOpt::Off {
         let scratch = ws.target_dir.join("bridge");
-        let mut settings = krate.settings.wasm_opt.clone();
         // Profiling: wasm-opt keeps the name section too.
         if let (Profile::Profiling, WasmOpt::Flags(flags)) = (profile, &mut settings) {
             flags.push("-g".into());
         }
-        output.wasm = crate::wasm_opt::run(output.wasm, &settings, &scratch, stem, args.quiet)?;
+        output.wasm =
+            crate::wasm_opt::run(output.wasm, &settings, &scratch, stem, stripped, args.quiet)?;
         laps.end(Phase::WasmOpt);
     }
     package::write(

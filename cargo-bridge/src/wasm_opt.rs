@@ -1,18 +1,41 @@
-//! Binaryen's `wasm-opt` on a `--release` module, after the walrus transforms (so it
-//! optimizes the inlined identity hooks too, and the transforms see rustc's output,
-//! whose shape they expect). Runs only when `wasm-opt` is on PATH and the crate did not
-//! set `wasm-opt = false`.
+//! Binaryen's `wasm-opt` on the module (the profile's flags: `--release` and
+//! `--profiling` by default), after the walrus transforms (so it optimizes the inlined
+//! identity hooks too, and the transforms see rustc's output, whose shape they expect).
+//! Which binaryen: `binaryen.rs`. wasm-opt is told the module's WebAssembly features: it
+//! reads rustc's `target_features` section itself, and a module without one (built with
+//! `strip = true`) gets rustc's default features by flag, so wasm-opt neither rejects
+//! its bulk-memory or sign-ext instructions nor adds instructions the target lacks.
 
 use crate::package_settings::WasmOpt;
 use crate::progress::Step;
 use anyhow::{Context, Result, bail};
-use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const PROGRAM: &str = "wasm-opt";
 
-/// The optimized module, or `wasm` unchanged when wasm-opt is off or not installed.
+/// The features rustc enables by default for `wasm32-unknown-unknown` (1.87 and later),
+/// as binaryen's flags: what a stripped module may use.
+const RUSTC_DEFAULT_FEATURES: [&str; 7] = [
+    "--enable-bulk-memory",
+    "--enable-bulk-memory-opt",
+    "--enable-sign-ext",
+    "--enable-nontrapping-float-to-int",
+    "--enable-reference-types",
+    "--enable-multivalue",
+    "--enable-mutable-globals",
+];
+
+/// Did rustc's `target_features` section not reach `wasm` (the module cargo built)? Then
+/// it was stripped (`strip = true`), and wasm-opt is told rustc's default features. The
+/// module wasm-opt gets cannot say: wasm-bindgen's CLI writes a section of its own,
+/// naming only the features it uses itself.
+pub fn features_stripped(cargo_wasm: &[u8]) -> bool {
+    !has_custom_section(cargo_wasm, "target_features")
+}
+
+/// The optimized module, or `wasm` unchanged when wasm-opt is off. `stripped`: see
+/// [`features_stripped`].
 /// `scratch` is the directory (in the target directory) where each run makes a directory
 /// of its own for the two temporary files.
 pub fn run(
@@ -20,22 +43,14 @@ pub fn run(
     settings: &WasmOpt,
     scratch: &Path,
     lib_name: &str,
+    stripped: bool,
     quiet: bool,
 ) -> Result<Vec<u8>> {
     let WasmOpt::Flags(flags) = settings else {
         return Ok(wasm);
     };
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let Some(program) = find_on_path(PROGRAM, &path) else {
-        if !quiet {
-            eprintln!(
-                "warning: `{PROGRAM}` is not on PATH, so the module is not optimized further; \
-                 install binaryen (e.g. `apt-get install binaryen`), or set \
-                 `wasm-opt = false` in [package.metadata.bridge] to silence this"
-            );
-        }
-        return Ok(wasm);
-    };
+    let tool = crate::binaryen::find(quiet)?;
+    let program = &tool.program;
     let step = Step::start("Optimizing", &format!("{lib_name} with {PROGRAM}"), quiet);
     // A directory of this run's own: two builds of one package at once (two test suites)
     // must not overwrite the input while the other's wasm-opt reads it.
@@ -43,11 +58,12 @@ pub fn run(
     let input = run_dir.path().join(format!("{lib_name}.pre-opt.wasm"));
     let output = run_dir.path().join(format!("{lib_name}.opt.wasm"));
     std::fs::write(&input, &wasm).with_context(|| format!("writing {}", input.display()))?;
-    // wasm-opt takes the features the module may use from its `target_features`
-    // section (rustc writes it, the transforms keep it), so it never introduces
-    // instructions the target does not have.
-    let out = Command::new(&program)
-        .args(flags)
+    let mut args = flags.clone();
+    if stripped {
+        args.extend(RUSTC_DEFAULT_FEATURES.iter().map(|f| f.to_string()));
+    }
+    let out = Command::new(program)
+        .args(&args)
         .arg(&input)
         .arg("-o")
         .arg(&output)
@@ -57,11 +73,19 @@ pub fn run(
         // Kept, so the failing input can be handed to wasm-opt again.
         let kept = run_dir.keep();
         bail!(
-            "`{PROGRAM} {}` failed on {}:\n{}\nfix the flags in [package.metadata.bridge] \
-             wasm-opt, or set `wasm-opt = false`",
-            flags.join(" "),
+            "`{PROGRAM} {}` (binaryen {}, {}) failed on {}:\n{}\nif it names a WebAssembly \
+             feature, this binaryen is too old for the module: use binaryen {} or newer (set \
+             {} to its wasm-opt, or take the older one off PATH and cargo bridge installs \
+             npm's binaryen {}); else fix the flags (`wasm-opt` in [package.metadata.bridge] \
+             or [package.metadata.wasm-pack.profile.<profile>]), or set `wasm-opt = false`",
+            args.join(" "),
+            tool.version,
+            program.display(),
             kept.join(format!("{lib_name}.pre-opt.wasm")).display(),
-            String::from_utf8_lossy(&out.stderr).trim()
+            String::from_utf8_lossy(&out.stderr).trim(),
+            crate::binaryen::MIN_VERSION,
+            crate::binaryen::ENV_OVERRIDE,
+            crate::binaryen::PINNED,
         );
     }
     let optimized =
@@ -74,10 +98,40 @@ pub fn run(
     Ok(optimized)
 }
 
-fn find_on_path(program: &str, path: &OsStr) -> Option<PathBuf> {
-    std::env::split_paths(path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
+/// Does the module have a custom section named `name`? (Sections are read by their
+/// framing alone; a malformed module answers no, and wasm-opt then reports it.)
+fn has_custom_section(wasm: &[u8], name: &str) -> bool {
+    fn leb(bytes: &[u8], at: &mut usize) -> Option<usize> {
+        let mut value = 0usize;
+        for shift in (0..35).step_by(7) {
+            let byte = *bytes.get(*at)?;
+            *at += 1;
+            value |= ((byte & 0x7f) as usize) << shift;
+            if byte & 0x80 == 0 {
+                return Some(value);
+            }
+        }
+        None
+    }
+    let mut at = 8;
+    while at < wasm.len() {
+        let id = wasm[at];
+        at += 1;
+        let Some(size) = leb(wasm, &mut at) else {
+            return false;
+        };
+        let end = at.saturating_add(size);
+        if id == 0 {
+            let mut name_at = at;
+            if let Some(len) = leb(wasm, &mut name_at)
+                && wasm.get(name_at..name_at + len) == Some(name.as_bytes())
+            {
+                return true;
+            }
+        }
+        at = end;
+    }
+    false
 }
 
 #[cfg(test)]
@@ -85,17 +139,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn finds_a_program_only_where_path_has_it() {
-        let dir = std::env::temp_dir().join(format!("bridge-wasm-opt-{}", std::process::id()));
-        let empty = dir.join("empty");
-        let full = dir.join("full");
-        std::fs::create_dir_all(&empty).unwrap();
-        std::fs::create_dir_all(&full).unwrap();
-        std::fs::write(full.join(PROGRAM), "").unwrap();
-        let path = std::env::join_paths([&empty, &full]).unwrap();
-        assert_eq!(find_on_path(PROGRAM, &path), Some(full.join(PROGRAM)));
-        let path = std::env::join_paths([&empty]).unwrap();
-        assert_eq!(find_on_path(PROGRAM, &path), None);
-        std::fs::remove_dir_all(&dir).unwrap();
+    fn finds_custom_sections_by_name() {
+        let header = b"\0asm\x01\0\0\0".to_vec();
+        let custom = |name: &str| {
+            let mut section = vec![name.len() as u8];
+            section.extend(name.as_bytes());
+            section.extend([1, 2, 3]);
+            let mut out = vec![0, section.len() as u8];
+            out.extend(section);
+            out
+        };
+        // A type section, then the custom one.
+        let mut wasm = header.clone();
+        wasm.extend([1, 1, 0]);
+        wasm.extend(custom("target_features"));
+        assert!(has_custom_section(&wasm, "target_features"));
+        assert!(!has_custom_section(&wasm, "name"));
+        let mut stripped = header;
+        stripped.extend(custom("producers"));
+        assert!(!has_custom_section(&stripped, "target_features"));
+        assert!(!has_custom_section(b"\0asm", "target_features"));
     }
 }

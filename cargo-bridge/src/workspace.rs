@@ -40,7 +40,18 @@ pub struct BridgeCrate {
     pub description: Option<String>,
     pub license: Option<String>,
     pub repository: Option<String>,
-    /// `[package.metadata.bridge]` npm-name and wasm-opt.
+    /// package.json's `collaborators`, as wasm-pack writes them.
+    pub authors: Vec<String>,
+    pub homepage: Option<String>,
+    pub keywords: Vec<String>,
+    /// `license-file`: package.json's license is then `SEE LICENSE IN <file>`.
+    pub license_file: Option<String>,
+    /// The README copied into the package: `readme` of Cargo.toml, else `README.md`.
+    pub readme: Option<PathBuf>,
+    /// Depends on bridge-runtime. A crate that does not is a plain wasm-bindgen crate:
+    /// its package is what wasm-bindgen's CLI writes (`wasm_bindgen/plain.rs`).
+    pub bridge: bool,
+    /// `[package.metadata.bridge]` npm-name and the profiles' settings.
     pub settings: PackageSettings,
     /// The locked version of `wasm-bindgen` if the crate's wasm32 build links it (directly
     /// or through any dependency): its wasm-bindgen half is then processed by that
@@ -208,31 +219,41 @@ fn select_crates(
             .copied()
             .filter(|p| depends_on_runtime(p) && is_cdylib(p))
             .collect();
-        if bridge.is_empty() {
+        // No bridge crate: the wasm-bindgen cdylibs (a wasm-pack workspace).
+        let plain: Vec<&Package> = members
+            .iter()
+            .copied()
+            .filter(|p| {
+                is_cdylib(p) && crate::wasm_bindgen::detect::locked_version(metadata, p).is_some()
+            })
+            .collect();
+        if bridge.is_empty() && plain.is_empty() {
             bail!(
                 "no bridge crates in the workspace at {}: a bridge crate depends on `{RUNTIME_CRATE}` \
-                 and has `[lib] crate-type = [\"cdylib\"]`",
+                 (or on `wasm-bindgen`, as wasm-pack builds them) and has \
+                 `[lib] crate-type = [\"cdylib\"]`",
                 workspace_manifest.display()
             );
         }
-        bridge
+        if bridge.is_empty() { plain } else { bridge }
     };
     chosen
         .into_iter()
         .map(|pkg| {
-            let mut krate = check_bridge_crate(pkg)?;
-            krate.wasm_bindgen = crate::wasm_bindgen::detect::locked_version(metadata, pkg);
-            Ok(krate)
+            let wasm_bindgen = crate::wasm_bindgen::detect::locked_version(metadata, pkg);
+            check_bridge_crate(pkg, wasm_bindgen)
         })
         .collect()
 }
 
-fn check_bridge_crate(pkg: &Package) -> Result<BridgeCrate> {
+fn check_bridge_crate(pkg: &Package, wasm_bindgen: Option<String>) -> Result<BridgeCrate> {
     let manifest = pkg.manifest_path.as_std_path();
-    if !depends_on_runtime(pkg) {
+    let bridge = depends_on_runtime(pkg);
+    if !bridge && wasm_bindgen.is_none() {
         bail!(
-            "crate `{}` ({}) does not depend on `{RUNTIME_CRATE}`: add `{RUNTIME_CRATE}` to its \
-             [dependencies] and export items with #[bridge]",
+            "crate `{}` ({}) depends on neither `{RUNTIME_CRATE}` nor `wasm-bindgen`, so it \
+             exports nothing to JS: add `{RUNTIME_CRATE}` to its [dependencies] and export \
+             items with #[bridge] (or `wasm-bindgen` and #[wasm_bindgen])",
             pkg.name,
             manifest.display()
         );
@@ -253,18 +274,31 @@ fn check_bridge_crate(pkg: &Package) -> Result<BridgeCrate> {
         );
     }
     let settings = package_settings::read(&pkg.metadata, manifest, &pkg.name)?;
+    let dir = manifest
+        .parent()
+        .expect("a manifest has a directory")
+        .to_path_buf();
+    // wasm-pack's rule: `readme` if set (`false` turns it off), else README.md.
+    let readme = match &pkg.readme {
+        Some(file) => Some(dir.join(file.as_std_path())),
+        None => Some(dir.join("README.md")),
+    }
+    .filter(|path| path.is_file());
     Ok(BridgeCrate {
         name: pkg.name.to_string(),
         lib_name: lib.name.replace('-', "_"),
-        dir: manifest
-            .parent()
-            .expect("a manifest has a directory")
-            .to_path_buf(),
+        authors: pkg.authors.clone(),
+        homepage: pkg.homepage.clone(),
+        keywords: pkg.keywords.clone(),
+        license_file: pkg.license_file.as_ref().map(|f| f.to_string()),
+        readme,
+        bridge,
+        dir,
         version: pkg.version.to_string(),
         description: pkg.description.clone(),
         license: pkg.license.clone(),
         repository: pkg.repository.clone(),
         settings,
-        wasm_bindgen: None,
+        wasm_bindgen,
     })
 }

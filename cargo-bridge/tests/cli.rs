@@ -338,6 +338,7 @@ fn packages_are_deterministic() {
     assert_eq!(
         names,
         [
+            ".gitignore",
             "det_crate.d.ts",
             "det_crate.js",
             "det_crate_bg.wasm",

@@ -71,7 +71,15 @@ fn out_name_scope_no_typescript_and_no_pack_shape_the_package() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     files.sort();
-    assert_eq!(files, ["package.json", "shelf.v2.js", "shelf.v2_bg.wasm"]);
+    assert_eq!(
+        files,
+        [
+            ".gitignore",
+            "package.json",
+            "shelf.v2.js",
+            "shelf.v2_bg.wasm"
+        ]
+    );
     let manifest = package_json(&pkg);
     assert_eq!(manifest["name"], "@acme/shape-crate");
     assert_eq!(manifest["main"], "shelf.v2.js");
@@ -255,4 +263,44 @@ fn out_name_is_refused_for_several_crates_at_once() {
         .stderr_has(&[
             "--out-name x names the files of one package, but this builds 2 crates (outname-one, outname-two); choose one with -p",
         ]);
+}
+
+/// A crate exporting to JS through neither tool, and a bridge crate asking for a target
+/// only wasm-bindgen's own glue has: errors naming the fix and the targets there are,
+/// before anything compiles.
+#[test]
+fn crates_without_either_tool_and_targets_bridge_glue_lacks_are_refused() {
+    let project = Project::workspace(&["nothing", "bridged"], "");
+    project
+        .file(
+            "nothing/Cargo.toml",
+            "[package]\nname = \"nothing-here\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
+             publish = false\n\n[lib]\ncrate-type = [\"cdylib\"]\n",
+        )
+        .file("nothing/src/lib.rs", "pub fn f() {}\n");
+    project.bridge_crate(
+        "bridged",
+        "bridged-targets",
+        "\"cdylib\"",
+        "",
+        "use bridge_runtime::bridge;\n#[bridge]\npub fn f() -> u32 { 1 }\n",
+    );
+    project
+        .build(&["-p", "nothing-here"])
+        .fails()
+        .stderr_has(&[
+            "crate `nothing-here`",
+            "depends on neither `bridge-runtime` nor `wasm-bindgen`",
+        ])
+        .compiled_nothing();
+    for target in ["deno", "no-modules"] {
+        project
+            .build(&["-p", "bridged-targets", "--target", target])
+            .fails()
+            .stderr_has(&[
+                &format!("no `--target {target}` form"),
+                "nodejs, web, bundler and nodejs-cjs",
+            ])
+            .compiled_nothing();
+    }
 }

@@ -95,7 +95,11 @@ fn bundler_target_imports_its_wasm_and_runs() {
     assert_eq!(manifest["version"], "0.1.0");
     assert_eq!(manifest["description"], "Counts");
     assert_eq!(manifest["license"], "MIT");
-    assert_eq!(manifest["repository"], "https://example.com/acme/counter");
+    // As wasm-pack writes it (npm takes both forms).
+    assert_eq!(
+        manifest["repository"],
+        serde_json::json!({"type": "git", "url": "https://example.com/acme/counter"})
+    );
     assert_eq!(
         manifest["sideEffects"],
         serde_json::json!(["./bundled_counter.js"]),
@@ -127,7 +131,14 @@ fn package_json_without_optional_metadata() {
     project.build(&["--out-dir", out.to_str().unwrap()]).ok();
     let manifest = package_json(&out);
     assert_eq!(manifest["name"], "plain-counter");
-    for key in ["description", "license", "repository"] {
+    for key in [
+        "description",
+        "license",
+        "repository",
+        "collaborators",
+        "homepage",
+        "keywords",
+    ] {
         assert!(
             manifest.get(key).is_none(),
             "{key} was invented: {manifest}"
@@ -170,7 +181,8 @@ fn fake_wasm_opt(project: &Project) -> (String, std::path::PathBuf) {
     std::fs::write(
         &script,
         format!(
-            "#!/bin/sh\necho \"$@\" >> {log:?}\nin=\"\"; out=\"\"\nwhile [ $# -gt 0 ]; do\n  \
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'wasm-opt version 132 (version_132)'; \
+             exit 0; fi\necho \"$@\" >> {log:?}\nin=\"\"; out=\"\"\nwhile [ $# -gt 0 ]; do\n  \
              case \"$1\" in -o) out=\"$2\"; shift;; --refuse) exit 3;; *.wasm) in=\"$1\";; esac; \
              shift\ndone\ncp \"$in\" \"$out\"\n",
         ),
@@ -266,8 +278,10 @@ fn a_failing_wasm_opt_keeps_its_input_and_names_it() {
         &["build", "--release"],
         &[("PATH", path.as_str())],
     );
-    run.fails()
-        .stderr_has(&["`wasm-opt -O --refuse` failed on ", "wasm-opt = false"]);
+    run.fails().stderr_has(&[
+        "`wasm-opt -O --refuse` (binaryen 132, wasm-opt) failed on ",
+        "wasm-opt = false",
+    ]);
     let kept = run
         .stderr
         .split("failed on ")
@@ -387,4 +401,37 @@ try {{ c.n; }} catch (e) {{ console.log(e.message); }}
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("42\n"), "{stdout}");
     assert!(stdout.contains("already released"), "{stdout}");
+}
+
+#[test]
+fn wasm_packs_fields_readme_and_licenses_come_along() {
+    let project = project(
+        "extras",
+        "extras-counter",
+        "authors = [\"Ada <ada@example.com>\"]\nhomepage = \"https://example.com/x\"\n\
+         keywords = [\"wasm\", \"counter\"]\nlicense-file = \"COPYING-TEXT\"\n",
+        "",
+    );
+    project
+        .file("extras/README.md", "# extras\n")
+        .file("extras/COPYING-TEXT", "all rights\n");
+    let out = project.path("out");
+    project.build(&["--out-dir", out.to_str().unwrap()]).ok();
+    let manifest = package_json(&out);
+    assert_eq!(
+        manifest["collaborators"],
+        serde_json::json!(["Ada <ada@example.com>"])
+    );
+    assert_eq!(manifest["homepage"], "https://example.com/x");
+    assert_eq!(manifest["keywords"], serde_json::json!(["wasm", "counter"]));
+    assert_eq!(manifest["license"], "SEE LICENSE IN COPYING-TEXT");
+    assert_eq!(read(&out.join("README.md")), "# extras\n");
+    assert_eq!(read(&out.join("COPYING-TEXT")), "all rights\n");
+    assert_eq!(read(&out.join(".gitignore")), "*");
+    // --no-pack: the glue and the module only (and the .gitignore, as wasm-pack).
+    let bare = project.path("bare");
+    project
+        .build(&["--no-pack", "--out-dir", bare.to_str().unwrap()])
+        .ok();
+    assert!(!bare.join("README.md").exists() && !bare.join("package.json").exists());
 }

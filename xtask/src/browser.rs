@@ -23,7 +23,9 @@ use xshell::{Shell, cmd};
 /// uuid, whose LTO release build costs minutes of CI; its debug build (made for the node
 /// suites already) runs its suites in Chromium just as well, and a release build of a
 /// crate linking wasm-bindgen, through wasm-opt, is the bench's alongside package.
-const DEBUG_BUILD: &[&str] = &["wbg-interop"];
+/// `wbg-plain`'s suites are Node-only (they build every target and spawn Node), so its web
+/// package only has to exist.
+const DEBUG_BUILD: &[&str] = &["wbg-interop", "wbg-plain"];
 
 pub fn test_browser(sh: &Shell, filter: Option<&str>) -> Result<()> {
     let js = js_tools::npm_packages(sh)?;

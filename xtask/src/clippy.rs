@@ -27,6 +27,11 @@ pub const WASM_WORKSPACES: &[WasmWorkspace] = &[
         manifest: "fixtures/wasm-bindgen/Cargo.toml",
         in_test_run: false,
     },
+    // A plain wasm-bindgen crate (no macro code to lint), over js-sys: the same.
+    WasmWorkspace {
+        manifest: "fixtures/wasm-pack/Cargo.toml",
+        in_test_run: false,
+    },
     // Not a fixture: the demo, a user crate of the macro too.
     WasmWorkspace {
         manifest: "examples/outline/Cargo.toml",
@@ -103,12 +108,18 @@ mod tests {
     }
 
     #[test]
-    fn the_test_run_checks_the_macro_fixtures_and_leaves_only_the_wasm_bindgen_one_out() {
+    fn the_test_run_checks_the_macro_fixtures_and_leaves_only_the_wasm_bindgen_ones_out() {
         let skipped: Vec<&str> = WASM_WORKSPACES
             .iter()
             .filter(|w| !w.in_test_run)
             .map(|w| w.manifest)
             .collect();
-        assert_eq!(skipped, ["fixtures/wasm-bindgen/Cargo.toml"]);
+        assert_eq!(
+            skipped,
+            [
+                "fixtures/wasm-bindgen/Cargo.toml",
+                "fixtures/wasm-pack/Cargo.toml"
+            ]
+        );
     }
 }

@@ -56,13 +56,25 @@ pub const FIXTURES: &[Fixture] = &[
         manifest: "fixtures/ws-default/Cargo.toml",
         dir: "fixtures/ws-default",
     },
-    // Its own workspace: the only fixture that links wasm-bindgen.
+    // Its own workspace: the only bridge fixture that links wasm-bindgen.
     Fixture {
         package: "wbg-interop",
         manifest: "fixtures/wasm-bindgen/Cargo.toml",
         dir: "fixtures/wasm-bindgen",
     },
+    // A plain wasm-bindgen crate (no bridge-runtime), in a workspace of its own whose
+    // release profile strips symbols: `cargo bridge build` as a drop-in for wasm-pack.
+    Fixture {
+        package: "wbg-plain",
+        manifest: "fixtures/wasm-pack/Cargo.toml",
+        dir: "fixtures/wasm-pack/plain",
+    },
 ];
+
+/// The fixtures that do not use bridge-runtime: their packages are wasm-bindgen's output,
+/// without the bridge runtime's exports (which `test-types` finds as the names every
+/// other package exports).
+pub const PLAIN_WASM_BINDGEN: &[&str] = &["wbg-plain"];
 
 /// A member of the `fixtures/` workspace.
 const fn in_fixtures(package: &'static str, dir: &'static str) -> Fixture {

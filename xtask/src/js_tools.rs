@@ -2,7 +2,8 @@
 //! the npm packages pinned in `xtask/js/package.json` (playwright-core, typescript, vite),
 //! the runtimes pinned in `xtask/js/runtimes/package.json` (deno, bun, Node 18), the
 //! bundlers pinned in `xtask/js/bundlers/package.json` (webpack, esbuild, rollup)
-//! and Debian's `chromium` and `binaryen` (wasm-opt) when the process may install them.
+//! Debian's `chromium` when the process may install it, and npm's `binaryen` (wasm-opt)
+//! where cargo-bridge itself installs it (see `cargo-bridge/src/binaryen.rs`).
 
 use crate::fixtures::project_root;
 use anyhow::{Context, Result, bail};
@@ -83,9 +84,40 @@ pub fn chromium(sh: &Shell) -> Result<PathBuf> {
     debian_program(sh, "chromium", "chromium")
 }
 
-/// Make sure binaryen's `wasm-opt` is on PATH (the release builds the tests check run it).
+/// The pinned binaryen cargo-bridge installs (`cargo-bridge/src/binaryen.rs` `PINNED`).
+const BINARYEN: &str = "132.0.0";
+
+/// npm's `binaryen`, installed into the tests' bridge home the way cargo-bridge installs
+/// it there on first use (so its release builds find it and install nothing): Debian's
+/// binaryen (108) is too old for what rustc emits. Returns its `wasm-opt`.
 pub fn wasm_opt(sh: &Shell) -> Result<PathBuf> {
-    debian_program(sh, "wasm-opt", "binaryen")
+    let dir = crate::fixtures::bridge_home().join(format!("binaryen-{BINARYEN}"));
+    let program = dir.join("node_modules/binaryen/bin/wasm-opt");
+    if program.is_file() {
+        return Ok(program);
+    }
+    eprintln!("installing npm's binaryen {BINARYEN} (first use)");
+    let staging = dir.with_file_name(format!(
+        "binaryen-{BINARYEN}.partial-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&staging)?;
+    let spec = format!("binaryen@{BINARYEN}");
+    cmd!(
+        sh,
+        "npm install --no-save --no-package-lock --no-audit --no-fund --loglevel=error --prefix {staging} {spec}"
+    )
+    .run()
+    .with_context(|| format!("`npm install {spec}` failed; it needs Node.js 20+ with npm and the npm registry"))?;
+    if !program.is_file() {
+        // Another process (a cargo-bridge build) may have landed it meanwhile.
+        let _ = std::fs::rename(&staging, &dir);
+    }
+    let _ = std::fs::remove_dir_all(&staging);
+    if !program.is_file() {
+        bail!("installed {spec} but {} is missing", program.display());
+    }
+    Ok(program)
 }
 
 /// `/usr/bin/<program>`, or install Debian `package` when running as root.

@@ -8,7 +8,9 @@
 //! usage file or package may add globals (`declare global`, a script `.d.ts`) gets programs of
 //! its own, so no usage file sees another's names.
 
-use crate::fixtures::{FIXTURES, build_fixture, install_cargo_bridge, project_root};
+use crate::fixtures::{
+    FIXTURES, PLAIN_WASM_BINDGEN, build_fixture, install_cargo_bridge, project_root,
+};
 use crate::js_tools;
 use crate::side_by_side;
 use anyhow::{Context, Result, bail};
@@ -39,14 +41,20 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
             std::fs::read_to_string(&dts).with_context(|| format!("reading {}", dts.display()))?;
         exports.push(exported_names(&text));
     }
-    let runtime: BTreeSet<String> = exports
+    let mut bridge_exports = FIXTURES
         .iter()
-        .skip(1)
-        .fold(exports[0].clone(), |all, e| &all & e);
+        .zip(&exports)
+        .filter(|(f, _)| !PLAIN_WASM_BINDGEN.contains(&f.package))
+        .map(|(_, names)| names);
+    let first = bridge_exports.next().cloned().unwrap_or_default();
+    let runtime: BTreeSet<String> = bridge_exports.fold(first, |all, e| &all & e);
 
     let scratch = root.join("target/ts-check");
     // Every usage file, by whether it may share a program with the others.
     let (mut shared, mut alone) = (Vec::new(), Vec::new());
+    // wasm-bindgen's own .d.ts declares `[Symbol.dispose]()`, which only lib esnext (or
+    // es2022 with esnext.disposable) has: checked under that lib alone.
+    let mut plain = Vec::new();
     // The programs: checked side by side once all are written.
     let mut checks: Vec<Check> = Vec::new();
     for (f, names) in FIXTURES.iter().zip(&exports) {
@@ -80,7 +88,9 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
             );
         }
         let pkg = root.join(f.dir).join("pkg");
-        if adds_globals(&text, &pkg)? {
+        if PLAIN_WASM_BINDGEN.contains(&f.package) {
+            plain.push((f.package, usage));
+        } else if adds_globals(&text, &pkg)? {
             alone.push((f.package, usage));
         } else {
             shared.push((f.package, usage));
@@ -97,8 +107,16 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
     for (package, usage) in alone {
         groups.push((package.to_string(), vec![(package, usage)]));
     }
-    for (label, members) in &groups {
+    let plain_groups = plain.len();
+    for (package, usage) in plain {
+        groups.push((package.to_string(), vec![(package, usage)]));
+    }
+    for (index, (label, members)) in groups.iter().enumerate() {
+        let is_plain = index >= groups.len() - plain_groups;
         for (lib_label, lib) in LIBS {
+            if is_plain && *lib_label != "esnext" {
+                continue;
+            }
             let dir = scratch.join(format!("{label}-{lib_label}"));
             std::fs::create_dir_all(&dir)?;
             let files: Vec<String> = members

@@ -45,4 +45,5 @@ pub mod cli;
 pub mod detect;
 mod js_exports;
 pub mod merge;
+pub mod plain;
 pub mod run;
