@@ -146,6 +146,10 @@ pub fn run(
         transforms::pool_dispatch::run(&mut module, &class_modes)?;
         transforms::stack_pointer::run(&mut module);
         transforms::import_stack::run(&mut module)?;
+        if let Some(processed) = wasm_bindgen {
+            let called = transforms::wbg_entry::identifiers(&processed.bg_js);
+            transforms::wbg_entry::run(&mut module, &called);
+        }
         anyhow::Ok(())
     })();
     transformed.with_context(|| format!("transforming {wasm_name}"))?;

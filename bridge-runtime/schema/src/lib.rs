@@ -31,6 +31,11 @@ pub const POOL_RELEASE_IMPORT: &str = "__pool_release";
 /// resets it after an exception leaves wasm.
 pub const STACK_POINTER_EXPORT: &str = "__bridge_stack_pointer";
 
+/// In a crate linking wasm-bindgen: exported global holding the shadow-stack pointer the
+/// innermost call of wasm-bindgen's half was entered with (added by `cargo bridge`): the
+/// glue puts the pointer back to it after an exception leaves that call.
+pub const WBG_ENTRY_EXPORT: &str = "__bridge_wbg_entry";
+
 /// Import module of the JS functions `#[bridge] extern` blocks declare and of the
 /// trampolines through which Rust calls JS callbacks; the glue provides them.
 pub const JS_IMPORT_MODULE: &str = "__bridge_import";

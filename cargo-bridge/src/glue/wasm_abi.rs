@@ -13,6 +13,9 @@ use serde::Serialize;
 pub struct WasmAbi {
     /// Exported shadow-stack pointer global (see `transforms/stack_pointer.rs`).
     pub stack_pointer: &'static str,
+    /// Exported global: where the innermost call of wasm-bindgen's half began
+    /// (`transforms/wbg_entry.rs`).
+    pub wbg_entry: &'static str,
     pub exports: RuntimeExports,
     /// Import modules the glue provides.
     pub imports: ImportModules,
@@ -178,6 +181,7 @@ impl WasmAbi {
     pub fn new() -> Self {
         WasmAbi {
             stack_pointer: bridge_schema::STACK_POINTER_EXPORT,
+            wbg_entry: bridge_schema::WBG_ENTRY_EXPORT,
             exports: RuntimeExports {
                 memory: exports::MEMORY,
                 alloc: exports::ALLOC,
@@ -310,7 +314,10 @@ mod tests {
     #[test]
     fn every_name_is_a_js_identifier() {
         let abi = serde_json::to_value(WasmAbi::new()).unwrap();
-        let mut names = vec![abi["stack_pointer"].as_str().unwrap().to_string()];
+        let mut names = vec![
+            abi["stack_pointer"].as_str().unwrap().to_string(),
+            abi["wbg_entry"].as_str().unwrap().to_string(),
+        ];
         for group in ["exports", "imports"] {
             let fields = abi[group].as_object().unwrap();
             names.extend(fields.values().map(|v| v.as_str().unwrap().to_string()));

@@ -10,6 +10,7 @@ pub mod pool_dispatch;
 pub mod splice;
 pub mod stack_pointer;
 pub mod unused_exports;
+pub mod wbg_entry;
 
 use anyhow::{Context, Result, bail};
 use walrus::{FunctionId, Module, ValType};

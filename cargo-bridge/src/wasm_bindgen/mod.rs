@@ -26,7 +26,9 @@
 //!   CLI's `--target bundler` JS ships as `<lib>_bg.js`, imported by the bridge glue;
 //!   `$bridgeImports()` adds it and every other module the module imports from directly, so
 //!   every target's loader gets both import sets. After the bridge's own set-up,
-//!   `$setInstance` hands the instance to `__wbg_set_wasm`, connects bridge-runtime's
+//!   `$setInstance` hands the instance to `__wbg_set_wasm` (its functions guarded: a trap
+//!   out of one puts the stack pointer back to where that call began, recorded by
+//!   `transforms/wbg_entry.rs`, and drops the panic's message), connects bridge-runtime's
 //!   conversion snippet, then calls `__wbindgen_start` (which may call bridge items, so last).
 //! - **Names** (`js_exports.rs`, `names::check_wasm_bindgen`): the names its `_bg.js`
 //!   exports, minus its import functions and `__wbg_set_wasm`, are re-exported from the
