@@ -2,7 +2,8 @@
 //! is an mdBook (`docs/book.toml`, `docs/SUMMARY.md`), built into `target/book/` by the
 //! mdBook of [`MDBOOK_VERSION`], which this task installs from crates.io into
 //! `target/tools/` on first use. The task fails on a broken relative link or anchor in any
-//! tracked Markdown file (`links.rs`) and on a Rust block of the guide or the README that no
+//! tracked Markdown file or a path the maps of the code (ARCHITECTURE.md, CONTRIBUTING.md,
+//! templates/README.md) name that no longer exists (`links.rs`), and on a Rust block of the guide or the README that no
 //! longer compiles (`blocks.rs`).
 
 mod blocks;
@@ -13,6 +14,9 @@ use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use xshell::{Shell, cmd};
+
+/// The maps of the code: every repository path they write as inline code must exist.
+const MAPS: [&str; 3] = ["ARCHITECTURE.md", "CONTRIBUTING.md", "templates/README.md"];
 
 /// The mdBook the guide is built with (pinned: its output and warnings change by version).
 pub const MDBOOK_VERSION: &str = "0.5.4";
@@ -33,6 +37,9 @@ pub fn check(sh: &Shell, mdbook: &Path) -> Result<()> {
         "docs: {links} links in {} Markdown files resolve",
         markdown.len()
     );
+    let maps = MAPS.map(PathBuf::from);
+    let paths = links::check_code_paths(&root, &maps)?;
+    println!("docs: {paths} paths the maps name exist");
     cmd!(sh, "{mdbook} build docs")
         .quiet()
         .run()

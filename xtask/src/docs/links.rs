@@ -251,6 +251,71 @@ pub fn links(text: &str) -> Vec<Link> {
     out
 }
 
+/// The top-level directories whose paths the maps (ARCHITECTURE.md, CONTRIBUTING.md,
+/// templates/README.md) write as inline code: each such path must exist.
+const MAPPED: [&str; 7] = [
+    "bridge-runtime/",
+    "cargo-bridge/",
+    "docs/",
+    "examples/",
+    "fixtures/",
+    "templates/",
+    "xtask/",
+];
+
+/// Inline-code paths into the repository (`cargo-bridge/src/pipeline.rs`) in a Markdown
+/// text, with their lines; patterns (`*`, `{a,b}`, `<mode>`) and build output (`pkg/`,
+/// `target/`, `node_modules/`) are not paths to check.
+pub fn code_paths(text: &str) -> Vec<Link> {
+    let mut out = Vec::new();
+    for (line, number) in prose_lines(text) {
+        for span in line.split('`').skip(1).step_by(2) {
+            let path = span.split_once('#').map_or(span, |(path, _)| path);
+            let pattern = path.contains(['*', '{', '<', ' ', '(', ':']);
+            let built = path
+                .split('/')
+                .any(|part| matches!(part, "pkg" | "target" | "node_modules"));
+            if MAPPED.iter().any(|dir| path.starts_with(dir)) && !pattern && !built {
+                out.push(Link {
+                    line: number,
+                    target: path.to_string(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Check that every inline-code path of `files` exists; an error lists those that do not.
+pub fn check_code_paths(root: &Path, files: &[PathBuf]) -> Result<usize> {
+    let mut missing = Vec::new();
+    let mut count = 0;
+    for file in files {
+        let text = std::fs::read_to_string(root.join(file))
+            .with_context(|| format!("reading {}", file.display()))?;
+        for path in code_paths(&text) {
+            count += 1;
+            if !root.join(&path.target).exists() {
+                missing.push(format!(
+                    "  {}:{}: `{}`",
+                    file.display(),
+                    path.line,
+                    path.target
+                ));
+            }
+        }
+    }
+    if !missing.is_empty() {
+        bail!(
+            "{} path(s) in the maps name no file or directory of the repository (a file moved \
+             or was renamed: update the map):\n{}",
+            missing.len(),
+            missing.join("\n")
+        );
+    }
+    Ok(count)
+}
+
 /// The lines outside fenced code blocks, with their 1-based numbers.
 fn prose_lines(text: &str) -> impl Iterator<Item = (&str, usize)> {
     let mut fence: Option<String> = None;
@@ -365,6 +430,37 @@ mod tests {
         );
         assert!(
             err.contains("README.md:5: (docs/a.md#part-three) docs/a.md has no heading with the anchor `#part-three`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn code_paths_are_repository_paths_but_patterns_and_build_output() {
+        let text = "See `cargo-bridge/src/pipeline.rs` and `xtask/bench/*.mjs`, \
+                    `fixtures/bench/pkg`, `templates/identity/<mode>.js.j2`, `Vec<T>`,\n\
+                    `docs/async.md#x` and ``cargo bridge build``.\n```\n`xtask/gone.rs`\n```\n";
+        let found: Vec<(usize, String)> = code_paths(text)
+            .into_iter()
+            .map(|l| (l.line, l.target))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (1, "cargo-bridge/src/pipeline.rs".to_string()),
+                (2, "docs/async.md".to_string())
+            ]
+        );
+        let dir = std::env::temp_dir().join(format!("xtask-paths-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("docs")).unwrap();
+        std::fs::write(dir.join("docs/async.md"), "").unwrap();
+        std::fs::write(dir.join("MAP.md"), text).unwrap();
+        let err = check_code_paths(&dir, &[PathBuf::from("MAP.md")])
+            .unwrap_err()
+            .to_string();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            err.starts_with("1 path(s) in the maps")
+                && err.ends_with("  MAP.md:1: `cargo-bridge/src/pipeline.rs`"),
             "{err}"
         );
     }
