@@ -208,3 +208,31 @@ fn both_kinds_of_tests_in_one_crate_give_one_report() {
         ],
     );
 }
+
+/// A bridge crate that gets wasm-bindgen only through wasm-bindgen-test (a dev-dependency):
+/// its test build would link a wasm-bindgen its package build does not; named, with the fix,
+/// before anything is compiled.
+#[test]
+fn wasm_bindgen_only_through_dev_dependencies_is_named_with_the_fix() {
+    let project = support::Project::workspace(&["mxd"], "");
+    project
+        .bridge_crate(
+            "mxd",
+            "mixed-dev-only-crate",
+            "\"cdylib\"",
+            "[dev-dependencies]\nwasm-bindgen-test = \"0.3\"\n",
+            "#[bridge_runtime::bridge]\npub fn one() -> u32 { 1 }\n",
+        )
+        .file(
+            "Cargo.lock",
+            &support::read(&repo_root().join("fixtures/wbg-tests/Cargo.lock")),
+        );
+    let home = bridge_home();
+    run_in_env(&project.root(), &["test"], &[("CARGO_BRIDGE_HOME", &home)])
+        .fails()
+        .stderr_has(&[
+            "`mixed-dev-only-crate` links wasm-bindgen 0.2.130 only through its dev-dependencies",
+            "add `wasm-bindgen = \"=0.2.130\"` to its [dependencies]",
+        ])
+        .compiled_nothing();
+}

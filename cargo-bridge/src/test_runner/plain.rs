@@ -78,6 +78,20 @@ pub fn select(args: &TestArgs) -> Result<Selection> {
     };
     for pkg in chosen {
         if pkg.dependencies.iter().any(|d| d.name == "bridge-runtime") {
+            // The package pipeline runs wasm-bindgen's CLI for what the crate links; its
+            // test build must not link more (wasm-bindgen-test brings wasm-bindgen).
+            if let (Some(version), None) = (
+                test_wasm_bindgen(&metadata, pkg),
+                crate::wasm_bindgen::detect::locked_version(&metadata, pkg),
+            ) {
+                bail!(
+                    "`{}` links wasm-bindgen {version} only through its dev-dependencies \
+                     (wasm-bindgen-test), which cargo bridge test does not support for a crate \
+                     depending on bridge-runtime: add `wasm-bindgen = \"={version}\"` to its \
+                     [dependencies]",
+                    pkg.name
+                );
+            }
             selection.bridge.push(pkg.name.to_string());
         } else if let Some(version) = test_wasm_bindgen(&metadata, pkg) {
             selection.plain.push(PlainCrate {
