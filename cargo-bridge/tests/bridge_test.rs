@@ -298,11 +298,14 @@ fn a_hung_async_test_fails_alone_by_its_timeout() {
              let _ = JsPromise::new(JsValue::undefined()).await;\n    \
              let _ = JsPromise::new(never).await;\n}\n\
          #[bridge::test]\nasync fn c_after() {\n    \
-             let _ = JsPromise::new(JsValue::from(1.0)).await;\n}\n}\n",
+             let _ = JsPromise::new(JsValue::from(1.0)).await;\n}\n}\n\
+         #[cfg(test)]\nmod spin {\n\
+         #[bridge_runtime::bridge::test]\nfn forever() {\n    \
+             loop { std::hint::spin_loop(); }\n}\n}\n",
     );
     for args in [
-        &["test", "--test-timeout", "2"][..],
-        &["test", "--test-timeout", "2", "--chromium"],
+        &["test", "tests::", "--test-timeout", "2"][..],
+        &["test", "tests::", "--test-timeout", "2", "--chromium"],
     ] {
         let run = project.run(args);
         assert_eq!(
@@ -319,7 +322,7 @@ fn a_hung_async_test_fails_alone_by_its_timeout() {
             "---- tests::b_waits_forever ----\n\
              the test did not finish within 2 s",
             "failures:\n    tests::b_waits_forever\n",
-            "test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n",
+            "test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 1 filtered out\n",
         ] {
             assert!(
                 run.stdout.contains(line),
@@ -328,6 +331,18 @@ fn a_hung_async_test_fails_alone_by_its_timeout() {
             );
         }
     }
+    // A synchronous test that never returns holds the thread: Node's watchdog names it
+    // after the timeout plus 10 s and ends the run (it cannot fail alone), never a hang.
+    let spin = project.run(&["test", "spin", "--test-timeout", "1"]);
+    spin.fails()
+        .stderr_has(&["the test runner of tests of bt-never-crate failed"]);
+    assert!(
+        spin.stdout.contains(
+            "test spin::forever ... FAILED\n\nerror: spin::forever has not returned after 11 s"
+        ),
+        "{}",
+        spin.stdout
+    );
     // A bad limit is named.
     let run = run_in_env(
         &project.root(),

@@ -67,10 +67,11 @@ export function instanceExports() {
  * bridge glue module (or null), `wbg` null or `{ module, exports, skip }`: the module
  * exporting `WasmBindgenTestContext`, the instance's raw exports, and why its tests do not
  * run here (null: they do). `options`: `{ filter, exact, ignored, includeIgnored,
- * timeoutMs }`. Resolves to `{ code, ran, passed, failed, ignored, filteredOut,
- * skipped }` (`code` 101 when a test failed, as `cargo test`).
+ * timeoutMs }`; `hooks`: `started(name)` and `finished()` around each test (a host's
+ * watchdog). Resolves to `{ code, ran, passed, failed, ignored, filteredOut, skipped }`
+ * (`code` 101 when a test failed, as `cargo test`).
  */
-export async function runTests(suite, options, print) {
+export async function runTests(suite, options, print, hooks = {}) {
   const all = [...(await bridgeTests(suite.glue)), ...wbgTests(suite.wbg)];
   all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const matches = (test) => (options.exact ? test.name === options.filter : test.name.includes(options.filter ?? ""));
@@ -87,7 +88,9 @@ export async function runTests(suite, options, print) {
       ignored += 1;
       continue;
     }
+    hooks.started?.(test.name);
     const error = await runOne(test, options.timeoutMs);
+    hooks.finished?.();
     if (error === undefined) {
       print(`test ${test.name} ... ok`);
     } else {
