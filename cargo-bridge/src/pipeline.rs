@@ -80,7 +80,10 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
         cargo_build::ensure_wasm_target(args.quiet)
     })?;
     for krate in &ws.crates {
-        check_target(krate, args.target)?;
+        // A crate linking wasm-bindgen may have no #[bridge] item (known once it is built).
+        if krate.wasm_bindgen.is_none() {
+            check_target(krate, args.target)?;
+        }
         for warning in &krate.settings.warnings {
             eprintln!("warning: {warning}");
         }
@@ -118,8 +121,16 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
             typescript: !args.no_typescript,
             package_json: !args.no_pack,
         };
-        match (&cli, krate.bridge) {
-            (Some(cli), false) => package_plain(&ws, krate, &built, cli, &files, args),
+        // Nothing until used: a crate whose module has no #[bridge] item (no bridge
+        // export section) gets wasm-bindgen's package, without a byte of bridge glue.
+        let plain = cli.is_some()
+            && mode == Mode::Package
+            && (!krate.bridge || !crate::wasm_opt::has_bridge_exports(&built.wasm)?);
+        if !plain {
+            check_target(krate, args.target)?;
+        }
+        match &cli {
+            Some(cli) if plain => package_plain(&ws, krate, &built, cli, &files, args),
             _ => package_crate(&ws, krate, &built, cli.as_deref(), &files, args),
         }
         .with_context(|| format!("packaging `{}`", krate.name))?;
@@ -134,27 +145,27 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
     Ok(packaged)
 }
 
-/// The targets a crate can be built for: bridge glue has no `deno` or `no-modules` form;
-/// a crate linking wasm-bindgen has CommonJS only without bridge items (wasm-bindgen's
-/// CommonJS glue and the bridge glue are separate modules instantiating one module).
+/// The targets a crate with bridge glue can be built for: it has no `deno` or
+/// `no-modules` form; a crate linking wasm-bindgen has CommonJS only without #[bridge]
+/// items (the joined glue imports wasm-bindgen's ES-module half).
 fn check_target(krate: &BridgeCrate, target: Target) -> Result<()> {
     if !krate.bridge {
         return Ok(());
     }
     if matches!(target, Target::Deno | Target::NoModules) {
         bail!(
-            "`{}` depends on bridge-runtime, whose glue has no `--target {}` form; the targets of \
-             a bridge crate are nodejs, web, bundler and nodejs-cjs (a crate using only \
-             wasm-bindgen also has deno and no-modules)",
+            "`{}` has #[bridge] items, whose glue has no `--target {}` form; the targets of \
+             a bridge crate are nodejs, web, bundler and nodejs-cjs (a crate with only \
+             wasm-bindgen items also has deno and no-modules)",
             krate.name,
             target.name()
         );
     }
     if target == Target::NodejsCjs && krate.wasm_bindgen.is_some() {
         bail!(
-            "`{}` links wasm-bindgen beside bridge-runtime, and the joined glue is ES modules \
-             only, so it cannot be built with `--target nodejs-cjs`: use `--target nodejs` \
-             (Node 20.19+ can `require()` it)",
+            "`{}` has #[bridge] items beside wasm-bindgen ones, and the joined glue is ES \
+             modules only, so it cannot be built with `--target nodejs-cjs`: use `--target \
+             nodejs` (Node 20.19+ can `require()` it)",
             krate.name
         );
     }

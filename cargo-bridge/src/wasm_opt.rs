@@ -98,6 +98,12 @@ pub fn run(
     Ok(optimized)
 }
 
+/// Does the module at `path` have #[bridge] items (the bridge export section)?
+pub fn has_bridge_exports(path: &Path) -> Result<bool> {
+    let wasm = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(has_custom_section(&wasm, bridge_schema::SECTION_NAME))
+}
+
 /// Does the module have a custom section named `name`? (Sections are read by their
 /// framing alone; a malformed module answers no, and wasm-opt then reports it.)
 fn has_custom_section(wasm: &[u8], name: &str) -> bool {

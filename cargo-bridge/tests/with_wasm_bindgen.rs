@@ -238,6 +238,7 @@ fn a_crate_without_wasm_bindgen_gets_no_trace_of_it() {
     assert_eq!(
         names,
         [
+            ".gitignore",
             "package.json",
             "wbg_free.d.ts",
             "wbg_free.js",
@@ -248,4 +249,76 @@ fn a_crate_without_wasm_bindgen_gets_no_trace_of_it() {
     for trace in ["_bg.js", "__wbg", "__wbindgen", "$wbg"] {
         assert!(!js.contains(trace), "the glue mentions {trace}:\n{js}");
     }
+}
+
+/// Nothing until used: a crate that depends on bridge-runtime but has no #[bridge] item
+/// yet gets wasm-bindgen's own package, byte for byte its CLI's output (no bridge glue,
+/// none of the runtime's exports), in CommonJS too; its first #[bridge] item brings the
+/// joined package, which refuses `nodejs-cjs` with the reason.
+#[test]
+fn a_crate_without_bridge_items_gets_wasm_bindgens_package_and_nothing_of_the_runtime() {
+    let project = Project::workspace(&["wb"], "");
+    let wasm_bindgen_only = "use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\npub fn greet(name: &str) -> String {\n    format!(\"hi {name}\")\n}\n";
+    project.bridge_crate(
+        "wb",
+        "unused-runtime",
+        "\"cdylib\"",
+        "wasm-bindgen = \"=0.2.130\"",
+        wasm_bindgen_only,
+    );
+    let home = shared_bridge_home();
+    let env = [("CARGO_BRIDGE_HOME", home.as_str())];
+    let out = project.path("cjs");
+    run_in_env(
+        &project.root(),
+        &[
+            "build",
+            "--target",
+            "nodejs-cjs",
+            "--out-dir",
+            out.to_str().unwrap(),
+        ],
+        &env,
+    )
+    .ok()
+    .stderr_has(&["wasm-bindgen --target nodejs"]);
+    let js = read(&out.join("unused_runtime.js"));
+    for word in [
+        "withPool",
+        "__bridgeStats",
+        "__bridgeJsValues",
+        "keep",
+        "$bridge",
+    ] {
+        assert!(!js.contains(word), "{word} in the glue:\n{js}");
+    }
+    let source = format!(
+        "const m = require({:?});\nconsole.log(m.greet('x'), Object.keys(m).sort().join(','));\n",
+        out.join("unused_runtime.js").display().to_string()
+    );
+    let script = project.path("use.cjs");
+    std::fs::write(&script, source).unwrap();
+    let node = std::process::Command::new("node")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&node.stdout).trim(),
+        "hi x __wasm,greet",
+        "{}",
+        String::from_utf8_lossy(&node.stderr)
+    );
+    // The first #[bridge] item: the joined package, ES modules only.
+    project.file(
+        "wb/src/lib.rs",
+        &format!(
+            "{wasm_bindgen_only}\n#[bridge_runtime::bridge]\npub fn one() -> u32 {{\n    1\n}}\n"
+        ),
+    );
+    run_in_env(&project.root(), &["build", "--target", "nodejs-cjs"], &env)
+        .fails()
+        .stderr_has(&[
+            "has #[bridge] items beside wasm-bindgen ones",
+            "--target nodejs",
+        ]);
 }
