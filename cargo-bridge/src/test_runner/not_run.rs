@@ -3,7 +3,7 @@
 //! another host), printed under the report; and when none of its wasm tests ran at all,
 //! an error instead of libtest's `ok` over nothing.
 
-use super::RunResult;
+use super::host::RunResult;
 use super::scan::{Declared, Kind};
 use anyhow::{Result, bail};
 

@@ -8,8 +8,9 @@
 //! A module `wasm_bindgen_test_configure!` sends to a host other than this run's is
 //! skipped and reported, never run where it cannot work.
 
-use super::wasm_info::{self, Host};
-use super::{Hosts, not_run, run_host, scan};
+use super::host::{Hosts, run_host};
+use super::wasm_info;
+use super::{not_run, scan};
 use crate::build_flags;
 use crate::cargo_build::{self, WASM_TARGET};
 use crate::cli::TestArgs;
@@ -184,7 +185,7 @@ pub fn run(
         if info.wbg_tests.is_empty() {
             continue;
         }
-        if let Some(why) = skip_reason(info.host, hosts.chromium.is_some()) {
+        if let Some(why) = wasm_info::skip_reason(info.host, hosts.chromium.is_some()) {
             outcome
                 .skipped
                 .push((info.wbg_tests.len(), format!("in {}: {why}", module.source)));
@@ -230,27 +231,6 @@ pub fn run(
         &outcome,
     )?;
     Ok(failed)
-}
-
-/// Why a module configured for `host` does not run in this run (`chromium`: in the browser).
-pub fn skip_reason(host: Host, chromium: bool) -> Option<&'static str> {
-    match (host, chromium) {
-        (Host::Any, _) | (Host::Browser, true) | (Host::Node, false) => None,
-        (Host::Browser, false) => Some(
-            "wasm_bindgen_test_configure!(run_in_browser): they run with \
-             `cargo bridge test --chromium`",
-        ),
-        (Host::Node, true) => Some(
-            "wasm_bindgen_test_configure!(run_in_node_experimental): they run without --chromium",
-        ),
-        (Host::Worker, _) => Some(
-            "configured to run in a worker (run_in_*_worker), which cargo bridge test does not \
-             do: run them with `wasm-pack test`",
-        ),
-        (Host::Other, _) => Some(
-            "configured (wasm_bindgen_test_configure!) for a host cargo bridge test does not know",
-        ),
-    }
 }
 
 /// `cargo test --no-run --tests` for wasm32: every test module, in cargo's order.

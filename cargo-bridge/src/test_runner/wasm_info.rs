@@ -20,6 +20,27 @@ pub enum Host {
     Other,
 }
 
+/// Why a module configured for `host` does not run in this run (`chromium`: in the browser).
+pub fn skip_reason(host: Host, chromium: bool) -> Option<&'static str> {
+    match (host, chromium) {
+        (Host::Any, _) | (Host::Browser, true) | (Host::Node, false) => None,
+        (Host::Browser, false) => Some(
+            "wasm_bindgen_test_configure!(run_in_browser): they run with \
+             `cargo bridge test --chromium`",
+        ),
+        (Host::Node, true) => Some(
+            "wasm_bindgen_test_configure!(run_in_node_experimental): they run without --chromium",
+        ),
+        (Host::Worker, _) => Some(
+            "configured to run in a worker (run_in_*_worker), which cargo bridge test does not \
+             do: run them with `wasm-pack test`",
+        ),
+        (Host::Other, _) => Some(
+            "configured (wasm_bindgen_test_configure!) for a host cargo bridge test does not know",
+        ),
+    }
+}
+
 pub struct TestModule {
     /// The `#[wasm_bindgen_test]`s (exports `__wbgt_<modifiers>_<crate>::<path>`), by
     /// path without the crate, as wasm-bindgen-test prints them.
