@@ -8,13 +8,11 @@ use crate::exports::{ClassExport, Exports};
 use anyhow::{Result, bail};
 use bridge_schema::FunctionKind;
 
-/// Exports the glue adds to every package, with what they are.
+/// Exports the glue adds to every package, with what they are. The pool API's flat names
+/// (`withPool`, `keep`, ... : `glue::POOL_API`) are not here: a user item of that name
+/// takes it, and the API stays reachable as `__bridge.withPool`, ...
 const GLUE_EXPORTS: &[(&str, &str)] = &[
-    ("withPool", "release pools"),
-    ("pushPool", "release pools"),
-    ("popPool", "release pools"),
-    ("keep", "release pools"),
-    ("autorelease", "release pools"),
+    ("__bridge", "the release pool API and identity statistics"),
     ("__bridgeStats", "identity statistics"),
     ("__bridgeLeaks", "the leak report of debug builds"),
     (
@@ -302,11 +300,13 @@ mod tests {
             err.contains("class `Point` of crate `pa` and wasm-bindgen's `Point`"),
             "{err}"
         );
-        let err = check_wasm_bindgen(&exports, &names(&["withPool"]), "pa_bg.js")
+        let err = check_wasm_bindgen(&exports, &names(&["__bridge"]), "pa_bg.js")
             .unwrap_err()
             .to_string();
-        assert!(err.contains("wasm-bindgen's `withPool`"), "{err}");
-        assert!(err.contains("release pools"), "{err}");
+        assert!(err.contains("wasm-bindgen's `__bridge`"), "{err}");
+        assert!(err.contains("release pool API"), "{err}");
+        // The pool API's flat names yield to wasm-bindgen's items.
+        check_wasm_bindgen(&exports, &names(&["withPool", "keep"]), "pa_bg.js").unwrap();
     }
 
     #[test]
@@ -490,15 +490,25 @@ mod tests {
     #[test]
     fn user_export_against_a_glue_export() {
         let err = error(Exports {
-            functions: vec![function("pa", "with_pool", "withPool")],
+            functions: vec![function("pa", "stats", "__bridgeStats")],
             ..Exports::default()
         });
         assert_eq!(
             err,
-            "function `with_pool` of crate `pa` is exported to JS as `withPool`, a name the \
-             generated glue exports itself (release pools); give it another JS name with \
-             #[bridge(js_name = \"...\")]"
+            "function `stats` of crate `pa` is exported to JS as `__bridgeStats`, a name the \
+             generated glue exports itself (identity statistics); give it another JS name \
+             with #[bridge(js_name = \"...\")]"
         );
+        // The pool API's flat names are the user's to take (`__bridge.withPool` stays).
+        check(&Exports {
+            functions: vec![
+                function("pa", "with_pool", "withPool"),
+                function("pa", "keep", "keep"),
+                function("pa", "release", "release"),
+            ],
+            ..Exports::default()
+        })
+        .unwrap();
     }
 
     #[test]

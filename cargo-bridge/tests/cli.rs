@@ -631,3 +631,88 @@ fn legacy_boolean_identity_modes() {
         "class identity_mode = true means pointer:\n{pkg_js}"
     );
 }
+
+/// The glue's pool API never takes a name from the user: functions named `keep`,
+/// `withPool` and `release` are the crate's own exports (in ESM and CommonJS), and the
+/// whole pool API stays reachable as `__bridge` (`__bridge.withPool`, ...), with the flat
+/// names no user item took still exported as before.
+#[test]
+fn user_exports_named_like_the_pool_api_are_the_users_and_the_api_is_under_bridge() {
+    let project = Project::workspace(&["pooled"], "");
+    project.bridge_crate(
+        "pooled",
+        "pool-names",
+        "\"cdylib\"",
+        "[package.metadata.bridge]\nidentity-mode = \"rust\"",
+        r#"
+use bridge_runtime::bridge;
+
+#[bridge]
+pub struct Thing {
+    n: u32,
+}
+
+#[bridge]
+impl Thing {
+    #[bridge(constructor)]
+    pub fn new(n: u32) -> Thing {
+        Thing { n }
+    }
+    #[bridge(getter)]
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+}
+
+#[bridge]
+pub fn keep(n: u32) -> u32 {
+    n + 1
+}
+
+#[bridge(js_name = "withPool")]
+pub fn with_pool(s: String) -> String {
+    format!("mine: {s}")
+}
+
+#[bridge]
+pub fn release() -> String {
+    "released by the crate".to_string()
+}
+"#,
+    );
+    let esm = project.path("esm");
+    let cjs = project.path("cjs");
+    project.build(&["--out-dir", esm.to_str().unwrap()]).ok();
+    project
+        .build(&["--target", "nodejs-cjs", "--out-dir", cjs.to_str().unwrap()])
+        .ok();
+    let check = r#"
+const out = [m.keep(1), m.withPool("x"), m.release()];
+const kept = m.__bridge.withPool(() => m.__bridge.keep(new m.Thing(7)));
+out.push(kept.n, m.__bridge.stats().Thing.jsCache, typeof m.pushPool, typeof m.autorelease);
+const pool = m.__bridge.pushPool();
+new m.Thing(8);
+out.push(m.__bridge.stats().Thing.jsCache);
+m.__bridge.popPool(pool);
+out.push(m.__bridge.stats().Thing.jsCache);
+console.log(JSON.stringify(out));
+"#;
+    let want = r#"[2,"mine: x","released by the crate",7,1,"function","function",2,1]"#;
+    let esm_source = format!(
+        "import * as m from {:?};\n{check}",
+        esm.join("pool_names.js").display().to_string()
+    );
+    assert_eq!(run_node_module(&project.path("esm.mjs"), &esm_source), want);
+    let cjs_source = format!(
+        "const m = require({:?});\n{check}",
+        cjs.join("pool_names.js").display().to_string()
+    );
+    assert_eq!(run_node_module(&project.path("cjs.cjs"), &cjs_source), want);
+    let dts = read(&esm.join("pool_names.d.ts"));
+    assert!(dts.contains("export declare const __bridge"), "{dts}");
+    assert!(!dts.contains("export function withPool<T>"), "{dts}");
+    assert!(
+        dts.contains("export function pushPool(): ReleasePool"),
+        "{dts}"
+    );
+}

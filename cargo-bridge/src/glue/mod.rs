@@ -189,11 +189,31 @@ fn comment_text(text: &str) -> String {
     text.replace("*/", "*\\/")
 }
 
+/// The pool API's names the package exports flat (`withPool`, `keep`, ...): each unless a
+/// user item (a bridge item or a wasm-bindgen export) is named so, which then takes the
+/// name. The API stays whole under `__bridge` (`__bridge.withPool`).
+pub const POOL_API: [&str; 5] = ["withPool", "pushPool", "popPool", "keep", "autorelease"];
+
+fn pool_exports(model: &GlueModel) -> Vec<&'static str> {
+    let taken = |name: &str| {
+        model.classes.iter().any(|c| c.name == name)
+            || model.functions.iter().any(|f| f.js_name == name)
+            || model.records.iter().any(|r| r.name == name)
+            || model.enums.iter().any(|e| e.name == name)
+            || model.wbg.exports.iter().any(|e| e == name)
+    };
+    POOL_API.into_iter().filter(|name| !taken(name)).collect()
+}
+
 pub fn render(model: &GlueModel) -> Result<Glue> {
     let env = environment()?;
+    let context = minijinja::context! {
+        pool_exports => pool_exports(model),
+        ..minijinja::Value::from_serialize(model)
+    };
     let js = env
         .get_template("glue.js.j2")?
-        .render(model)
+        .render(&context)
         .context("rendering the JS glue")?;
     // Only the helpers this package's code uses; release glue without comments.
     let js = prune::unused_helpers(&js);
@@ -204,7 +224,7 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
     };
     let dts = env
         .get_template("glue.d.ts.j2")?
-        .render(model)
+        .render(&context)
         .context("rendering the TypeScript declarations")?;
     let imported_files = model.js.modules.iter().map(|m| m.dest.clone()).collect();
     Ok(Glue {
