@@ -368,7 +368,10 @@ fn tests_that_did_not_run_are_reported_and_none_run_is_an_error() {
             "#[cfg(test)]\nmod tests {\n    \
                  #[bridge_runtime::bridge::test]\n    fn runs() {}\n    \
                  #[cfg(feature = \"slow\")]\n    #[bridge_runtime::bridge::test]\n    fn slow_one() {}\n    \
-                 #[test]\n    fn native_one() {}\n}\n",
+                 #[test]\n    fn native_one() {}\n}\n\
+             // Gated the way cargo bridge test asked for before #[cfg(test)] worked: still run.\n\
+             #[cfg(bridge_test)]\nmod older {\n    \
+                 #[bridge_runtime::bridge::test]\n    fn gated_the_old_way() {}\n}\n",
         )
         .file(
             "bts/tests/more.rs",
@@ -377,7 +380,8 @@ fn tests_that_did_not_run_are_reported_and_none_run_is_an_error() {
     let run = project.run(&["test"]);
     run.ok();
     for line in [
-        "test result: ok. 1 passed; 0 failed",
+        "test older::gated_the_old_way ... ok\n",
+        "test result: ok. 2 passed; 0 failed",
         "note: 2 test functions of `bt-skip-crate` did not run:\n",
         "    tests::slow_one (src/lib.rs, #[bridge::test]): not in the test build: a #[cfg] \
          compiled it out",
@@ -394,7 +398,7 @@ fn tests_that_did_not_run_are_reported_and_none_run_is_an_error() {
     let slow = project.run(&["test", "-F", "slow"]);
     slow.ok();
     assert!(
-        slow.stdout.contains("test result: ok. 2 passed")
+        slow.stdout.contains("test result: ok. 3 passed")
             && slow
                 .stdout
                 .contains("note: 1 test function of `bt-skip-crate` did not run"),
