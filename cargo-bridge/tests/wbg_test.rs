@@ -63,7 +63,21 @@ fn wasm_bindgen_tests_run_in_node_as_wasm_pack_runs_them() {
     );
     assert!(!node.stdout.contains("has_a_document"), "{}", node.stdout);
 
-    // A filter, --exact, --ignored, --include-ignored.
+    // A filter, --exact, --ignored, --include-ignored; runs of the same build reuse the
+    // wasm-bindgen CLI's output (its run is most of a run's time).
+    let glue_times = || {
+        let dir = support::shared_target_dir().join("bridge/test/wbg-tests/node");
+        let mut times: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .filter_map(|module| std::fs::metadata(module.path().join("test.js")).ok())
+            .map(|m| m.modified().unwrap())
+            .collect();
+        times.sort();
+        times
+    };
+    let before = glue_times();
+    assert!(!before.is_empty());
     let filtered = run(&["awaits"]);
     filtered.ok();
     has(
@@ -97,6 +111,11 @@ fn wasm_bindgen_tests_run_in_node_as_wasm_pack_runs_them() {
     let included = run(&["--include-ignored", "one"]);
     assert_eq!(included.code, Some(101), "{}", included.stdout);
     has(&included, &["test tests::ignored_one ... FAILED\n"]);
+    assert_eq!(
+        glue_times(),
+        before,
+        "the CLI ran again over the same module"
+    );
 }
 
 #[test]

@@ -279,8 +279,27 @@ fn build(krate: &PlainCrate, args: &TestArgs) -> Result<Vec<TestModule>> {
     Ok(modules)
 }
 
-/// wasm-bindgen's CLI over a test module: `<out_dir>/test.js` and `test_bg.wasm`.
+/// wasm-bindgen's CLI over a test module: `<out_dir>/test.js` and `test_bg.wasm`; not
+/// again for the module it last ran on (same path, size and time: a run of the same build
+/// with another filter costs no CLI run, which is most of its time).
 fn bindgen(cli: &Path, wasm: &Path, out_dir: &Path) -> Result<()> {
+    let stamp_file = out_dir.join(".input");
+    let stamp = std::fs::metadata(wasm).ok().and_then(|m| {
+        Some(format!(
+            "{} {} {:?} {}",
+            wasm.display(),
+            m.len(),
+            m.modified().ok()?,
+            cli.display()
+        ))
+    });
+    if stamp.is_some()
+        && std::fs::read_to_string(&stamp_file).ok() == stamp
+        && out_dir.join("test.js").is_file()
+        && out_dir.join("test_bg.wasm").is_file()
+    {
+        return Ok(());
+    }
     let _ = std::fs::remove_dir_all(out_dir);
     let output = Command::new(cli)
         .args(["--target", "web", "--out-name", "test", "--no-typescript"])
@@ -296,6 +315,9 @@ fn bindgen(cli: &Path, wasm: &Path, out_dir: &Path) -> Result<()> {
             wasm.display(),
             String::from_utf8_lossy(&output.stderr).trim()
         );
+    }
+    if let Some(stamp) = stamp {
+        let _ = std::fs::write(&stamp_file, stamp);
     }
     Ok(())
 }
