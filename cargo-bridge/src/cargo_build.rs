@@ -60,14 +60,21 @@ pub struct Built {
     pub crates: Vec<CrateArtifact>,
 }
 
+/// Which of a crate's targets a build compiles.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Unit<'a> {
+    /// The library, for its package.
+    Package,
+    /// The library's unit tests (`cargo rustc --lib --profile test`).
+    LibTests,
+    /// The integration test `tests/<name>.rs` (`cargo rustc --test <name>`).
+    IntegrationTest(&'a str),
+}
+
 /// Build `krate` for wasm32 and return the path of its `.wasm`.
 /// `profile`: cargo's `--release` for an optimized one; `cargo_args`: the feature flags
-/// and the arguments given after `--`; `tests`: the crate's unit-test build instead,
-/// `cargo rustc --lib --profile test … -- --cfg bridge_test`: compiled as `cargo test`
-/// compiles it (`cfg(test)`, its dev-dependencies), a wasm "executable" whose
-/// `#[bridge::test]`s are exports; `--cfg bridge_test` too, so crates that gated their
-/// tests on it (the only cfg `cargo bridge test` set before) still build them. Only the crate itself gets the
-/// flags: its dependencies are shared with the package build.
+/// and the arguments given after `--`; `tests`: the crate's unit-test build instead (see
+/// [`build_unit`]).
 pub fn build(
     ws: &Workspace,
     krate: &BridgeCrate,
@@ -76,6 +83,24 @@ pub fn build(
     tests: bool,
     quiet: bool,
 ) -> Result<Built> {
+    let unit = if tests { Unit::LibTests } else { Unit::Package };
+    build_unit(ws, krate, profile, cargo_args, unit, quiet)
+}
+
+/// [`build`] of one `unit`. A test unit is compiled as `cargo test` compiles it
+/// (`cfg(test)`, the dev-dependencies): a wasm "executable" whose `#[bridge::test]`s are
+/// exports, with `-- --cfg bridge_test` too, so crates that gated their tests on it (the
+/// only cfg `cargo bridge test` set before) still build them. Only the crate itself gets
+/// the flags: its dependencies are shared with the package build.
+pub fn build_unit(
+    ws: &Workspace,
+    krate: &BridgeCrate,
+    profile: Profile,
+    cargo_args: &[String],
+    unit: Unit,
+    quiet: bool,
+) -> Result<Built> {
+    let tests = unit != Unit::Package;
     let release = profile.optimized();
     let step = Step::start(
         "Compiling",
@@ -85,12 +110,12 @@ pub fn build(
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.arg(if tests { "rustc" } else { "build" })
-        .args(["--lib", "--target", WASM_TARGET])
-        .args(if tests {
-            &["--profile", "test"][..]
-        } else {
-            &[]
+        .args(match unit {
+            Unit::Package => vec!["--lib"],
+            Unit::LibTests => vec!["--lib", "--profile", "test"],
+            Unit::IntegrationTest(name) => vec!["--test", name, "--profile", "test"],
         })
+        .args(["--target", WASM_TARGET])
         .arg("--manifest-path")
         .arg(&ws.manifest_path)
         .args(["--package", &krate.name])
@@ -125,12 +150,14 @@ pub fn build(
                         rlib: rlib.clone().into_std_path_buf(),
                     });
                 }
-                if tests
-                    && artifact.profile.test
-                    && artifact.target.name.replace('-', "_") == krate.lib_name
-                {
+                let unit_target = match unit {
+                    Unit::IntegrationTest(name) => artifact.target.name == name,
+                    _ => artifact.target.name.replace('-', "_") == krate.lib_name,
+                };
+                if tests && artifact.profile.test && unit_target {
                     wasm = artifact.executable.map(|f| f.into_std_path_buf());
-                } else if artifact.target.name.replace('-', "_") == krate.lib_name
+                } else if !tests
+                    && artifact.target.name.replace('-', "_") == krate.lib_name
                     && artifact.target.crate_types.contains(&CrateType::CDyLib)
                 {
                     wasm = artifact

@@ -145,6 +145,63 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
     Ok(packaged)
 }
 
+/// `cargo bridge test`: the integration test `tests/<test>.rs` of the one crate `args`
+/// chooses, built as a test and packaged into `<target>/bridge/test/<crate>/tests/<test>`
+/// (debug glue named after the test), as `build_packages` packages its unit tests.
+pub fn build_integration_test(args: &BuildArgs, test: &str) -> Result<Packaged> {
+    crate::runtime_copy::restore_for(args.manifest_path.as_deref())?;
+    let cargo_args = build_flags::cargo_args(args)?;
+    let ws = workspace::load(
+        args.manifest_path.as_deref(),
+        args.package.as_deref(),
+        &build_flags::feature_args(&cargo_args),
+    )?;
+    let [krate] = ws.crates.as_slice() else {
+        bail!("an integration test is built for one crate: choose it with -p");
+    };
+    cargo_build::ensure_wasm_target(args.quiet)?;
+    let cli = match &krate.wasm_bindgen {
+        Some(version) => Some(
+            crate::wasm_bindgen::cli::find_or_install(version, args.quiet)
+                .with_context(|| format!("preparing to build `{}`", krate.name))?,
+        ),
+        None => None,
+    };
+    let built = cargo_build::build_unit(
+        &ws,
+        krate,
+        args.profile(),
+        &cargo_args,
+        cargo_build::Unit::IntegrationTest(test),
+        args.quiet,
+    )?;
+    let files = package::Files {
+        out_dir: ws
+            .target_dir
+            .join("bridge/test")
+            .join(&krate.name)
+            .join("tests")
+            .join(test),
+        stem: test.replace('-', "_"),
+        npm_name: krate.name.clone(),
+        typescript: false,
+        package_json: false,
+    };
+    check_target(krate, args.target)?;
+    package_crate(&ws, krate, &built, cli.as_deref(), &files, args).with_context(|| {
+        format!(
+            "packaging the integration test `{test}` of `{}`",
+            krate.name
+        )
+    })?;
+    Ok(Packaged {
+        crate_name: krate.name.clone(),
+        out_dir: files.out_dir,
+        stem: files.stem,
+        crate_dir: krate.dir.clone(),
+    })
+}
+
 /// The targets a crate with bridge glue can be built for: it has no `deno` or
 /// `no-modules` form; a crate linking wasm-bindgen has CommonJS only without #[bridge]
 /// items (the joined glue imports wasm-bindgen's ES-module half).

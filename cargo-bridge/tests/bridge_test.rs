@@ -335,7 +335,7 @@ fn a_hung_async_test_fails_alone_by_its_timeout() {
     // after the timeout plus 10 s and ends the run (it cannot fail alone), never a hang.
     let spin = project.run(&["test", "spin", "--test-timeout", "1"]);
     spin.fails()
-        .stderr_has(&["the test runner of tests of bt-never-crate failed"]);
+        .stderr_has(&["the test runner of unit tests of bt-never-crate failed"]);
     assert!(
         spin.stdout.contains(
             "test spin::forever ... FAILED\n\nerror: spin::forever has not returned after 11 s"
@@ -373,19 +373,30 @@ fn tests_that_did_not_run_are_reported_and_none_run_is_an_error() {
              #[cfg(bridge_test)]\nmod older {\n    \
                  #[bridge_runtime::bridge::test]\n    fn gated_the_old_way() {}\n}\n",
         )
+        // An integration test with #[bridge::test]s: built and run as a package of its own.
         .file(
             "bts/tests/more.rs",
-            "#[bridge_runtime::bridge::test]\nfn from_outside() {}\n",
+            "#[bridge_runtime::bridge::test]\nfn from_outside() {}\n\
+             #[bridge_runtime::bridge::test]\nfn fails_outside() { panic!(\"outside on purpose\") }\n",
+        )
+        // One without: not built (for a bridge crate), and said so.
+        .file(
+            "bts/tests/web.rs",
+            "#[wasm_bindgen_test::wasm_bindgen_test]\nfn web_only() {}\n",
         );
     let run = project.run(&["test"]);
-    run.ok();
+    assert_eq!(run.code, Some(101), "{}\n{}", run.stdout, run.stderr);
     for line in [
         "test older::gated_the_old_way ... ok\n",
         "test result: ok. 2 passed; 0 failed",
+        "running 2 tests\ntest fails_outside ... FAILED\ntest from_outside ... ok\n",
+        "outside on purpose",
+        "test result: FAILED. 1 passed; 1 failed",
         "note: 2 test functions of `bt-skip-crate` did not run:\n",
         "    tests::slow_one (src/lib.rs, #[bridge::test]): not in the test build: a #[cfg] \
          compiled it out",
-        "    from_outside (tests/more.rs, #[bridge::test]): in an integration test",
+        "    web_only (tests/web.rs, #[wasm_bindgen_test]): in an integration test without \
+         #[bridge::test]s",
         "note: 1 #[test] function of `bt-skip-crate` runs natively (`cargo test`), not in wasm",
     ] {
         assert!(
@@ -395,13 +406,13 @@ fn tests_that_did_not_run_are_reported_and_none_run_is_an_error() {
         );
     }
     // With the feature, the gated test is in the build.
-    let slow = project.run(&["test", "-F", "slow"]);
+    std::fs::remove_file(project.path("bts/tests/web.rs")).unwrap();
+    let slow = project.run(&["test", "-F", "slow", "tests::"]);
     slow.ok();
     assert!(
-        slow.stdout.contains("test result: ok. 3 passed")
-            && slow
-                .stdout
-                .contains("note: 1 test function of `bt-skip-crate` did not run"),
+        slow.stdout
+            .contains("test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 1 filtered out")
+            && !slow.stdout.contains("did not run"),
         "{}",
         slow.stdout
     );

@@ -40,41 +40,29 @@ pub fn run(args: &TestArgs) -> Result<ExitCode> {
     });
     let selection = plain::select(args)?;
     let mut failed = false;
-    for name in &selection.bridge {
+    for krate in &selection.bridge {
         let mut build_args = args.build_args();
-        build_args.package = Some(name.clone());
+        build_args.package = Some(krate.name.clone());
         let packaged = pipeline::build_packages(&build_args, Mode::Test)?;
         for package in &packaged {
-            let glue = package.out_dir.join(format!("{}.js", package.stem));
-            // Its #[wasm_bindgen_test]s (a crate linking wasm-bindgen-test) run beside
-            // the #[bridge::test]s, unless configured for another host.
-            let wasm = package_wasm(&package.out_dir, &package.stem)?;
-            let info = wasm_info::read(&wasm)
-                .with_context(|| format!("reading the test module of `{}`", package.crate_name))?;
-            let skip = wasm_info::skip_reason(info.host, hosts.chromium.is_some());
-            let mut outcome = not_run::Outcome::default();
-            if let Some(why) = skip
-                && !info.wbg_tests.is_empty()
-            {
-                outcome
-                    .skipped
-                    .push((info.wbg_tests.len(), why.to_string()));
-                outcome.compiled.extend(info.wbg_tests);
-            }
-            let (package_failed, result) = run_host(
-                &hosts,
-                &package.out_dir.join(".runner"),
-                serde_json::json!({
-                    "glue": glue,
-                    "wbg": { "glue": null, "wasm": null, "skip": skip },
-                }),
-                &options,
-                &format!("tests of {}", package.crate_name),
-                args.quiet,
-            )?;
-            failed |= package_failed;
-            outcome.add(result);
             let declared = scan::declared(&package.crate_dir);
+            let mut outcome = not_run::Outcome::default();
+            let what = format!("unit tests of {}", package.crate_name);
+            failed |= run_package(package, &what, &hosts, &options, &mut outcome, args.quiet)?;
+            // Its integration tests with #[bridge::test]s, each built and run as one more
+            // package (tests/*.rs are crates of their own).
+            for (test, file) in &krate.integration_tests {
+                let has_bridge_tests = declared
+                    .iter()
+                    .any(|d| d.integration && d.kind == scan::Kind::Bridge && d.file == *file);
+                if !has_bridge_tests {
+                    continue;
+                }
+                let built = pipeline::build_integration_test(&build_args, test)?;
+                let what = format!("{} of {}", file.display(), krate.name);
+                failed |= run_package(&built, &what, &hosts, &options, &mut outcome, args.quiet)?;
+                outcome.integration_files.push(file.clone());
+            }
             not_run::report(&package.crate_name, &package.stem, &declared, &outcome)?;
         }
     }
@@ -86,6 +74,45 @@ pub fn run(args: &TestArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Runs one test package of a bridge crate (its unit tests, or an integration test): its
+/// `#[wasm_bindgen_test]`s (a crate linking wasm-bindgen-test) beside its `#[bridge::test]`s,
+/// unless configured for another host. Whether a test failed; what ran goes to `outcome`.
+fn run_package(
+    package: &pipeline::Packaged,
+    what: &str,
+    hosts: &Hosts,
+    options: &serde_json::Value,
+    outcome: &mut not_run::Outcome,
+    quiet: bool,
+) -> Result<bool> {
+    let glue = package.out_dir.join(format!("{}.js", package.stem));
+    let wasm = package_wasm(&package.out_dir, &package.stem)?;
+    let info = wasm_info::read(&wasm)
+        .with_context(|| format!("reading the test module of `{}`", package.crate_name))?;
+    let skip = wasm_info::skip_reason(info.host, hosts.chromium.is_some());
+    if let Some(why) = skip
+        && !info.wbg_tests.is_empty()
+    {
+        outcome
+            .skipped
+            .push((info.wbg_tests.len(), why.to_string()));
+        outcome.compiled.extend(info.wbg_tests);
+    }
+    let (failed, result) = run_host(
+        hosts,
+        &package.out_dir.join(".runner"),
+        serde_json::json!({
+            "glue": glue,
+            "wbg": { "glue": null, "wasm": null, "skip": skip },
+        }),
+        options,
+        what,
+        quiet,
+    )?;
+    outcome.add(result);
+    Ok(failed)
 }
 
 /// The bytes of the module a test package holds (`<stem>.wasm`, or `<stem>_bg.wasm`).

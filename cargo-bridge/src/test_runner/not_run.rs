@@ -16,8 +16,10 @@ pub struct Outcome {
     pub filtered_out: usize,
     /// Tests a module held that this host does not run: (how many, why).
     pub skipped: Vec<(usize, String)>,
-    /// Its integration tests (`tests/*.rs`) were built and run.
+    /// All its integration tests (`tests/*.rs`) were built and run.
     pub integration_built: bool,
+    /// Those of its integration test files that were (relative to the crate).
+    pub integration_files: Vec<std::path::PathBuf>,
 }
 
 impl Outcome {
@@ -102,12 +104,14 @@ fn not_run_lines(lib_name: &str, declared: &[Declared], result: &Outcome) -> Vec
         }
     };
     for test in declared.iter().filter(|d| d.kind != Kind::Native) {
-        if test.integration && !result.integration_built {
+        let built = result.integration_built || result.integration_files.contains(&test.file);
+        if test.integration && !built {
             lines.push((
                 1,
                 format!(
-                    "{} ({}, {}): in an integration test (tests/*.rs), which cargo bridge test \
-                     does not build: move it into a #[cfg(test)] module under src/",
+                    "{} ({}, {}): in an integration test without #[bridge::test]s, which cargo \
+                     bridge test does not build for a crate depending on bridge-runtime: add \
+                     one, or move the test into a #[cfg(test)] module under src/",
                     test.path,
                     test.file.display(),
                     test.kind.attribute()

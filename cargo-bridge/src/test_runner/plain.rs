@@ -22,9 +22,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 pub struct Selection {
-    /// Crates depending on bridge-runtime, by name.
-    pub bridge: Vec<String>,
+    /// Crates depending on bridge-runtime.
+    pub bridge: Vec<BridgeCrate>,
     pub plain: Vec<PlainCrate>,
+}
+
+pub struct BridgeCrate {
+    pub name: String,
+    /// Its integration tests: (target name, file relative to the crate).
+    pub integration_tests: Vec<(String, PathBuf)>,
 }
 
 pub struct PlainCrate {
@@ -93,7 +99,27 @@ pub fn select(args: &TestArgs) -> Result<Selection> {
                     pkg.name
                 );
             }
-            selection.bridge.push(pkg.name.to_string());
+            let dir = pkg
+                .manifest_path
+                .parent()
+                .map(|d| d.as_std_path().to_path_buf());
+            let integration_tests = pkg
+                .targets
+                .iter()
+                .filter(|t| t.kind.contains(&cargo_metadata::TargetKind::Test))
+                .map(|t| {
+                    let file = t.src_path.as_std_path();
+                    let relative = dir
+                        .as_deref()
+                        .and_then(|d| file.strip_prefix(d).ok())
+                        .unwrap_or(file);
+                    (t.name.clone(), relative.to_path_buf())
+                })
+                .collect();
+            selection.bridge.push(BridgeCrate {
+                name: pkg.name.to_string(),
+                integration_tests,
+            });
         } else if let Some(version) = test_wasm_bindgen(&metadata, pkg) {
             selection.plain.push(PlainCrate {
                 name: pkg.name.to_string(),
