@@ -57,6 +57,13 @@ pub fn run(
             String::from_utf8_lossy(&out.stderr).trim()
         );
     }
+    // Its warnings (a stripped module's missing `target_features`, ...) are the user's.
+    for line in String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+    {
+        eprintln!("{line}");
+    }
     let read = |name: String| -> Result<Vec<u8>> {
         let path = scratch.join(&name);
         std::fs::read(&path).with_context(|| {
