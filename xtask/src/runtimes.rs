@@ -30,7 +30,12 @@ const SUITES: &[(&str, &[&str])] = &[
     ("kitchen-sink", &["classes", "types", "imports", "lifetime"]),
     ("identity", &["identity", "pools", "vectors", "workers"]),
     ("data", &["records", "results", "scalars", "wire"]),
-    ("hostile", &["panics", "wrappers", "messages", "memory"]),
+    (
+        "hostile",
+        &[
+            "panics", "wrappers", "messages", "memory", "thrown", "statics",
+        ],
+    ),
     (
         "js-interop",
         &[
