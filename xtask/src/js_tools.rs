@@ -89,8 +89,20 @@ const BINARYEN: &str = "132.0.0";
 
 /// npm's `binaryen`, installed into the tests' bridge home the way cargo-bridge installs
 /// it there on first use (so its release builds find it and install nothing): Debian's
-/// binaryen (108) is too old for what rustc emits. Returns its `wasm-opt`.
+/// binaryen (108) is too old for what rustc emits. Its `bin` folder is put first on `sh`'s
+/// PATH, so what `sh` runs (cargo-bridge, the bench's own `wasm-opt -O` runs) uses it.
+/// Returns its `wasm-opt`.
 pub fn wasm_opt(sh: &Shell) -> Result<PathBuf> {
+    let program = install_binaryen(sh)?;
+    let bin = program.parent().expect("wasm-opt is in a folder");
+    let path = sh.var("PATH").unwrap_or_default();
+    if !std::env::split_paths(&path).any(|p| p == bin) {
+        sh.set_var("PATH", format!("{}:{path}", bin.display()));
+    }
+    Ok(program)
+}
+
+fn install_binaryen(sh: &Shell) -> Result<PathBuf> {
     let dir = crate::fixtures::bridge_home().join(format!("binaryen-{BINARYEN}"));
     let program = dir.join("node_modules/binaryen/bin/wasm-opt");
     if program.is_file() {

@@ -51,6 +51,8 @@ fn main() -> Result<()> {
     let cli = Cli::parse();
     let sh = xshell::Shell::new()?;
     sh.change_dir(xtask::fixtures::project_root());
+    // The sections run `wasm-opt -O` by hand beside cargo-bridge's: the same binaryen.
+    xtask::js_tools::wasm_opt(&sh)?;
     match cli.task {
         Task::Bench(args) => run::run(&sh, &args),
         Task::BenchBrowser(args) => browser::run(&sh, &args),
