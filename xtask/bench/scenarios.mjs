@@ -45,7 +45,7 @@ const SMALL_TREE_FANOUTS = [2, 2, 2, 3];
  */
 function renderNode(node, parent, st) {
   st.visits++;
-  if (node.parent() === parent) st.parentSame++;
+  if (node.parent() == parent) st.parentSame++; // the root's: undefined (None) or a JS tree's null
   const version = node.version;
   const memo = st.memo.get(node);
   let label;
@@ -247,7 +247,7 @@ export const SCENARIOS = {
       let sink = 0;
       if (total > 0) {
         for (const item of api.cycle(st.pool)) {
-          if (item !== null) sink++;
+          if (item != null) sink++;
           if (++k === total) break;
         }
       }
@@ -439,7 +439,7 @@ export const SCENARIOS = {
         for (let j = 0; j < hits.length; j++) {
           const h = hits[j];
           const it = item(h);
-          sink += h.x + (it === null ? 1 : 0);
+          sink += h.x + (it == null ? 1 : 0);
           done(h, it);
         }
       }

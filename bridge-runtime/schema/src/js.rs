@@ -77,9 +77,11 @@ pub fn identifier_problem(name: &str) -> Option<&'static str> {
     None
 }
 
-/// Whether `name` (an identifier name) can be a binding in module code.
+/// Whether `name` (an identifier name) can be a binding in module code. `undefined`,
+/// `NaN` and `Infinity` could, but the glue's code means the globals by them (`None` is
+/// `undefined`): a parameter named so would change what a call returns.
 pub fn is_bindable(name: &str) -> bool {
-    !RESERVED.contains(&name)
+    !RESERVED.contains(&name) && !["undefined", "NaN", "Infinity"].contains(&name)
 }
 
 #[cfg(test)]
@@ -95,5 +97,6 @@ mod tests {
             assert!(identifier_problem(bad).is_some(), "{bad}");
         }
         assert!(!is_bindable("delete") && !is_bindable("eval") && is_bindable("type"));
+        assert!(!is_bindable("undefined") && !is_bindable("NaN") && !is_bindable("Infinity"));
     }
 }

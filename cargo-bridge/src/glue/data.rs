@@ -45,6 +45,8 @@ pub struct VariantTs {
 pub struct FieldTs {
     pub name: String,
     pub ts: String,
+    /// An `Option`: JS may leave the property out (`name?: T | null | undefined`).
+    pub optional: bool,
 }
 
 fn doc_lines(doc: &str) -> Vec<String> {
@@ -60,6 +62,7 @@ fn fields(fields: &[Field], names: &TypeNames) -> Vec<FieldTs> {
         .map(|f| FieldTs {
             name: f.name.clone(),
             ts: ts::wire(&f.ty, names),
+            optional: matches!(f.ty, bridge_schema::Ty::Option(_)),
         })
         .collect()
 }

@@ -404,8 +404,7 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         name: class.name.clone(),
         // A class expression's own name is a binding inside its body: not for names the
         // body's code could mean otherwise.
-        bindable: bridge_schema::js::is_bindable(&class.name)
-            && !["undefined", "NaN", "Infinity"].contains(&class.name.as_str()),
+        bindable: bridge_schema::js::is_bindable(&class.name),
         key: js_string(&class.name),
         ts_plain: ts::plain(&class.name),
         mode: plan.mode.as_str(),

@@ -27,24 +27,52 @@ pub fn data_ref(name: &str) -> String {
     }
 }
 
-/// The type of a value as an export takes or returns it (`TyView::ts`).
+/// Which way a value crosses, for what `None` is in its type: JS receives `undefined`
+/// (`T | undefined`); JS may pass `null` or `undefined` (`T | null | undefined`); a record's
+/// field, which goes both ways, is typed for what JS may pass (reading it, `null` never
+/// comes, which the type allows).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    /// What JS receives: results, arguments of calls into JS.
+    Out,
+    /// What JS passes: parameters, results of JS functions Rust calls.
+    In,
+}
+
+impl Flow {
+    /// The union an `Option` adds to its value's type.
+    fn none(self) -> &'static str {
+        match self {
+            Flow::Out => "undefined",
+            Flow::In => "null | undefined",
+        }
+    }
+}
+
+/// The type of a value as an export returns it (`TyView::ts`): what JS receives.
 pub fn of(ty: &Ty, names: &TypeNames) -> String {
+    typed(ty, names, Flow::Out)
+}
+
+/// The type of a value crossing `flow`-wards.
+fn typed(ty: &Ty, names: &TypeNames, flow: Flow) -> String {
+    let of = |ty: &Ty, names: &TypeNames| typed(ty, names, flow);
     if ty.travels_on_wire() {
-        return wire(ty, names);
+        return wire_flow(ty, names, flow);
     }
     match ty {
         Ty::Result(ok, _) => of(ok, names),
-        Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => wire(ty, names),
+        Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => wire_flow(ty, names, flow),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
         Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) | Ty::ByValue(id) => {
             class_ref(&names.js_name(id))
         }
-        // A function type is parenthesized: `(() => void) | null`.
+        // A function type is parenthesized: `(() => void) | null | undefined`.
         Ty::Option(inner) if matches!(**inner, Ty::Callback(_)) => {
-            format!("({}) | null", of(inner, names))
+            format!("({}) | {}", of(inner, names), flow.none())
         }
-        Ty::Option(inner) => format!("{} | null", of(inner, names)),
+        Ty::Option(inner) => format!("{} | {}", of(inner, names), flow.none()),
         Ty::Vec(inner) => match numbers::typed_array(inner) {
             Some(array) => array.to_string(),
             None => format!("{}[]", of(inner, names)),
@@ -64,15 +92,15 @@ pub fn of(ty: &Ty, names: &TypeNames) -> String {
                 .map(|(t, name)| match t {
                     Ty::Callback(c) => format!("{name}: {}", closure(c, names)),
                     Ty::Option(inner) if let Ty::Callback(c) = &**inner => {
-                        format!("{name}: ({}) | null", closure(c, names))
+                        format!("{name}: ({}) | {}", closure(c, names), Flow::Out.none())
                     }
-                    t => format!("{name}: {}", of(t, names)),
+                    t => format!("{name}: {}", typed(t, names, Flow::Out)),
                 })
                 .collect();
             format!("({}) => {}", params.join(", "), param(&cb.ret, names))
         }
         // `IterableIterator<T>` plus `release()` (`glue.d.ts.j2`).
-        Ty::Iterator(item) => format!("__BridgeIterator<{}>", of(item, names)),
+        Ty::Iterator(item) => format!("__BridgeIterator<{}>", typed(item, names, Flow::Out)),
         Ty::Unit => "void".into(),
         Ty::String | Ty::Str => "string".into(),
         Ty::JsValue | Ty::JsValueRef => "any".into(),
@@ -105,10 +133,10 @@ pub fn param(ty: &Ty, names: &TypeNames) -> String {
         Ty::Vec(inner) if !ty.travels_on_wire() => match numbers::of(inner) {
             Some(n) if n.view.big => format!("{} | bigint[]", n.array),
             Some(n) => format!("{} | number[]", n.array),
-            None => of(ty, names),
+            None => typed(ty, names, Flow::In),
         },
         Ty::Option(inner) if matches!(&**inner, Ty::Map(k, _) if **k == Ty::String) => {
-            format!("{} | null", param(inner, names))
+            format!("{} | {}", param(inner, names), Flow::In.none())
         }
         // A map with string keys also takes a plain object (its own enumerable keys).
         Ty::Map(k, v) if **k == Ty::String => {
@@ -118,9 +146,9 @@ pub fn param(ty: &Ty, names: &TypeNames) -> String {
         Ty::SliceMut(inner) => match numbers::of(inner) {
             Some(n) if n.view.big => format!("{} | bigint[]", n.array),
             Some(n) => format!("{} | number[]", n.array),
-            None => of(ty, names),
+            None => typed(ty, names, Flow::In),
         },
-        _ => of(ty, names),
+        _ => typed(ty, names, Flow::In),
     }
 }
 
@@ -194,8 +222,14 @@ fn bracketed(ts: &str) -> bool {
     false
 }
 
-/// The type of a value decoded from the wire (record fields, codecs' messages).
+/// The type of a wire value JS may pass (record fields, codecs' messages).
 pub fn wire(ty: &Ty, names: &TypeNames) -> String {
+    wire_flow(ty, names, Flow::In)
+}
+
+/// The type of a wire value crossing `flow`-wards.
+fn wire_flow(ty: &Ty, names: &TypeNames, flow: Flow) -> String {
+    let wire = |ty: &Ty, names: &TypeNames| wire_flow(ty, names, flow);
     match ty {
         Ty::Vec(inner) => match numbers::typed_array(inner) {
             Some(array) => array.to_string(),
@@ -208,7 +242,7 @@ pub fn wire(ty: &Ty, names: &TypeNames) -> String {
                 }
             }
         },
-        Ty::Option(inner) => format!("{} | null", wire(inner, names)),
+        Ty::Option(inner) => format!("{} | {}", wire(inner, names), flow.none()),
         // A TypeScript tuple type: the array's length and each element's type.
         Ty::Tuple(elems) => {
             let elems: Vec<String> = elems.iter().map(|e| wire(e, names)).collect();
@@ -260,21 +294,39 @@ mod tests {
     fn typescript_of_wire_values() {
         let exports = exports();
         let names = TypeNames::new(&exports);
+        // A wire value JS may pass (a record's field): `None` is null or undefined.
         let ts = wire;
         assert_eq!(
             ts(&vec(opt(Ty::Named("a::Node".into()))), &names),
-            "(String | null)[]"
+            "(String | null | undefined)[]"
         );
-        assert_eq!(ts(&opt(vec(Ty::F64)), &names), "Float64Array | null");
+        assert_eq!(
+            ts(&opt(vec(Ty::F64)), &names),
+            "Float64Array | null | undefined"
+        );
         assert_eq!(ts(&vec(Ty::String), &names), "string[]");
         assert_eq!(ts(&vec(vec(Ty::Usize)), &names), "number[][]");
         assert_eq!(ts(&vec(Ty::JsValue), &names), "any[]");
-        assert_eq!(ts(&vec(opt(Ty::I128)), &names), "(bigint | null)[]");
+        assert_eq!(
+            ts(&vec(opt(Ty::I128)), &names),
+            "(bigint | null | undefined)[]"
+        );
         assert_eq!(of(&Ty::U128, &names), "bigint");
         let pair = Ty::Tuple(vec![Ty::U32, opt(Ty::String)]);
-        assert_eq!(ts(&pair, &names), "[number, string | null]");
-        assert_eq!(ts(&vec(pair.clone()), &names), "[number, string | null][]");
-        assert_eq!(of(&opt(pair), &names), "[number, string | null] | null");
+        assert_eq!(ts(&pair, &names), "[number, string | null | undefined]");
+        assert_eq!(
+            ts(&vec(pair.clone()), &names),
+            "[number, string | null | undefined][]"
+        );
+        // What JS receives: `None` is undefined, at every depth.
+        assert_eq!(
+            of(&opt(pair.clone()), &names),
+            "[number, string | undefined] | undefined"
+        );
+        assert_eq!(
+            param(&opt(pair), &names),
+            "[number, string | null | undefined] | null | undefined"
+        );
         let map = Ty::Map(Box::new(Ty::String), Box::new(vec(Ty::U8)));
         assert_eq!(of(&map, &names), "Map<string, Uint8Array>");
         assert_eq!(
@@ -310,7 +362,23 @@ mod tests {
         assert_eq!(of(&vec(Ty::I64), &names), "BigInt64Array");
         assert_eq!(
             of(&vec(opt(Ty::Named("a::Node".into()))), &names),
-            "(String | null)[]"
+            "(String | undefined)[]"
+        );
+        assert_eq!(
+            param(&vec(opt(Ty::Named("a::Node".into()))), &names),
+            "(String | null | undefined)[]"
+        );
+        // A JS function Rust calls receives `undefined` for `None` and may return null.
+        let js_fn = Ty::Callback(Callback {
+            params: vec![opt(Ty::U32)],
+            ret: Box::new(opt(Ty::String)),
+            catch: false,
+            names: vec!["n".into()],
+            hold: bridge_schema::Hold::Owned,
+        });
+        assert_eq!(
+            param(&js_fn, &names),
+            "(n: number | undefined) => string | null | undefined"
         );
         let cb = Callback {
             params: vec![vec(Ty::U8)],

@@ -930,7 +930,10 @@ mod tests {
         let v = view(&Ty::Vec(Box::new(Ty::Named("a::Item".into()))), &names);
         assert_eq!((v.kind, v.ts.as_str()), (Kind::ClassVec, "JsItem[]"));
         let v = view(&Ty::Option(Box::new(Ty::Named("a::Item".into()))), &names);
-        assert_eq!((v.kind, v.ts.as_str()), (Kind::OptClass, "JsItem | null"));
+        assert_eq!(
+            (v.kind, v.ts.as_str()),
+            (Kind::OptClass, "JsItem | undefined")
+        );
         assert_eq!(
             ts::param(&Ty::Vec(Box::new(Ty::F64)), &names),
             "Float64Array | number[]"
@@ -1010,7 +1013,10 @@ mod tests {
         let names = TypeNames::new(&exports);
         assert_eq!(view(&Ty::Usize, &names).kind, Kind::Usize);
         let v = view(&Ty::Option(Box::new(Ty::Char)), &names);
-        assert_eq!((v.kind, v.ts.as_str()), (Kind::OptChar, "string | null"));
+        assert_eq!(
+            (v.kind, v.ts.as_str()),
+            (Kind::OptChar, "string | undefined")
+        );
         let v = view(&Ty::Result(Box::new(Ty::U32), String::new()), &names);
         assert_eq!((v.kind, v.throws), (Kind::U32, true));
         let v = view(
@@ -1018,7 +1024,7 @@ mod tests {
             &names,
         );
         assert_eq!(v.kind, Kind::Wire);
-        assert_eq!(v.ts, "(Node | null)[]");
+        assert_eq!(v.ts, "(Node | undefined)[]");
         assert_eq!(v.codec.as_deref(), Some("Vec_Option_C$Node"));
     }
 }

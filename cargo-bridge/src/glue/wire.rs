@@ -786,7 +786,7 @@ mod tests {
             None,
             "checked in every glue"
         );
-        assert_eq!(out[0].ts, "Map<string, number | null>");
+        assert_eq!(out[0].ts, "Map<string, number | null | undefined>");
     }
 
     #[test]
