@@ -29,6 +29,10 @@ pub struct EnumView {
     /// What a fieldless enum's value must be, for messages (`one of "a", "b" (a Mode)`);
     /// raw text (templates escape it).
     pub expected: String,
+    /// A `#[bridge(numeric)]` enum: as wasm-bindgen has them, its object also maps each
+    /// number back to the variant's name (`Level[2] === "High"`), and the `.d.ts` declares
+    /// an `enum`.
+    pub numeric: bool,
     pub variants: Vec<VariantTs>,
 }
 
@@ -91,6 +95,8 @@ pub fn enums(exports: &Exports, names: &TypeNames) -> Vec<EnumView> {
                 ts_plain: ts::plain(&e.def.name),
                 doc: doc_lines(&e.def.doc),
                 fieldless: e.def.is_fieldless(),
+                numeric: e.def.is_fieldless()
+                    && e.def.variants.iter().all(|v| v.discriminant.is_some()),
                 expected: format!("one of {} (a {})", values.join(", "), e.def.name),
                 variants: e
                     .def

@@ -1,7 +1,8 @@
 //! What each variant of a fieldless enum is in JS: its name, a string of the user's
-//! choice (`#[bridge(js_name = "read-only")]`, any text) or, when the enum says
-//! `#[bridge(numeric)]`, its discriminant (a number). Explicit discriminants and integer
-//! `#[repr]`s without `numeric` are errors: the enum would silently cross as strings.
+//! choice (`#[bridge(js_name = "read-only")]`, or wasm-bindgen's `Red = "red"`, any text)
+//! or, when the enum says `#[bridge(numeric)]`, its discriminant (a number). Integer
+//! discriminants and `#[repr]`s without `numeric` are errors: the enum would silently
+//! cross as strings.
 
 use super::attrs;
 use syn::ext::IdentExt;
@@ -60,7 +61,37 @@ pub fn values(item: &mut syn::ItemEnum, numeric: bool) -> syn::Result<Vec<Varian
     let mut next = 0i64;
     for v in &mut item.variants {
         let variant = v.ident.unraw().to_string();
-        let js_name = variant_js_name(v, &name, &variant)?;
+        let mut js_name = variant_js_name(v, &name, &variant)?;
+        // wasm-bindgen's string enum: `Red = "red"` is the variant's JS string (the Rust
+        // enum is emitted without it: Rust has no string discriminants).
+        if let Some((
+            _,
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(s), ..
+            }),
+        )) = &v.discriminant
+        {
+            let problem = if numeric {
+                Some("a #[bridge(numeric)] enum's variants cross as numbers: remove `numeric`, or give an integer discriminant".to_string())
+            } else if !fieldless {
+                Some("only the variants of a fieldless enum cross as strings (a variant of an enum with fields is `{ kind: \"<Variant>\", ... }`)".to_string())
+            } else {
+                js_name.as_ref().map(|given| {
+                    format!("it also has #[bridge(js_name = {given:?})]: give one JS string")
+                })
+            };
+            if let Some(problem) = problem {
+                return Err(syn::Error::new_spanned(
+                    s,
+                    format!(
+                        "`{name}::{variant}` = {:?} is the JS string it crosses as, but {problem}",
+                        s.value()
+                    ),
+                ));
+            }
+            js_name = Some(s.value());
+            v.discriminant = None;
+        }
         if let Some(given) = &js_name {
             let why = if numeric {
                 "a #[bridge(numeric)] enum's variants cross as their discriminants"
@@ -88,7 +119,8 @@ pub fn values(item: &mut syn::ItemEnum, numeric: bool) -> syn::Result<Vec<Varian
                         "`{name}::{variant}` has an explicit discriminant, but a #[bridge] enum \
                          crosses as its variants' names (strings) unless it says `numeric`: \
                          write #[bridge(numeric)] on `{name}` to make it cross as its \
-                         discriminants (JS numbers), or remove the discriminants"
+                         discriminants (JS numbers), or remove the discriminants (a JS string \
+                         of your choice is `{variant} = \"...\"`)"
                     ),
                 ));
             }

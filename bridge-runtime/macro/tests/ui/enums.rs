@@ -69,4 +69,23 @@ pub enum Conditional {
     A,
 }
 
+// wasm-bindgen's string enum (`Red = "red"`) where a string cannot be: in a numeric enum,
+// beside a variant with fields, beside a js_name.
+#[bridge(numeric)]
+pub enum NumericString {
+    Red = "red",
+}
+
+#[bridge]
+pub enum StringWithFields {
+    Red = "red",
+    Mix(u32),
+}
+
+#[bridge]
+pub enum StringAndJsName {
+    #[bridge(js_name = "rouge")]
+    Red = "red",
+}
+
 fn main() {}
