@@ -375,9 +375,15 @@ fn member(
             FunctionKind::Getter
         }
         MemberRole::Setter => {
-            if params.len() != 1 || ret.ty != Ty::Unit {
+            // `Result<(), E>`: an `Err` throws from the assignment.
+            let nothing = match &ret.ty {
+                Ty::Unit => true,
+                Ty::Result(ok, _) => **ok == Ty::Unit,
+                _ => false,
+            };
+            if params.len() != 1 || !nothing {
                 return err(format!(
-                    "#[bridge(setter)] `{class}::{rust_name}` must take `&mut self` (or `&self`) and one value, or only the value (a static setter), and return nothing"
+                    "#[bridge(setter)] `{class}::{rust_name}` must take `&mut self` (or `&self`) and one value, or only the value (a static setter), and return nothing (or `Result<(), E>`, whose `Err` throws)"
                 ));
             }
             FunctionKind::Setter
