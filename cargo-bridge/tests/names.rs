@@ -210,12 +210,12 @@ fn a_function_named_like_a_glue_export() {
     failing_build(
         "pool",
         "names-glue",
-        "use bridge_runtime::bridge;\n\n#[bridge]\npub fn with_pool() -> u32 {\n    1\n}\n",
+        "use bridge_runtime::bridge;\n\n#[bridge(js_name = \"__bridge\")]\npub fn pools() -> u32 {\n    1\n}\n",
     )
     .stderr_has(&[
-        "function `with_pool` of crate `names-glue` is exported to JS as `withPool`, a name the \
-         generated glue exports itself (release pools); give it another JS name with \
-         #[bridge(js_name = \"...\")]",
+        "function `pools` of crate `names-glue` is exported to JS as `__bridge`, a name the \
+         generated glue exports itself (the release pool API and identity statistics); give it \
+         another JS name with #[bridge(js_name = \"...\")]",
     ]);
 }
 
