@@ -559,6 +559,22 @@ fn callback(
             Form::Once => Hold::Once,
         },
     };
+    // A borrowed class among a function type's parameters: the function type may be a JS
+    // function Rust calls (JS could keep the object) or a Rust closure JS calls (an
+    // import's argument, a returned closure: JS would lend a wrapper for one call, which
+    // is not supported); the message says both, since which one it is is not known here.
+    if let Some((_, t)) = params
+        .iter()
+        .find(|(i, _)| matches!(i.ty, Ty::ClassRef(_) | Ty::ClassMut(_)))
+    {
+        return Err(unsupported(
+            t,
+            "a function type cannot take a borrowed class: a JS function Rust calls gets the \
+             object as `Handle<C>` (JS may keep it), and a Rust closure JS calls (a closure \
+             passed to an import, or returned to JS) takes `Handle<C>` too (JS cannot lend \
+             a wrapper to a closure call): write `Handle<C>` and borrow it inside",
+        ));
+    }
     // Checked now, for every function type, so the error points at the parameter's type.
     let typed: Vec<(&TyInfo, &Type)> = params.iter().map(|(i, t)| (i, t)).collect();
     let call = jscall::check(&typed, &ret, ret_ty.as_ref(), catch, "a JS callback")?;

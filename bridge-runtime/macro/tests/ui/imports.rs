@@ -33,6 +33,10 @@ extern "C" {
 
     fn takes_class(w: &Widget);
 
+    // A Rust closure lent to JS whose parameter is a borrowed class (issue 45, item 9:
+    // the message named only the other direction).
+    fn visits(f: &mut dyn FnMut(&Widget));
+
     fn takes_once_ref(f: &dyn FnOnce(u32) -> u32);
 
     fn returns_str() -> &'static str;
