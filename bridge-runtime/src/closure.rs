@@ -204,6 +204,11 @@ impl<T: ?Sized> std::fmt::Debug for Closure<T> {
 
 /// A closure that can be a `Closure<T>` (implemented for `Fn`/`FnMut` closures of up to
 /// six [`ClosureArg`] arguments returning a [`ClosureReturn`]).
+#[diagnostic::on_unimplemented(
+    message = "this closure cannot be held by a `Closure` (at most six arguments)",
+    label = "a `Closure` cannot hold this closure",
+    note = "a `Closure` takes at most six arguments, each a number, bool, String, JsValue, Handle<C> or an Option of one (`ClosureArg`), and returns (), such a value or a Result<_, JsValue> (`ClosureReturn`); for more, take one JsValue (an array or object) and read it"
+)]
 pub trait IntoClosure<T: ?Sized> {
     #[doc(hidden)]
     fn into_call(self) -> ErasedCall;
@@ -211,6 +216,11 @@ pub trait IntoClosure<T: ?Sized> {
 
 /// A `FnOnce` closure that can be a `Closure::once` of signature `T` (`M` is its
 /// arguments' tuple, so the signature is inferred from the closure).
+#[diagnostic::on_unimplemented(
+    message = "this closure cannot be held by a `Closure::once` (at most six arguments)",
+    label = "a `Closure::once` cannot hold this closure",
+    note = "a `Closure` takes at most six arguments, each a number, bool, String, JsValue, Handle<C> or an Option of one (`ClosureArg`), and returns (), such a value or a Result<_, JsValue> (`ClosureReturn`); for more, take one JsValue (an array or object) and read it"
+)]
 pub trait IntoOnce<T: ?Sized, M> {
     #[doc(hidden)]
     fn into_call(self) -> ErasedCall;

@@ -30,6 +30,15 @@ pub fn check(
         if info.promise {
             return bad(JS_PROMISE_ALONE);
         }
+        // An optional borrow would go on the wire, whose trait error speaks of records.
+        if let Ty::Option(inner) = &info.ty
+            && matches!(**inner, Ty::ClassRef(_) | Ty::ClassMut(_))
+        {
+            return bad(
+                "JS gets no borrow: pass `Option<T>` for an imported JS class (a clone of \
+                 the handle: `t.cloned()`) or `Option<Handle<C>>` for a #[bridge] class",
+            );
+        }
         let lower = match &info.ty {
             t if let Some(s) = Scalar::of(t) => Lower::Scalar(s),
             Ty::Str | Ty::String => Lower::Str,

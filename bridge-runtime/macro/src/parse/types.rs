@@ -633,6 +633,15 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
              to give JS the object if it is still alive",
         ));
     }
+    if seg.ident == "Closure" && !matches!(seg.arguments, PathArguments::None) {
+        // wasm-bindgen's and bridge-runtime's `Closure<dyn Fn(..)>`: a JS function value.
+        return Err(unsupported(
+            ty,
+            "a `Closure` crosses as the JS function it holds, a JsValue: pass \
+             `closure.to_js()` (a `JsValue` or `&JsValue` parameter), or take the function \
+             type itself (`&dyn Fn(..)` lent for the call, `Box<dyn Fn(..)>` kept by JS)",
+        ));
+    }
     if !matches!(seg.arguments, PathArguments::None) {
         return Err(unsupported(ty, "exported types are not generic"));
     }

@@ -37,6 +37,12 @@ extern "C" {
     // the message named only the other direction).
     fn visits(f: &mut dyn FnMut(&Widget));
 
+    // An optional borrow (issue 45, item 9: the message spoke of records).
+    fn maybe_widget(w: Option<&Widget>);
+
+    // A `Closure` (issue 45, item 9: the message said "exported types are not generic").
+    fn set_handler(c: &bridge_runtime::Closure<dyn Fn(u32)>);
+
     fn takes_once_ref(f: &dyn FnOnce(u32) -> u32);
 
     fn returns_str() -> &'static str;
