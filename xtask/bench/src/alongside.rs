@@ -161,7 +161,7 @@ pub fn size(sh: &Shell, root: &Path, bridge_glue: &Path) -> Result<AlongsideSize
 
 /// gzip'd bytes of every `.js` and `.wasm` file under `dir` (a package: its entry, its
 /// `_bg.js`, its module, its snippets), each file compressed on its own as served.
-fn gzip_tree(dir: &Path) -> Result<u64> {
+pub(crate) fn gzip_tree(dir: &Path) -> Result<u64> {
     let mut total = 0;
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 pub struct BenchArgs {
     /// Only scenarios whose name contains one of these (comma-separated, case-insensitive);
     /// the release-pool scenarios are release100k and emptyPoolPushPop, the size table `size`,
-    /// the build-cost section `build`
+    /// the build-cost section `build`, that of plain wasm-bindgen crates `build-plain` (`build`
+    /// selects both)
     #[arg(long)]
     pub filter: Option<String>,
     /// Build-cost section: the class counts of the generated crates (default 1,10,100,1000;
@@ -67,6 +68,8 @@ pub enum Peer {
 pub const SIZE: &str = "size";
 /// The `--filter` name of the build-cost section.
 pub const BUILD: &str = "build";
+/// The `--filter` name of the plain wasm-bindgen crates' build cost (issue 43).
+pub const BUILD_PLAIN: &str = "build-plain";
 /// The `--filter` name of the alongside section (all of it; a scenario's name selects its
 /// alongside row too).
 pub const ALONGSIDE: &str = "alongside";
@@ -137,7 +140,7 @@ fn check_filter(filter: Option<&str>) -> Result<()> {
         .map(|s| s.name)
         .chain(POOL_SCENARIOS.iter().map(|s| s.name))
         .chain(ALONGSIDE_SCENARIOS.iter().map(|s| s.name))
-        .chain([SIZE, BUILD, ALONGSIDE])
+        .chain([SIZE, BUILD, BUILD_PLAIN, ALONGSIDE])
         .collect();
     if !names.iter().any(|name| matches_filter(name, filter)) {
         bail!(

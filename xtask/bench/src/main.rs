@@ -7,12 +7,14 @@
 //! Rust plans, runs processes and reports; Node measures (`xtask/bench/*.mjs`, beside this
 //! crate). Imports run one way: `run` → `plan` → `flags`, and every module → `report` →
 //! `scenarios` → `model`; `runner`, `machine`, `size`, `size_without`, `alongside`,
-//! `build_cost`, `peer` → `model`. The report measures nothing and runs nothing; the runner
+//! `build_cost`, `build_plain` (→ `cpu`), `peer` → `model`. The report measures nothing and runs nothing; the runner
 //! knows no table; the model knows no other module. Adding a scenario: `scenarios.rs`.
 
 mod alongside;
 mod browser;
 mod build_cost;
+mod build_plain;
+mod cpu;
 mod flags;
 mod machine;
 mod model;

@@ -409,6 +409,91 @@ pub struct BuildCost {
     pub release_cli: bool,
 }
 
+/// One timed build: the CPU time (user + system) of the processes it ran, and its wall time.
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildSpent {
+    pub cpu_ms: f64,
+    pub wall_ms: f64,
+}
+
+/// Builds of one crate by both ways, run in turn: `bridge[i]` and `by_hand[i]` are a pair
+/// (one right after the other, so the same load on the machine).
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PairedBuilds {
+    pub bridge: Vec<BuildSpent>,
+    pub by_hand: Vec<BuildSpent>,
+}
+
+impl PairedBuilds {
+    /// cargo bridge's CPU over the by-hand CPU: the median of the pairs' ratios (each
+    /// pair ran under the same load), `None` with no complete pair.
+    pub fn cpu_ratio(&self) -> Option<f64> {
+        let mut ratios: Vec<f64> = self
+            .bridge
+            .iter()
+            .zip(&self.by_hand)
+            .filter(|(_, h)| h.cpu_ms > 0.0)
+            .map(|(b, h)| b.cpu_ms / h.cpu_ms)
+            .collect();
+        if ratios.is_empty() {
+            return None;
+        }
+        ratios.sort_by(f64::total_cmp);
+        let n = ratios.len();
+        Some(if n % 2 == 1 {
+            ratios[n / 2]
+        } else {
+            (ratios[n / 2 - 1] + ratios[n / 2]) / 2.0
+        })
+    }
+
+    /// The median CPU ms of one side.
+    pub fn median_cpu_ms(side: &[BuildSpent]) -> Option<f64> {
+        let mut cpu: Vec<f64> = side.iter().map(|s| s.cpu_ms).collect();
+        cpu.sort_by(f64::total_cmp);
+        cpu.get(cpu.len() / 2).copied()
+    }
+}
+
+/// One profile of a plain crate's build-cost row.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlainProfileCost {
+    /// `--release` (else the dev profile).
+    pub release: bool,
+    /// From a fresh target directory each (`None`: not measured, as in a smoke run).
+    pub cold: Option<PairedBuilds>,
+    /// After touching the crate's `src/lib.rs`.
+    pub touch: PairedBuilds,
+    /// gzip'd bytes of the package's `.js` and `.wasm` files: (cargo bridge, by hand).
+    pub bytes_gz: Option<(u64, u64)>,
+}
+
+/// A plain wasm-bindgen fixture (no bridge-runtime): `cargo bridge build` against what
+/// `wasm-pack build` does by hand (cargo, the wasm-bindgen CLI, wasm-opt for release).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlainBuildRow {
+    /// The fixture's directory under `fixtures/`.
+    pub fixture: &'static str,
+    pub wasm_bindgen: String,
+    pub profiles: Vec<PlainProfileCost>,
+}
+
+/// The plain-crate build-cost section (issue 43).
+#[derive(Clone, Debug, Default)]
+pub struct PlainBuildCost {
+    pub rows: Vec<PlainBuildRow>,
+    /// The `cargo-bridge` measured was built with `--release`.
+    pub release_cli: bool,
+    /// What a smoke run left out, said in the report.
+    pub skipped: Option<String>,
+    /// The `wasm-opt` both ways ran.
+    pub wasm_opt: String,
+}
+
 /// The alongside section (issue 20): the bridge scenarios on a package that also holds
 /// wasm-bindgen code, beside `Run::records` of the bridge-only one from the same run.
 #[derive(Clone, Default)]
@@ -447,6 +532,8 @@ pub struct Run {
     pub alongside: Option<Alongside>,
     /// The build-cost section (when it ran).
     pub build: Option<BuildCost>,
+    /// The plain wasm-bindgen crates' build cost (when it ran).
+    pub build_plain: Option<PlainBuildCost>,
     pub quick: bool,
     /// A full run: it may rewrite `docs/benchmarks.md`.
     pub canonical: bool,
@@ -465,6 +552,7 @@ impl Run {
             size: None,
             alongside: None,
             build: None,
+            build_plain: None,
             quick: false,
             canonical: false,
             command: String::new(),

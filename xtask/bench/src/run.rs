@@ -6,11 +6,11 @@
 //! run in a fresh Node process (`runner.rs`), then the sections measured in-process (size,
 //! build cost) → the report: stdout, JSON, and `docs/benchmarks.md` for a canonical run.
 
-use crate::flags::{self, BUILD, BenchArgs, SIZE, Settings, matches_filter};
-use crate::model::{self, Alongside, BuildCost, Machine, Mode, Run, SizeReport};
+use crate::flags::{self, BUILD, BUILD_PLAIN, BenchArgs, SIZE, Settings, matches_filter};
+use crate::model::{self, Alongside, BuildCost, Machine, Mode, PlainBuildCost, Run, SizeReport};
 use crate::plan::{self, Packages};
 use crate::runner::{Runner, Snapshot};
-use crate::{alongside, build_cost, machine, peer, report, size};
+use crate::{alongside, build_cost, build_plain, machine, peer, report, size};
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::time::Instant;
@@ -99,6 +99,7 @@ fn build(sh: &Shell, root: &Path, args: &BenchArgs, settings: &mut Settings) -> 
 struct Sections {
     size_error: Option<String>,
     build_error: Option<String>,
+    build_plain_error: Option<String>,
 }
 
 impl Sections {
@@ -118,6 +119,9 @@ impl Sections {
         }
         if let Some(e) = self.build_error {
             bail!("the build-cost section failed: {e}");
+        }
+        if let Some(e) = self.build_plain_error {
+            bail!("the plain crates' build-cost section failed: {e}");
         }
         if let Some(e) = run.alongside.as_ref().and_then(|a| a.error.as_ref()) {
             bail!("the alongside section failed: {e}");
@@ -157,12 +161,14 @@ fn measure(
     };
     let (size, size_error) = size_section(sh, root, args, &built.bridge, pkgs.peer.is_some());
     let (build, build_error) = build_section(sh, root, args, &built.bridge);
+    let (build_plain, build_plain_error) = build_plain_section(sh, root, args, &built.bridge);
     let run = Run {
         records,
         pools,
         size,
         alongside,
         build,
+        build_plain,
         quick: args.quick,
         canonical: settings.canonical,
         command: command_line(),
@@ -174,6 +180,7 @@ fn measure(
         Sections {
             size_error,
             build_error,
+            build_plain_error,
         },
     )
 }
@@ -240,6 +247,63 @@ fn build_section(
         Ok(build) => (Some(build), None),
         Err(e) => {
             eprintln!("bench: FAILED build cost: {e:#}");
+            (None, Some(format!("{e:#}")))
+        }
+    }
+}
+
+/// The plain wasm-bindgen crates' build cost, when selected. A measurement builds
+/// `cargo-bridge --release` and runs every fixture: per profile a cold pair and three
+/// touch pairs. A smoke run (CI) builds the first fixture in debug with the debug
+/// `cargo-bridge`, in the fixtures' target directory (whose dependencies the tests built):
+/// each way once untimed, then once after a touch: the pipeline checked, nothing measured.
+fn build_plain_section(
+    sh: &Shell,
+    root: &Path,
+    args: &BenchArgs,
+    debug_cli: &CargoBridge,
+) -> (Option<PlainBuildCost>, Option<String>) {
+    if !matches_filter(BUILD_PLAIN, args.filter.as_deref()) {
+        return (None, None);
+    }
+    let measured = (|| {
+        let release;
+        let cli = if args.quick {
+            debug_cli
+        } else {
+            eprintln!("bench: build-plain: building cargo-bridge --release");
+            release = fixtures::install_cargo_bridge_release(sh)?;
+            &release
+        };
+        let plan = build_plain::Plan {
+            fixtures: if args.quick {
+                1
+            } else {
+                build_plain::FIXTURES.len()
+            },
+            cold: !args.quick,
+            touches: if args.quick { 1 } else { 3 },
+            release: !args.quick,
+            release_cli: !args.quick,
+        };
+        let mut cost = build_plain::measure(root, cli, &plan)?;
+        if args.quick {
+            cost.skipped = Some(format!(
+                "--quick: {} in debug after one touch only; no cold or release builds, {} not built",
+                build_plain::FIXTURES[0].dir,
+                build_plain::FIXTURES[1..]
+                    .iter()
+                    .map(|f| f.dir)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        Ok::<_, anyhow::Error>(cost)
+    })();
+    match measured {
+        Ok(cost) => (Some(cost), None),
+        Err(e) => {
+            eprintln!("bench: FAILED plain crates' build cost: {e:#}");
             (None, Some(format!("{e:#}")))
         }
     }

@@ -2,7 +2,7 @@
 //! and the issues' targets with pass/miss. Reads the model; nothing here measures.
 //!
 //! A tree, imports pointing down only: this file collects the sections (`identity/`,
-//! `workload.rs`, `life.rs`, `data.rs`, `size.rs`, `build.rs`, `alongside.rs`, `pools.rs`), each owning its tables and targets;
+//! `workload.rs`, `life.rs`, `data.rs`, `size.rs`, `build.rs`, `build_plain.rs`, `alongside.rs`, `pools.rs`), each owning its tables and targets;
 //! they build on the leaves (`format.rs`: figures and tables, `target.rs`: targets,
 //! `lookup.rs`: finding records), which import no section.
 
@@ -17,6 +17,7 @@ use target::Target;
 mod alongside;
 mod buffers;
 mod build;
+mod build_plain;
 mod data;
 mod format;
 mod identity;
@@ -43,6 +44,9 @@ pub fn targets(run: &Run) -> Vec<Target> {
     }
     if let Some(b) = &run.build {
         out.extend(build::targets(b));
+    }
+    if let Some(b) = &run.build_plain {
+        out.extend(build_plain::targets(b));
     }
     out.extend(identity::targets::against_peer(run));
     out.extend(identity::targets::calling_js(run));
@@ -101,6 +105,9 @@ pub fn text(run: &Run, machine: &Machine) -> String {
     }
     if let Some(b) = &run.build {
         out += &build::text(b);
+    }
+    if let Some(b) = &run.build_plain {
+        out += &build_plain::text(b);
     }
     if let Some(t) = alongside::text(run) {
         out += &t;
@@ -164,6 +171,7 @@ pub fn json(run: &Run, machine: &Machine) -> Value {
             "wasmOptVersion": s.wasm_opt,
         })),
         "build": run.build.as_ref().map(build::json),
+        "buildPlain": run.build_plain.as_ref().map(build_plain::json),
         "alongside": alongside::json(run),
         "targets": targets(run).into_iter().zip(targets(&run.best_runs())).map(|(t, b)| json!({
             "group": t.group, "target": t.what, "want": t.want, "got": t.got, "pass": t.pass,
@@ -223,6 +231,9 @@ fn generated(run: &Run, machine: &Machine) -> String {
     }
     if let Some(b) = &run.build {
         out += &build::doc(b);
+    }
+    if let Some(b) = &run.build_plain {
+        out += &build_plain::doc(b);
     }
     if let Some(t) = alongside::doc(run) {
         out += &t;
