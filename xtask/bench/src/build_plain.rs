@@ -160,8 +160,15 @@ impl Ways<'_> {
                 }
             }
             eprintln!("bench: build-plain: {} {} cold", k.dir, self.profile());
-            pair.bridge.push(self.bridge_build()?);
-            pair.by_hand.push(self.by_hand()?);
+            // The second cold build meets the page cache the first filled (sources,
+            // the sysroot): cargo bridge goes first in debug, last in release.
+            if self.release {
+                pair.by_hand.push(self.by_hand()?);
+                pair.bridge.push(self.bridge_build()?);
+            } else {
+                pair.bridge.push(self.bridge_build()?);
+                pair.by_hand.push(self.by_hand()?);
+            }
             Some(pair)
         } else {
             // No cold builds before: whichever way built first would compile the
