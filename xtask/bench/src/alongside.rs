@@ -10,7 +10,7 @@
 //! where it changed, so later runs rebuild only what did.
 
 use crate::model::AlongsideSize;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use xshell::{Shell, cmd};
 use xtask::fixtures::CargoBridge;
@@ -134,7 +134,7 @@ pub fn build(sh: &Shell, root: &Path, cargo_bridge: &CargoBridge) -> Result<Path
 pub fn size(sh: &Shell, root: &Path, bridge_glue: &Path) -> Result<AlongsideSize> {
     let base = root.join("target/bench-alongside");
     let pkg = base.join(NAME).join("pkg");
-    let joined = gzip_tree(&pkg)?;
+    let joined = crate::size::gzip_tree(&pkg)?;
     let version = crate::peer::pinned_version(root)?;
     let cli = crate::peer::cli(sh, root, &version)?;
     let wasm = xtask::fixtures::fixtures_target_dir()
@@ -153,31 +153,10 @@ pub fn size(sh: &Shell, root: &Path, bridge_glue: &Path) -> Result<AlongsideSize
         .is_ok();
     Ok(AlongsideSize {
         joined_gz: joined,
-        wasm_bindgen_gz: gzip_tree(&out)?,
+        wasm_bindgen_gz: crate::size::gzip_tree(&out)?,
         wasm_bindgen_opt: optimized,
         bridge_glue_gz: crate::size::gzip_len(bridge_glue)?,
     })
-}
-
-/// gzip'd bytes of every `.js` and `.wasm` file under `dir` (a package: its entry, its
-/// `_bg.js`, its module, its snippets), each file compressed on its own as served.
-pub(crate) fn gzip_tree(dir: &Path) -> Result<u64> {
-    let mut total = 0;
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).with_context(|| format!("reading {}", d.display()))? {
-            let p = entry?.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "js" || e == "wasm") {
-                total += crate::size::gzip_len(&p)?;
-            }
-        }
-    }
-    if total == 0 {
-        bail!("{} holds no package files", dir.display());
-    }
-    Ok(total)
 }
 
 #[cfg(test)]
@@ -205,7 +184,7 @@ mod tests {
         std::fs::write(dir.join("a.js"), "a".repeat(1000)).unwrap();
         std::fs::write(dir.join("snippets/x/b.js"), "b".repeat(1000)).unwrap();
         std::fs::write(dir.join("package.json"), "c".repeat(100_000)).unwrap();
-        let both = gzip_tree(&dir).unwrap();
+        let both = crate::size::gzip_tree(&dir).unwrap();
         let one = crate::size::gzip_len(&dir.join("a.js")).unwrap();
         assert_eq!(both, 2 * one);
         std::fs::remove_dir_all(&dir).unwrap();

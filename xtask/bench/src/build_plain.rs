@@ -202,8 +202,8 @@ impl Ways<'_> {
             }
         }
         let bytes_gz = Some((
-            crate::alongside::gzip_tree(&self.out("bridge"))?,
-            crate::alongside::gzip_tree(&self.out("by-hand"))?,
+            crate::size::gzip_tree(&self.out("bridge"))?,
+            crate::size::gzip_tree(&self.out("by-hand"))?,
         ));
         Ok(PlainProfileCost {
             release: self.release,

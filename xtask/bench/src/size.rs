@@ -228,6 +228,27 @@ fn package(js: &Path, wasm: &Path) -> Result<PackageSize> {
     })
 }
 
+/// gzip'd bytes of every `.js` and `.wasm` file under `dir` (a package: its entry, its
+/// `_bg.js`, its module, its snippets), each file compressed on its own as served.
+pub fn gzip_tree(dir: &Path) -> Result<u64> {
+    let mut total = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).with_context(|| format!("reading {}", d.display()))? {
+            let p = entry?.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "js" || e == "wasm") {
+                total += gzip_len(&p)?;
+            }
+        }
+    }
+    if total == 0 {
+        anyhow::bail!("{} holds no package files", dir.display());
+    }
+    Ok(total)
+}
+
 fn gzip_text(text: &str) -> u64 {
     let mut gz = GzEncoder::new(Vec::new(), Compression::best());
     gz.write_all(text.as_bytes()).expect("writing to a Vec");
