@@ -716,3 +716,113 @@ console.log(JSON.stringify(out));
         "{dts}"
     );
 }
+
+/// Nothing until used: a crate whose bridge items are functions only has nothing a release
+/// pool could release, so its package exports no pool API (no `withPool`, ..., no
+/// `__bridge`, no `__bridgeStats`) and its glue has no pool code, in ESM and CommonJS.
+/// A `pointer`-mode class's wrappers do join pools (a drain releases them), so that crate
+/// keeps the API (`rust` mode: the test above).
+#[test]
+fn a_package_without_anything_a_pool_releases_has_no_pool_api() {
+    let project = Project::workspace(&["plain", "pointed"], "");
+    project
+        .bridge_crate(
+            "plain",
+            "plain-fns",
+            "\"cdylib\"",
+            "",
+            r#"
+use bridge_runtime::bridge;
+
+#[bridge]
+pub fn greet(name: String) -> String {
+    format!("hello {name}")
+}
+"#,
+        )
+        .bridge_crate(
+            "pointed",
+            "pointed-class",
+            "\"cdylib\"",
+            "[package.metadata.bridge]\nidentity-mode = \"pointer\"",
+            &one_class_lib("Pt", ""),
+        );
+    let esm = project.path("esm");
+    let cjs = project.path("cjs");
+    // Release glue: debug glue adds the leak detector (`__bridgeLeaks`), whose warning
+    // names withPool.
+    project
+        .build(&["--release", "--out-dir", esm.to_str().unwrap()])
+        .ok();
+    project
+        .build(&[
+            "--release",
+            "--target",
+            "nodejs-cjs",
+            "--out-dir",
+            cjs.to_str().unwrap(),
+        ])
+        .ok();
+    // Several crates: each package in its own directory under --out-dir.
+    let (plain, pointed) = (esm.join("plain-fns"), esm.join("pointed-class"));
+    let plain_cjs = cjs.join("plain-fns");
+    let pool_names = ["withPool", "pushPool", "popPool", "keep", "autorelease"];
+    for dir in [&plain, &plain_cjs] {
+        let js = read(&dir.join("plain_fns.js"));
+        // (`$wasm.__bridge_alloc` and the like are the module's own exports.)
+        let glue_names = [
+            "const __bridge",
+            "\"__bridge\"",
+            "__bridgeStats",
+            "$POOLS",
+            "$KEEP",
+        ];
+        for word in pool_names.iter().chain(&glue_names) {
+            assert!(!js.contains(word), "{word} in {}:\n{js}", dir.display());
+        }
+    }
+    let dts = read(&plain.join("plain_fns.d.ts"));
+    for word in pool_names
+        .iter()
+        .chain(&["__bridge", "ReleasePool", "BridgeClassStats"])
+    {
+        assert!(!dts.contains(word), "{word} in the .d.ts:\n{dts}");
+    }
+    let check = r#"console.log(JSON.stringify([m.greet("x"), Object.keys(m).sort()]));"#;
+    let want = r#"["hello x",["greet"]]"#;
+    let esm_source = format!(
+        "import * as m from {:?};\n{check}",
+        plain.join("plain_fns.js").display().to_string()
+    );
+    assert_eq!(
+        run_node_module(&project.path("plain.mjs"), &esm_source),
+        want
+    );
+    let cjs_source = format!(
+        "const m = require({:?});\n{check}",
+        plain_cjs.join("plain_fns.js").display().to_string()
+    );
+    assert_eq!(
+        run_node_module(&project.path("plain.cjs"), &cjs_source),
+        want
+    );
+
+    // Pointer mode: a wrapper made inside withPool is released by its drain.
+    let pointed_source = format!(
+        r#"import * as m from {:?};
+const live = () => m.__bridgeStats().Pt.jsCache;
+const inside = m.withPool(() => new m.Pt(1).value());
+const afterPool = live();
+const outside = new m.Pt(2);
+console.log(JSON.stringify([inside, afterPool, live(), outside.value(), typeof m.__bridge.keep]));
+"#,
+        pointed.join("pointed_class.js").display().to_string()
+    );
+    assert_eq!(
+        run_node_module(&project.path("pointed.mjs"), &pointed_source),
+        r#"[1,0,1,2,"function"]"#
+    );
+    let dts = read(&pointed.join("pointed_class.d.ts"));
+    assert!(dts.contains("export function withPool<T>"), "{dts}");
+    assert!(dts.contains("export declare const __bridge"), "{dts}");
+}

@@ -194,6 +194,10 @@ fn comment_text(text: &str) -> String {
 /// name. The API stays whole under `__bridge` (`__bridge.withPool`).
 pub const POOL_API: [&str; 5] = ["withPool", "pushPool", "popPool", "keep", "autorelease"];
 
+/// The bindings of `pools.js.j2` the rest of the glue uses: a wrapper, closure or
+/// iterator joining the innermost pool (`$POOLS.top`), a class's `[$KEEP]()`.
+const POOL_BINDINGS: [&str; 2] = ["$POOLS", "$KEEP"];
+
 fn pool_exports(model: &GlueModel) -> Vec<&'static str> {
     let taken = |name: &str| {
         model.classes.iter().any(|c| c.name == name)
@@ -207,16 +211,29 @@ fn pool_exports(model: &GlueModel) -> Vec<&'static str> {
 
 pub fn render(model: &GlueModel) -> Result<Glue> {
     let env = environment()?;
-    let context = minijinja::context! {
-        pool_exports => pool_exports(model),
-        ..minijinja::Value::from_serialize(model)
+    // Release pools ship only where something the glue hands JS joins them (a class's
+    // wrappers in any mode, a Rust closure, an iterator: each refers to `$POOLS`); without
+    // that the API could release nothing of this package. The glue says so itself: it is
+    // first rendered without the pools, and again with them if what is left refers to one
+    // of their bindings (the naming rule `prune` keeps helpers by).
+    let render_js = |pools: bool| -> Result<(minijinja::Value, String)> {
+        let context = minijinja::context! {
+            pools => pools,
+            pool_exports => if pools { pool_exports(model) } else { Vec::new() },
+            ..minijinja::Value::from_serialize(model)
+        };
+        let js = env
+            .get_template("glue.js.j2")?
+            .render(&context)
+            .context("rendering the JS glue")?;
+        // Only the helpers this package's code uses.
+        Ok((context, prune::unused_helpers(&js)))
     };
-    let js = env
-        .get_template("glue.js.j2")?
-        .render(&context)
-        .context("rendering the JS glue")?;
-    // Only the helpers this package's code uses; release glue without comments.
-    let js = prune::unused_helpers(&js);
+    let (mut context, mut js) = render_js(false)?;
+    if prune::refers_to(&js, &POOL_BINDINGS) {
+        (context, js) = render_js(true)?;
+    }
+    // Release glue without comments.
     let js = if model.debug {
         js
     } else {

@@ -248,6 +248,11 @@ fn balanced(lines: &[&str]) -> bool {
     depth == [0, 0, 0]
 }
 
+/// Does `js` refer to any of `names` (`$` names) as a whole token?
+pub fn refers_to(js: &str, names: &[&str]) -> bool {
+    dollar_tokens(js).any(|token| names.contains(&token))
+}
+
 fn line_owners(items: &[Item], lines: usize) -> Vec<Option<usize>> {
     let mut owner = vec![None; lines];
     for (k, item) in items.iter().enumerate() {
@@ -286,7 +291,7 @@ fn dollar_tokens(text: &str) -> impl Iterator<Item = &str> {
 
 #[cfg(test)]
 mod tests {
-    use super::unused_helpers;
+    use super::{refers_to, unused_helpers};
 
     #[test]
     fn drops_unreferenced_helpers_to_a_fixpoint() {
@@ -381,6 +386,12 @@ export function api(x) {
             unused_helpers(js),
             "// unlike $a\nfunction $b() {\n}\nexport const z = $b;\n"
         );
+    }
+
+    #[test]
+    fn refers_to_matches_whole_tokens() {
+        assert!(refers_to("const pool = $POOLS.top;", &["$POOLS"]));
+        assert!(!refers_to("const x = $POOLS2 + Item$POOLS;", &["$POOLS"]));
     }
 
     #[test]
