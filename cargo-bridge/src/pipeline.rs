@@ -205,8 +205,7 @@ pub fn build_integration_test(args: &BuildArgs, test: &str) -> Result<Packaged> 
 }
 
 /// The targets a crate with bridge glue can be built for: it has no `deno` or
-/// `no-modules` form; a crate linking wasm-bindgen has CommonJS only without #[bridge]
-/// items (the joined glue imports wasm-bindgen's ES-module half).
+/// `no-modules` form.
 fn check_target(krate: &BridgeCrate, target: Target) -> Result<()> {
     if !krate.bridge {
         return Ok(());
@@ -218,14 +217,6 @@ fn check_target(krate: &BridgeCrate, target: Target) -> Result<()> {
              wasm-bindgen items also has deno and no-modules)",
             krate.name,
             target.name()
-        );
-    }
-    if target == Target::NodejsCjs && krate.wasm_bindgen.is_some() {
-        bail!(
-            "`{}` has #[bridge] items beside wasm-bindgen ones, and the joined glue is ES \
-             modules only, so it cannot be built with `--target nodejs-cjs`: use `--target \
-             nodejs` (Node 20.19+ can `require()` it)",
-            krate.name
         );
     }
     Ok(())
@@ -350,6 +341,16 @@ fn package_crate(
             snippet.source.display(),
             snippet.path
         );
+    }
+    if args.target == Target::NodejsCjs {
+        // wasm-bindgen's half is ES modules (its `--target bundler`): CommonJS here too.
+        for (path, bytes) in &mut output.wasm_bindgen_files {
+            if path.ends_with(".js") {
+                let text = String::from_utf8(std::mem::take(bytes))
+                    .with_context(|| format!("{path} (wasm-bindgen's JS) is not UTF-8"))?;
+                *bytes = crate::wasm_bindgen::cjs::convert(&text, path)?.into_bytes();
+            }
+        }
     }
     let mut settings = krate.settings.profile(profile).wasm_opt.clone();
     if settings != WasmOpt::Off {

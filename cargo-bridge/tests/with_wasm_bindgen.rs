@@ -254,7 +254,7 @@ fn a_crate_without_wasm_bindgen_gets_no_trace_of_it() {
 /// Nothing until used: a crate that depends on bridge-runtime but has no #[bridge] item
 /// yet gets wasm-bindgen's own package, byte for byte its CLI's output (no bridge glue,
 /// none of the runtime's exports), in CommonJS too; its first #[bridge] item brings the
-/// joined package, which refuses `nodejs-cjs` with the reason.
+/// joined package, in CommonJS too.
 #[test]
 fn a_crate_without_bridge_items_gets_wasm_bindgens_package_and_nothing_of_the_runtime() {
     let project = Project::workspace(&["wb"], "");
@@ -308,17 +308,38 @@ fn a_crate_without_bridge_items_gets_wasm_bindgens_package_and_nothing_of_the_ru
         "{}",
         String::from_utf8_lossy(&node.stderr)
     );
-    // The first #[bridge] item: the joined package, ES modules only.
+    // The first #[bridge] item: the joined package, CommonJS too (both halves).
     project.file(
         "wb/src/lib.rs",
         &format!(
             "{wasm_bindgen_only}\n#[bridge_runtime::bridge]\npub fn one() -> u32 {{\n    1\n}}\n"
         ),
     );
-    run_in_env(&project.root(), &["build", "--target", "nodejs-cjs"], &env)
-        .fails()
-        .stderr_has(&[
-            "has #[bridge] items beside wasm-bindgen ones",
-            "--target nodejs",
-        ]);
+    run_in_env(
+        &project.root(),
+        &[
+            "build",
+            "--target",
+            "nodejs-cjs",
+            "--out-dir",
+            out.to_str().unwrap(),
+        ],
+        &env,
+    )
+    .ok();
+    let source = format!(
+        "const m = require({:?});\nconsole.log(m.greet('x'), m.one());\n",
+        out.join("unused_runtime.js").display().to_string()
+    );
+    std::fs::write(&script, source).unwrap();
+    let node = std::process::Command::new("node")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&node.stdout).trim(),
+        "hi x 1",
+        "{}",
+        String::from_utf8_lossy(&node.stderr)
+    );
 }

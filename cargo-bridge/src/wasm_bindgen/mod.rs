@@ -42,7 +42,11 @@
 //!   gives it `take`/`add` of the bridge value table (`$wbgConnect`) and a `lift` that
 //!   switches on a class's type id to its `<Class>$lift`, so every identity mode keeps its
 //!   rules.
+//! - **CommonJS** (`cjs.rs`): for `--target nodejs-cjs` the bundler half's `_bg.js` and
+//!   snippets have their top-level `import`/`export` statements rewritten into `require()`
+//!   and `exports`, and the glue `require()`s them: still one instantiation, by the glue.
 
+pub mod cjs;
 pub mod cli;
 pub mod detect;
 mod js_exports;
