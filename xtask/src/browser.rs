@@ -24,8 +24,14 @@ use xshell::{Shell, cmd};
 /// suites already) runs its suites in Chromium just as well, and a release build of a
 /// crate linking wasm-bindgen, through wasm-opt, is the bench's alongside package.
 /// `wbg-plain`'s suites are Node-only (they build every target and spawn Node), so its web
-/// package only has to exist.
-const DEBUG_BUILD: &[&str] = &["wbg-interop", "wbg-plain"];
+/// package only has to exist. The `moved-class` pair's suites check API, not optimized
+/// output: their debug builds keep CI from paying two release builds of wasm-bindgen.
+const DEBUG_BUILD: &[&str] = &[
+    "wbg-interop",
+    "wbg-plain",
+    "moved-class-before",
+    "moved-class-after",
+];
 
 pub fn test_browser(sh: &Shell, filter: Option<&str>) -> Result<()> {
     let js = js_tools::npm_packages(sh)?;

@@ -69,12 +69,24 @@ pub const FIXTURES: &[Fixture] = &[
         manifest: "fixtures/wasm-pack/Cargo.toml",
         dir: "fixtures/wasm-pack/plain",
     },
+    // One class moved from #[wasm_bindgen] to #[bridge] (issue 45): the same source built
+    // as a plain wasm-bindgen crate and with the class moved, one suite run against both.
+    Fixture {
+        package: "moved-class-before",
+        manifest: "fixtures/moved-class/Cargo.toml",
+        dir: "fixtures/moved-class/before",
+    },
+    Fixture {
+        package: "moved-class-after",
+        manifest: "fixtures/moved-class/Cargo.toml",
+        dir: "fixtures/moved-class/after",
+    },
 ];
 
 /// The fixtures that do not use bridge-runtime: their packages are wasm-bindgen's output,
 /// without the bridge runtime's exports (which `test-types` finds as the names every
 /// other package exports).
-pub const PLAIN_WASM_BINDGEN: &[&str] = &["wbg-plain"];
+pub const PLAIN_WASM_BINDGEN: &[&str] = &["wbg-plain", "moved-class-before"];
 
 /// A member of the `fixtures/` workspace.
 const fn in_fixtures(package: &'static str, dir: &'static str) -> Fixture {
