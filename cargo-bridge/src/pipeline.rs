@@ -304,6 +304,7 @@ fn package_crate(
                 // A test build's DWARF serves no test host, and keeping it is most of the
                 // CLI's time (10 s rather than 2 s for a 15 MB debug test module).
                 profile.keeps_names() && mode == Mode::Package,
+                krate.settings.profile(profile),
                 args.quiet,
             )?;
             bytes = processed.wasm.clone();

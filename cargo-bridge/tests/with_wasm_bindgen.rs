@@ -343,3 +343,72 @@ fn a_crate_without_bridge_items_gets_wasm_bindgens_package_and_nothing_of_the_ru
         String::from_utf8_lossy(&node.stderr)
     );
 }
+
+/// wasm-pack's `[package.metadata.wasm-pack.profile.<profile>.wasm-bindgen]` keys reach the
+/// wasm-bindgen CLI of a joined crate (#[bridge] items beside wasm-bindgen ones) as they do
+/// a plain crate's: seen through a wrapper of the real CLI that notes its arguments.
+#[test]
+fn wasm_packs_wasm_bindgen_keys_reach_the_cli_of_a_joined_crate() {
+    let project = Project::workspace(&["wb"], "");
+    let lib = "use wasm_bindgen::prelude::*;\n\n#[wasm_bindgen]\npub fn greet() -> u32 {\n    2\n}\n\n\
+               #[bridge_runtime::bridge]\npub fn one() -> u32 {\n    1\n}\n";
+    let home = shared_bridge_home();
+    let real = Path::new(&home).join("wasm-bindgen-cli-0.2.130/bin/wasm-bindgen");
+    let args = project.path("cli-args");
+    let wrapper = project.path("wasm-bindgen-wrapper");
+    script(
+        &wrapper,
+        &format!(
+            "#!/bin/sh\n[ \"$1\" = --version ] || echo \"$@\" >> '{}'\nexec '{}' \"$@\"\n",
+            args.display(),
+            real.display()
+        ),
+    );
+    let build = |metadata: &str| -> String {
+        let _ = std::fs::remove_file(&args);
+        project.bridge_crate(
+            "wb",
+            "joined-settings",
+            "\"cdylib\"",
+            &format!("wasm-bindgen = \"=0.2.130\"\n\n{metadata}"),
+            lib,
+        );
+        // The real CLI first (installed once into the shared home), then the wrapper.
+        run_in_env(
+            &project.root(),
+            &["build"],
+            &[("CARGO_BRIDGE_HOME", home.as_str())],
+        )
+        .ok();
+        let _ = std::fs::remove_file(&args);
+        run_in_env(
+            &project.root(),
+            &["build"],
+            &[
+                ("CARGO_BRIDGE_HOME", home.as_str()),
+                ("CARGO_BRIDGE_WASM_BINDGEN", wrapper.to_str().unwrap()),
+            ],
+        )
+        .ok();
+        read(&args)
+    };
+    // Defaults (wasm-pack's): the dev profile's JS glue has wasm-bindgen's debug checks.
+    let defaults = build("");
+    assert!(defaults.contains("--debug"), "{defaults}");
+    for flag in ["--no-demangle", "--omit-default-module-path"] {
+        assert!(!defaults.contains(flag), "{flag} in {defaults}");
+    }
+    let set = build(
+        "[package.metadata.wasm-pack.profile.dev.wasm-bindgen]\ndebug-js-glue = false\n\
+         demangle-name-section = false\ndwarf-debug-info = true\nomit-default-module-path = true\n",
+    );
+    for flag in [
+        "--no-demangle",
+        "--keep-debug",
+        "--omit-default-module-path",
+    ] {
+        assert!(set.contains(flag), "{flag} not in {set}");
+    }
+    assert!(!set.contains("--debug "), "{set}");
+    assert!(project.path("wb/pkg/joined_settings.js").exists());
+}

@@ -28,6 +28,23 @@ pub fn cli_target(target: Target) -> &'static str {
     }
 }
 
+/// The CLI flags of the profile's `wasm-bindgen` settings (wasm-pack's
+/// `[package.metadata.wasm-pack.profile.<profile>.wasm-bindgen]`), as wasm-pack passes them;
+/// the joined package's run (`run.rs`) passes them too.
+pub fn settings_flags(settings: &ProfileSettings) -> impl Iterator<Item = &'static str> {
+    [
+        (settings.debug_js_glue, "--debug"),
+        (!settings.demangle_name_section, "--no-demangle"),
+        (settings.dwarf_debug_info, "--keep-debug"),
+        (
+            settings.omit_default_module_path,
+            "--omit-default-module-path",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(on, flag)| on.then_some(flag))
+}
+
 /// What a build of a plain crate needs beyond the crate.
 pub struct Plain<'a> {
     pub cli: &'a Path,
@@ -122,19 +139,7 @@ fn run_cli(
     } else {
         "--no-typescript"
     });
-    for (on, flag) in [
-        (settings.debug_js_glue, "--debug"),
-        (!settings.demangle_name_section, "--no-demangle"),
-        (settings.dwarf_debug_info, "--keep-debug"),
-        (
-            settings.omit_default_module_path,
-            "--omit-default-module-path",
-        ),
-    ] {
-        if on {
-            cmd.arg(flag);
-        }
-    }
+    cmd.args(settings_flags(settings));
     let output = cmd
         .output()
         .with_context(|| format!("running {}", plain.cli.display()))?;

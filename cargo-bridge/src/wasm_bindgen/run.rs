@@ -6,6 +6,7 @@
 //! import function, and takes the instance through `__wbg_set_wasm`: the bridge glue
 //! instantiates the module itself, with both import sets.
 
+use crate::package_settings::ProfileSettings;
 use crate::progress::Step;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -24,13 +25,15 @@ pub struct Processed {
     pub snippets: Vec<(String, Vec<u8>)>,
 }
 
-/// Run `cli` over `wasm` into a directory of this run's own under `scratch`.
+/// Run `cli` over `wasm` into a directory of this run's own under `scratch`, with the
+/// profile's `wasm-bindgen` settings (wasm-pack's keys).
 pub fn run(
     cli: &Path,
     wasm: &Path,
     lib_name: &str,
     scratch: &Path,
     debug: bool,
+    settings: &ProfileSettings,
     quiet: bool,
 ) -> Result<Processed> {
     let step = Step::start("Binding", &format!("{lib_name} with wasm-bindgen"), quiet);
@@ -42,9 +45,13 @@ pub fn run(
     cmd.args(["--target", "bundler", "--out-name", lib_name])
         .arg("--out-dir")
         .arg(scratch);
-    if debug {
-        cmd.arg("--keep-debug");
+    // The profile's `wasm-bindgen` settings, as for a plain crate; DWARF also when the
+    // package keeps names.
+    let mut flags: Vec<&str> = super::plain::settings_flags(settings).collect();
+    if debug && !flags.contains(&"--keep-debug") {
+        flags.push("--keep-debug");
     }
+    cmd.args(flags);
     let out = cmd
         .arg(wasm)
         .output()
