@@ -302,6 +302,11 @@ fn build(krate: &PlainCrate, args: &TestArgs) -> Result<Vec<TestModule>> {
             krate.name
         );
     }
+    // cargo reports the artifacts in the order they finish, which varies between builds;
+    // a module's output folder is named by its place in this list, so the order must not
+    // (else a rerun of the same build finds another module's CLI output there and runs the
+    // CLI again, and the run order moves between runs).
+    modules.sort_by(|a, b| a.source.cmp(&b.source));
     Ok(modules)
 }
 
