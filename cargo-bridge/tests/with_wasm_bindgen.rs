@@ -412,3 +412,64 @@ fn wasm_packs_wasm_bindgen_keys_reach_the_cli_of_a_joined_crate() {
     assert!(!set.contains("--debug "), "{set}");
     assert!(project.path("wb/pkg/joined_settings.js").exists());
 }
+
+/// A joined crate whose wasm-bindgen half imports an `inline_js` snippet: the CLI's
+/// `snippets/` folder lands in the package (ES modules and CommonJS), and a `#[bridge]`
+/// export calling through it works from both.
+#[test]
+fn a_joined_crate_ships_wasm_bindgens_snippets_in_every_module_format() {
+    let project = Project::workspace(&["wb"], "");
+    project.bridge_crate(
+        "wb",
+        "snippet-joined",
+        "\"cdylib\"",
+        "wasm-bindgen = \"=0.2.130\"",
+        "use wasm_bindgen::prelude::*;\n\n\
+         #[wasm_bindgen(inline_js = \"export function twice(x) { return 2 * x; }\")]\n\
+         extern \"C\" {\n    fn twice(x: u32) -> u32;\n}\n\n\
+         #[bridge_runtime::bridge]\npub fn quadruple(x: u32) -> u32 {\n    twice(twice(x))\n}\n",
+    );
+    let home = shared_bridge_home();
+    let env = [("CARGO_BRIDGE_HOME", home.as_str())];
+    for (target, runner, load) in [
+        ("nodejs", "use.mjs", "const m = await import"),
+        ("nodejs-cjs", "use.cjs", "const m = require"),
+    ] {
+        let out = project.path(target);
+        run_in_env(
+            &project.root(),
+            &[
+                "build",
+                "--target",
+                target,
+                "--out-dir",
+                out.to_str().unwrap(),
+            ],
+            &env,
+        )
+        .ok();
+        // snippets/<crate and hash>/inline0.js, as the CLI writes it.
+        let snippets: Vec<_> = std::fs::read_dir(out.join("snippets"))
+            .unwrap()
+            .flat_map(|dir| std::fs::read_dir(dir.unwrap().path()).unwrap())
+            .map(|file| file.unwrap().file_name())
+            .collect();
+        assert_eq!(snippets, ["inline0.js"], "{target}");
+        let source = format!(
+            "{load}({:?});\nconsole.log(m.quadruple(5));\n",
+            out.join("snippet_joined.js").display().to_string()
+        );
+        let script = project.path(runner);
+        std::fs::write(&script, source).unwrap();
+        let node = std::process::Command::new("node")
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&node.stdout).trim(),
+            "20",
+            "{target}: {}",
+            String::from_utf8_lossy(&node.stderr)
+        );
+    }
+}

@@ -9,7 +9,7 @@
 use crate::package_settings::ProfileSettings;
 use crate::progress::Step;
 use anyhow::{Context, Result, bail};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// What wasm-bindgen's CLI wrote for the module.
@@ -93,32 +93,15 @@ pub fn run(
     Ok(processed)
 }
 
-/// Every file under `<scratch>/snippets`, sorted, with `/`-separated relative paths.
+/// Every file under `<scratch>/snippets`, sorted, with `/`-separated paths relative to
+/// `scratch` (none when the CLI wrote no snippets).
 fn snippet_files(scratch: &Path) -> Result<Vec<(String, Vec<u8>)>> {
-    let mut files = Vec::new();
-    let mut stack: Vec<PathBuf> = vec![scratch.join("snippets")];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry?.path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let rel = path
-                .strip_prefix(scratch)
-                .expect("under scratch")
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/");
-            let bytes =
-                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-            files.push((rel, bytes));
-        }
+    let snippets = scratch.join("snippets");
+    if !snippets.is_dir() {
+        return Ok(Vec::new());
     }
-    files.sort();
-    Ok(files)
+    Ok(crate::package::files_under(&snippets)?
+        .into_iter()
+        .map(|(rel, bytes)| (format!("snippets/{rel}"), bytes))
+        .collect())
 }
