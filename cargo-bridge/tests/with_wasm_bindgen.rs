@@ -12,7 +12,7 @@ mod support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use support::{Project, read, run_in_env};
+use support::{Project, read, run_in_env, run_node_module};
 
 /// A crate declaring a raw import from `env`, which neither tool provides.
 const HOST_LIB: &str = r#"
@@ -297,17 +297,7 @@ fn a_crate_without_bridge_items_gets_wasm_bindgens_package_and_nothing_of_the_ru
         out.join("unused_runtime.js").display().to_string()
     );
     let script = project.path("use.cjs");
-    std::fs::write(&script, source).unwrap();
-    let node = std::process::Command::new("node")
-        .arg(&script)
-        .output()
-        .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&node.stdout).trim(),
-        "hi x __wasm,greet",
-        "{}",
-        String::from_utf8_lossy(&node.stderr)
-    );
+    assert_eq!(run_node_module(&script, &source), "hi x __wasm,greet");
     // The first #[bridge] item: the joined package, CommonJS too (both halves).
     project.file(
         "wb/src/lib.rs",
@@ -331,17 +321,7 @@ fn a_crate_without_bridge_items_gets_wasm_bindgens_package_and_nothing_of_the_ru
         "const m = require({:?});\nconsole.log(m.greet('x'), m.one());\n",
         out.join("unused_runtime.js").display().to_string()
     );
-    std::fs::write(&script, source).unwrap();
-    let node = std::process::Command::new("node")
-        .arg(&script)
-        .output()
-        .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&node.stdout).trim(),
-        "hi x 1",
-        "{}",
-        String::from_utf8_lossy(&node.stderr)
-    );
+    assert_eq!(run_node_module(&script, &source), "hi x 1");
 }
 
 /// wasm-pack's `[package.metadata.wasm-pack.profile.<profile>.wasm-bindgen]` keys reach the
@@ -460,16 +440,6 @@ fn a_joined_crate_ships_wasm_bindgens_snippets_in_every_module_format() {
             out.join("snippet_joined.js").display().to_string()
         );
         let script = project.path(runner);
-        std::fs::write(&script, source).unwrap();
-        let node = std::process::Command::new("node")
-            .arg(&script)
-            .output()
-            .unwrap();
-        assert_eq!(
-            String::from_utf8_lossy(&node.stdout).trim(),
-            "20",
-            "{target}: {}",
-            String::from_utf8_lossy(&node.stderr)
-        );
+        assert_eq!(run_node_module(&script, &source), "20", "{target}");
     }
 }
