@@ -1,6 +1,6 @@
 //! The command line: clap definitions of `cargo bridge build` and `cargo bridge new`.
 //!
-//! Also `cargo bridge test`. `pipeline.rs`, `test_runner.rs` and `package.rs` read these
+//! Also `cargo bridge test`. `pipeline.rs`, `test_runner/` and `package/` read these
 //! definitions; the crate root (`main.rs`) dispatches only and defines no item a module
 //! imports. `Profile` (`--dev`, `--profiling`, `--release`) answers the three questions a
 //! build asks: optimized (cargo `--release`, wasm-opt), debug glue, names kept.

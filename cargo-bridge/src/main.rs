@@ -1,32 +1,19 @@
 //! `cargo bridge`: build a Rust crate into a WebAssembly module plus JS/TS glue.
 
-mod binaryen;
-mod build_flags;
-mod cargo_build;
+mod build;
 mod cli;
-mod config;
-mod exports;
 mod glue;
-mod import_check;
-mod js_names;
-mod modes;
-mod names;
 mod package;
-mod package_settings;
 mod pipeline;
 mod postprocess;
 mod progress;
-mod runtime_copy;
 mod scaffold;
 mod scratch;
-mod snippets;
-mod table_exports;
+mod settings;
 mod test_runner;
 mod timings;
 mod transforms;
 mod wasm_bindgen;
-mod wasm_opt;
-mod workspace;
 
 use clap::Parser;
 use cli::{Cargo, Command};

@@ -2,18 +2,20 @@
 //! workspace → (a crate linking
 //! wasm-bindgen: its CLI of the same version) → cargo build → check every import has a
 //! provider → (wasm-bindgen's CLI over the module) → post-process the module
-//! (`postprocess.rs`: decode the export section → wasm transforms → render glue) →
+//! (`postprocess/`: decode the export section → wasm transforms → render glue) →
 //! wasm-opt (`--release`, `--profiling`) → write the package. Each step is timed
 //! (`timings.rs`: written out only under `CARGO_BRIDGE_TIMINGS`).
 
-use crate::build_flags;
+use crate::build::cargo;
 use crate::cli::{BuildArgs, Profile, Target};
-use crate::package_settings::WasmOpt;
+use crate::package;
+use crate::postprocess::snippets;
 use crate::postprocess::{self, Naming};
 use crate::progress::Step;
+use crate::settings::packaging::WasmOpt;
+use crate::settings::workspace::{self, BridgeCrate, Workspace};
+use crate::settings::{flags, modes};
 use crate::timings::{self, Phase};
-use crate::workspace::{self, BridgeCrate, Workspace};
-use crate::{cargo_build, modes, package, snippets};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
 
@@ -23,7 +25,7 @@ pub enum Mode {
     /// `cargo bridge build`: packages in `<crate>/pkg` (or `--out-dir`).
     Package,
     /// `cargo bridge test`: the crate's unit-test build (`cfg(test)`; its `#[bridge::test]`
-    /// exports, see cargo_build.rs), packaged into `<target>/bridge/test/<crate>`.
+    /// exports, see build/cargo.rs), packaged into `<target>/bridge/test/<crate>`.
     Test,
 }
 
@@ -43,23 +45,19 @@ pub fn build(args: &BuildArgs) -> Result<()> {
 
 pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
     // Before cargo reads the manifests: the runtime copies they depend on by path.
-    crate::runtime_copy::restore_for(args.manifest_path.as_deref())?;
+    crate::build::runtime_copy::restore_for(args.manifest_path.as_deref())?;
     // The flags, then every identity-mode and package setting: nothing is built from a
     // bad config.
-    let cargo_args = build_flags::cargo_args(args)?;
+    let cargo_args = flags::cargo_args(args)?;
     if let Some(name) = &args.out_name {
-        build_flags::check_out_name(name)?;
+        flags::check_out_name(name)?;
     }
-    let scope = args
-        .scope
-        .as_deref()
-        .map(build_flags::check_scope)
-        .transpose()?;
+    let scope = args.scope.as_deref().map(flags::check_scope).transpose()?;
     let ws = timings::time("", Phase::Metadata, || {
         workspace::load(
             args.manifest_path.as_deref(),
             args.package.as_deref(),
-            &build_flags::feature_args(&cargo_args),
+            &flags::feature_args(&cargo_args),
         )
     })?;
     if let (Some(name), [_, _, ..]) = (&args.out_name, ws.crates.as_slice()) {
@@ -74,10 +72,10 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
     let npm_names = ws
         .crates
         .iter()
-        .map(|krate| build_flags::npm_name(krate, scope))
+        .map(|krate| flags::npm_name(krate, scope))
         .collect::<Result<Vec<_>>>()?;
     timings::time("", Phase::WasmTarget, || {
-        cargo_build::ensure_wasm_target(args.quiet)
+        cargo::ensure_wasm_target(args.quiet)
     })?;
     for krate in &ws.crates {
         // A crate linking wasm-bindgen may have no #[bridge] item (known once it is built).
@@ -99,7 +97,7 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
             None => None,
         };
         let built = timings::time(&krate.name, Phase::Cargo, || {
-            cargo_build::build(
+            cargo::build(
                 &ws,
                 krate,
                 args.profile(),
@@ -125,7 +123,7 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
         // export section) gets wasm-bindgen's package, without a byte of bridge glue.
         let plain = cli.is_some()
             && mode == Mode::Package
-            && (!krate.bridge || !crate::wasm_opt::has_bridge_exports(&built.wasm)?);
+            && (!krate.bridge || !crate::package::wasm_opt::has_bridge_exports(&built.wasm)?);
         if !plain {
             check_target(krate, args.target)?;
         }
@@ -149,17 +147,17 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
 /// chooses, built as a test and packaged into `<target>/bridge/test/<crate>/tests/<test>`
 /// (debug glue named after the test), as `build_packages` packages its unit tests.
 pub fn build_integration_test(args: &BuildArgs, test: &str) -> Result<Packaged> {
-    crate::runtime_copy::restore_for(args.manifest_path.as_deref())?;
-    let cargo_args = build_flags::cargo_args(args)?;
+    crate::build::runtime_copy::restore_for(args.manifest_path.as_deref())?;
+    let cargo_args = flags::cargo_args(args)?;
     let ws = workspace::load(
         args.manifest_path.as_deref(),
         args.package.as_deref(),
-        &build_flags::feature_args(&cargo_args),
+        &flags::feature_args(&cargo_args),
     )?;
     let [krate] = ws.crates.as_slice() else {
         bail!("an integration test is built for one crate: choose it with -p");
     };
-    cargo_build::ensure_wasm_target(args.quiet)?;
+    cargo::ensure_wasm_target(args.quiet)?;
     let cli = match &krate.wasm_bindgen {
         Some(version) => Some(
             crate::wasm_bindgen::cli::find_or_install(version, args.quiet)
@@ -167,12 +165,12 @@ pub fn build_integration_test(args: &BuildArgs, test: &str) -> Result<Packaged> 
         ),
         None => None,
     };
-    let built = cargo_build::build_unit(
+    let built = cargo::build_unit(
         &ws,
         krate,
         args.profile(),
         &cargo_args,
-        cargo_build::Unit::IntegrationTest(test),
+        cargo::Unit::IntegrationTest(test),
         args.quiet,
     )?;
     let files = package::Files {
@@ -226,7 +224,7 @@ fn check_target(krate: &BridgeCrate, target: Target) -> Result<()> {
 fn package_plain(
     ws: &Workspace,
     krate: &BridgeCrate,
-    built: &cargo_build::Built,
+    built: &cargo::Built,
     cli: &std::path::Path,
     files: &package::Files,
     args: &BuildArgs,
@@ -234,7 +232,7 @@ fn package_plain(
     let mut laps = timings::Laps::start(&krate.name);
     let bytes =
         std::fs::read(&built.wasm).with_context(|| format!("reading {}", built.wasm.display()))?;
-    crate::import_check::check(
+    crate::build::import_check::check(
         &bytes,
         &built.wasm.display().to_string(),
         krate.wasm_bindgen.as_deref(),
@@ -269,7 +267,7 @@ fn out_dir(args: &BuildArgs, ws: &Workspace, krate: &BridgeCrate) -> PathBuf {
 fn package_crate(
     ws: &Workspace,
     krate: &BridgeCrate,
-    built: &cargo_build::Built,
+    built: &cargo::Built,
     wasm_bindgen_cli: Option<&std::path::Path>,
     files: &package::Files,
     args: &BuildArgs,
@@ -282,14 +280,14 @@ fn package_crate(
     let wasm_name = wasm_path.display().to_string();
     let mut laps = timings::Laps::start(&krate.name);
     let mut bytes = std::fs::read(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
-    crate::import_check::check(
+    crate::build::import_check::check(
         &bytes,
         &wasm_name,
         krate.wasm_bindgen.as_deref(),
         &built.crates,
     )?;
     laps.end(Phase::ImportCheck);
-    let stripped = crate::wasm_opt::features_stripped(&bytes);
+    let stripped = crate::package::wasm_opt::features_stripped(&bytes);
     let wasm_bindgen = match wasm_bindgen_cli {
         Some(cli) => {
             let scratch = ws
@@ -360,8 +358,14 @@ fn package_crate(
         if let (Profile::Profiling, WasmOpt::Flags(flags)) = (profile, &mut settings) {
             flags.push("-g".into());
         }
-        output.wasm =
-            crate::wasm_opt::run(output.wasm, &settings, &scratch, stem, stripped, args.quiet)?;
+        output.wasm = crate::package::wasm_opt::run(
+            output.wasm,
+            &settings,
+            &scratch,
+            stem,
+            stripped,
+            args.quiet,
+        )?;
         laps.end(Phase::WasmOpt);
     }
     package::write(

@@ -1,10 +1,10 @@
 //! `cargo bridge new NAME`: a bridge crate that builds and whose test passes at once.
 //!
 //! The crate gets its own copy of the runtime sources in `.bridge/` (git-ignored; see
-//! `runtime_copy.rs`) and depends on it by a relative path, so it builds the same on every
+//! `build/runtime_copy.rs`) and depends on it by a relative path, so it builds the same on every
 //! machine that has cargo-bridge: `cargo bridge build` restores the copy when it is missing.
 
-use crate::runtime_copy;
+use crate::build::runtime_copy;
 use anyhow::{Context, Result, bail};
 use minijinja::{Environment, context};
 use std::path::{Path, PathBuf};

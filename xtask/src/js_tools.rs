@@ -3,7 +3,7 @@
 //! the runtimes pinned in `xtask/js/runtimes/package.json` (deno, bun, Node 18), the
 //! bundlers pinned in `xtask/js/bundlers/package.json` (webpack, esbuild, rollup)
 //! Debian's `chromium` when the process may install it, and npm's `binaryen` (wasm-opt)
-//! where cargo-bridge itself installs it (see `cargo-bridge/src/binaryen.rs`).
+//! where cargo-bridge itself installs it (see `cargo-bridge/src/package/binaryen.rs`).
 
 use crate::fixtures::project_root;
 use anyhow::{Context, Result, bail};
@@ -84,7 +84,7 @@ pub fn chromium(sh: &Shell) -> Result<PathBuf> {
     debian_program(sh, "chromium", "chromium")
 }
 
-/// The pinned binaryen cargo-bridge installs (`cargo-bridge/src/binaryen.rs` `PINNED`).
+/// The pinned binaryen cargo-bridge installs (`cargo-bridge/src/package/binaryen.rs` `PINNED`).
 const BINARYEN: &str = "132.0.0";
 
 /// npm's `binaryen`, installed into the tests' bridge home the way cargo-bridge installs

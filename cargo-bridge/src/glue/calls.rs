@@ -394,7 +394,7 @@ mod tests {
 
     #[test]
     fn a_returned_closure_binds_its_parameters_by_the_names_its_ts_type_gives_them() {
-        let exports = crate::exports::Exports::default();
+        let exports = crate::postprocess::exports::Exports::default();
         let names = TypeNames::new(&exports);
         // A reserved word, a plain name, none (a pattern), one meeting the fallback `a<i>`,
         // one that is no JS identifier (glue names have `$`), a repeat.
@@ -440,7 +440,7 @@ mod tests {
 
     #[test]
     fn an_iterator_of_results_says_what_next_throws_before_the_calls_throws() {
-        let exports = crate::exports::Exports::default();
+        let exports = crate::postprocess::exports::Exports::default();
         let names = TypeNames::new(&exports);
         let items = Ty::Iterator(Box::new(Ty::Result(Box::new(Ty::U32), String::new())));
         let lines = doc_with_throws("Doc.", &items, &names);

@@ -5,7 +5,7 @@
 
 use super::ts;
 use super::type_names::TypeNames;
-use crate::exports::Exports;
+use crate::postprocess::exports::Exports;
 use bridge_schema::{Field, Variant, VariantValue};
 use serde::Serialize;
 

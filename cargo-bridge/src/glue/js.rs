@@ -11,8 +11,8 @@ use super::calls::{self, ClosureView};
 use super::type_names::TypeNames;
 use super::types::{self, TyView};
 use super::wire;
-use crate::exports::{Exports, ImportExport};
-use crate::snippets::Snippet;
+use crate::postprocess::exports::{Exports, ImportExport};
+use crate::postprocess::snippets::Snippet;
 use bridge_schema::lowering::Site;
 use bridge_schema::{ImportSource, MemberForm, Ty};
 use serde::Serialize;
@@ -346,7 +346,7 @@ fn js_types(
     let mut type_imports = Vec::new();
     for t in &exports.js_types {
         let def = &t.def;
-        let var = crate::exports::js_type_ident(&def.type_id);
+        let var = crate::postprocess::exports::js_type_ident(&def.type_id);
         let (ctor, name, path) = match &def.source {
             ImportSource::Global { namespace, name } => {
                 let keys: Vec<&String> = namespace.iter().chain([name]).collect();

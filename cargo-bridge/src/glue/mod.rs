@@ -258,7 +258,7 @@ mod tests {
     use super::type_names::TypeNames;
     use super::types::{self, Kind};
     use super::{js, wire};
-    use crate::exports::{ClassExport, DataExport, Exports};
+    use crate::postprocess::exports::{ClassExport, DataExport, Exports};
     use bridge_schema::lowering::Site;
     use bridge_schema::{Callback, EnumDef, Field, RecordDef, Ty, Variant};
     use serde_json::json;

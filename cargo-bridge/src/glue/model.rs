@@ -12,8 +12,8 @@ use super::type_names::TypeNames;
 use super::types::Kind;
 use super::wasm_abi::WasmAbi;
 use super::wire::{self, CodecView};
-use crate::config::IdentityMode;
-use crate::exports::{ClassExport, Exports};
+use crate::postprocess::exports::{ClassExport, Exports};
+use crate::settings::identity::IdentityMode;
 use bridge_schema::FunctionKind;
 use serde::Serialize;
 

@@ -1,6 +1,6 @@
 //! Fixtures shared by the glue's unit tests: one exported class and type shorthands.
 
-use crate::exports::{ClassExport, Exports};
+use crate::postprocess::exports::{ClassExport, Exports};
 use bridge_schema::Ty;
 
 /// Exports with one class, `a::Node`, whose JS name is `String` (a name that must not be

@@ -1,6 +1,6 @@
 //! Type id → JS name: the records name user types by type id; the glue by JS name.
 
-use crate::exports::{Exports, TypeDef};
+use crate::postprocess::exports::{Exports, TypeDef};
 use bridge_schema::lowering;
 use bridge_schema::{Field, ImportSource, Ty};
 use std::collections::HashMap;
@@ -74,7 +74,7 @@ impl<'a> TypeNames<'a> {
     /// JS name of an exported class, an identifier of its own for an imported JS class.
     pub fn glue_name(&self, type_id: &str) -> String {
         match self.def(type_id) {
-            TypeDef::JsType(t) => crate::exports::js_type_ident(&t.type_id),
+            TypeDef::JsType(t) => crate::postprocess::exports::js_type_ident(&t.type_id),
             other => other.js_name().to_string(),
         }
     }
@@ -144,7 +144,7 @@ impl<'a> TypeNames<'a> {
             namespace, name, ..
         } = &t.source
         else {
-            return crate::exports::js_type_ident(type_id);
+            return crate::postprocess::exports::js_type_ident(type_id);
         };
         let export = namespace.first().unwrap_or(name);
         let exports = self.exports;
@@ -166,7 +166,7 @@ impl<'a> TypeNames<'a> {
         {
             export.clone()
         } else {
-            crate::exports::js_type_ident(type_id)
+            crate::postprocess::exports::js_type_ident(type_id)
         }
     }
 }

@@ -905,7 +905,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
 mod tests {
     use super::*;
 
-    use crate::exports::{ClassExport, Exports};
+    use crate::postprocess::exports::{ClassExport, Exports};
 
     #[test]
     fn kinds_and_ts_types() {

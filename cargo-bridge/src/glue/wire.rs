@@ -17,7 +17,7 @@ use super::flat::{self, FlatSlotView};
 use super::numbers::{self, NumberView, typed_array};
 use super::ts;
 use super::type_names::TypeNames;
-use crate::exports::TypeDef;
+use crate::postprocess::exports::TypeDef;
 use bridge_schema::{Field, Ty};
 use serde::Serialize;
 

@@ -3,9 +3,9 @@
 //! borrowed type only as a parameter, `()` and `Result` only as a result). A mismatch (a
 //! corrupt or hand-edited module, or crates built against another bridge-runtime) would
 //! otherwise become glue that fails when it is first called, or an internal error.
-//! (Type ids are resolved to definitions by `exports.rs`.)
+//! (Type ids are resolved to definitions by `exports.rs`, beside this file.)
 
-use crate::exports::Exports;
+use crate::postprocess::exports::Exports;
 use crate::transforms::by_name::FuncExports;
 use anyhow::{Result, bail};
 use bridge_schema::{Function, Ty};
@@ -326,7 +326,7 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exports::FunctionExport;
+    use crate::postprocess::exports::FunctionExport;
     use bridge_schema::{FunctionKind, Receiver};
 
     fn exports(symbol: &str) -> Exports {
@@ -509,7 +509,7 @@ mod tests {
     #[test]
     fn an_import_with_an_option_the_glue_cannot_make_is_named() {
         let mut e = exports("a::make");
-        e.imports.push(crate::exports::ImportExport {
+        e.imports.push(crate::postprocess::exports::ImportExport {
             crate_name: "a".into(),
             import: bridge_schema::Import {
                 rust_name: "pick".into(),

@@ -13,7 +13,7 @@ mod corpus;
 mod mutate;
 
 use super::{Naming, run};
-use crate::config::IdentityMode;
+use crate::settings::identity::IdentityMode;
 use mutate::Mutation;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
@@ -82,7 +82,7 @@ fn process(case: &Case) -> Outcome {
                 classes.set(i + 1);
                 Ok(MODES[usize::from(case.modes[i % case.modes.len()])])
             },
-            |imports| crate::snippets::resolve(imports, corpus::package_dirs()),
+            |imports| crate::postprocess::snippets::resolve(imports, corpus::package_dirs()),
         )
     }))
 }

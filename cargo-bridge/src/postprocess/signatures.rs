@@ -6,7 +6,7 @@
 //! both types, rather than passing wrong values at the first call.
 //! (Runs after `check.rs`, which holds types to where the macro can put them.)
 
-use crate::exports::Exports;
+use crate::postprocess::exports::Exports;
 use crate::transforms::by_name::FuncExports;
 use anyhow::{Result, bail};
 use bridge_schema::lowering::{self, Signature, Site, Wasm};
@@ -171,7 +171,7 @@ fn signature_of(module: &Module, func: FunctionId) -> Option<Signature> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exports::{ClassExport, FunctionExport, ImportExport};
+    use crate::postprocess::exports::{ClassExport, FunctionExport, ImportExport};
     use bridge_schema::{Function, FunctionKind, Import, ImportSource, Param, Receiver};
 
     fn function(symbol: &str, receiver: Receiver, params: Vec<Ty>, ret: Ty) -> Function {

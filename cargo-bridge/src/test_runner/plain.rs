@@ -11,9 +11,9 @@
 use super::host::{Hosts, run_host};
 use super::wasm_info;
 use super::{not_run, scan};
-use crate::build_flags;
-use crate::cargo_build::{self, WASM_TARGET};
+use crate::build::cargo::{self, WASM_TARGET};
 use crate::cli::TestArgs;
+use crate::settings::flags;
 use anyhow::{Context, Result, bail};
 use cargo_metadata::{DependencyKind, Message, Metadata, MetadataCommand, Package, PackageId};
 use std::collections::BTreeSet;
@@ -45,11 +45,11 @@ pub struct PlainCrate {
 /// The crates to test: `-p`'s, else the manifest's package, else every workspace member
 /// that depends on bridge-runtime or links wasm-bindgen.
 pub fn select(args: &TestArgs) -> Result<Selection> {
-    crate::runtime_copy::restore_for(args.manifest_path.as_deref())?;
-    let cargo_args = build_flags::cargo_args(&args.build_args())?;
+    crate::build::runtime_copy::restore_for(args.manifest_path.as_deref())?;
+    let cargo_args = flags::cargo_args(&args.build_args())?;
     let mut cmd = MetadataCommand::new();
     let mut options = vec!["--filter-platform".to_string(), WASM_TARGET.to_string()];
-    options.extend(build_flags::feature_args(&cargo_args));
+    options.extend(flags::feature_args(&cargo_args));
     cmd.other_options(options);
     if let Some(path) = &args.manifest_path {
         cmd.manifest_path(path);
@@ -57,7 +57,7 @@ pub fn select(args: &TestArgs) -> Result<Selection> {
     let metadata = cmd
         .exec()
         .context("reading the workspace with `cargo metadata`")
-        .map_err(crate::runtime_copy::explain_metadata_error)?;
+        .map_err(crate::build::runtime_copy::explain_metadata_error)?;
     let members = metadata.workspace_packages();
     let (chosen, named): (Vec<&Package>, bool) = match &args.package {
         Some(spec) => {
@@ -194,7 +194,7 @@ pub fn run(
     hosts: &Hosts,
     options: &serde_json::Value,
 ) -> Result<bool> {
-    cargo_build::ensure_wasm_target(args.quiet)?;
+    cargo::ensure_wasm_target(args.quiet)?;
     let cli = crate::wasm_bindgen::cli::find_or_install(&krate.wasm_bindgen, args.quiet)
         .with_context(|| format!("preparing to test `{}`", krate.name))?;
     let modules = build(krate, args)?;
@@ -261,7 +261,7 @@ pub fn run(
 
 /// `cargo test --no-run --tests` for wasm32: every test module, in cargo's order.
 fn build(krate: &PlainCrate, args: &TestArgs) -> Result<Vec<TestModule>> {
-    let cargo_args = build_flags::cargo_args(&args.build_args())?;
+    let cargo_args = flags::cargo_args(&args.build_args())?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.args(["test", "--no-run", "--tests", "--target", WASM_TARGET])

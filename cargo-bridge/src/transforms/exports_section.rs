@@ -2,7 +2,7 @@
 //! removes the exports that only kept records in the link
 //! (`bridge_schema::data_anchor_export`).
 
-use crate::exports::{self, Exports};
+use crate::postprocess::exports::{self, Exports};
 use anyhow::{Result, bail};
 use walrus::Module;
 

@@ -23,7 +23,7 @@
 //! `inline_identity.rs` then inlines both paths at their call sites (a wasm call costs
 //! about 1 ns, a fifth of this bookkeeping).
 
-use crate::config::IdentityMode;
+use crate::settings::identity::IdentityMode;
 use anyhow::{Context, Result, bail};
 use bridge_schema::abi::exports;
 use bridge_schema::header;

@@ -10,7 +10,7 @@
 //!   (`local.tee $slot` before the `if`) for the hit's result, the tagged slot
 //!   (`identity::hit`); `$slot` is one more fresh local per function.
 
-use crate::config::IdentityMode;
+use crate::settings::identity::IdentityMode;
 use crate::transforms::identity::{self, Hook, MissPath};
 use anyhow::Result;
 use bridge_schema::header;

@@ -7,7 +7,7 @@
 //! are removed: its glue then uses the JS pool implementation.
 
 use super::exported_func;
-use crate::config::IdentityMode;
+use crate::settings::identity::IdentityMode;
 use crate::transforms::identity::ClassMode;
 use anyhow::Result;
 use walrus::ir::BinaryOp;

@@ -42,7 +42,7 @@ pub fn view(
         .imports
         .iter()
         .map(|i| i.module.as_str())
-        .filter(|m| *m != bg_module && !crate::import_check::provided_by_bridge(m))
+        .filter(|m| *m != bg_module && !crate::build::import_check::provided_by_bridge(m))
         .collect();
     specs.sort();
     specs.dedup();

@@ -9,9 +9,9 @@
 
 use crate::cli::{Profile, Target};
 use crate::package::{self, Files};
-use crate::package_settings::{ProfileSettings, WasmOpt};
 use crate::progress::Step;
-use crate::workspace::BridgeCrate;
+use crate::settings::packaging::{ProfileSettings, WasmOpt};
+use crate::settings::workspace::BridgeCrate;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -75,12 +75,12 @@ pub fn package(krate: &BridgeCrate, files: &Files, plain: &Plain) -> Result<Stri
         }
         let cargo_wasm = std::fs::read(plain.wasm)
             .with_context(|| format!("reading {}", plain.wasm.display()))?;
-        wasm = crate::wasm_opt::run(
+        wasm = crate::package::wasm_opt::run(
             wasm,
             &WasmOpt::Flags(flags),
             &plain.scratch,
             stem,
-            crate::wasm_opt::features_stripped(&cargo_wasm),
+            crate::package::wasm_opt::features_stripped(&cargo_wasm),
             plain.quiet,
         )?;
         std::fs::write(&wasm_file, &wasm)

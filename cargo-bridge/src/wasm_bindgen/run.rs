@@ -6,8 +6,8 @@
 //! import function, and takes the instance through `__wbg_set_wasm`: the bridge glue
 //! instantiates the module itself, with both import sets.
 
-use crate::package_settings::ProfileSettings;
 use crate::progress::Step;
+use crate::settings::packaging::ProfileSettings;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::process::Command;

@@ -359,7 +359,7 @@ fn wasm_bindgen_cli(version: &str) -> Result<PathBuf> {
     Ok(bridge_home().join(format!("wasm-bindgen-cli-{version}/bin/wasm-bindgen")))
 }
 
-/// The `wasm-opt` cargo bridge runs (`cargo-bridge/src/binaryen.rs`): `$CARGO_BRIDGE_WASM_OPT`,
+/// The `wasm-opt` cargo bridge runs (`cargo-bridge/src/package/binaryen.rs`): `$CARGO_BRIDGE_WASM_OPT`,
 /// else `wasm-opt` on PATH if binaryen 123 or newer, else npm's binaryen 132 in the bridge
 /// home.
 fn wasm_opt() -> Result<PathBuf> {

@@ -38,7 +38,7 @@ fn build() -> Vec<(String, Vec<u8>)> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut cmd = Command::new(cargo);
     cmd.args(["build", "--quiet", "--release", "--lib"])
-        .args(["--target", crate::cargo_build::WASM_TARGET])
+        .args(["--target", crate::build::cargo::WASM_TARGET])
         .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"));
     for package in FIXTURES {
@@ -57,7 +57,7 @@ fn build() -> Vec<(String, Vec<u8>)> {
             let file = format!("{}.wasm", package.replace('-', "_"));
             let path = dir
                 .join("target")
-                .join(crate::cargo_build::WASM_TARGET)
+                .join(crate::build::cargo::WASM_TARGET)
                 .join("release")
                 .join(&file);
             let bytes = std::fs::read(&path)

@@ -3,9 +3,9 @@
 //! Each class resolves against the crate that declared it, so crates linked into one
 //! module keep their own defaults.
 
-use crate::config::IdentityMode;
-use crate::exports::ClassExport;
-use crate::workspace::Workspace;
+use crate::postprocess::exports::ClassExport;
+use crate::settings::identity::IdentityMode;
+use crate::settings::workspace::Workspace;
 use anyhow::{Result, anyhow};
 
 pub fn resolve(class: &ClassExport, workspace: &Workspace) -> Result<IdentityMode> {

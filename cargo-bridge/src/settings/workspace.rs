@@ -1,15 +1,15 @@
 //! The Cargo workspace as `cargo bridge` sees it: which crates to build, where their
 //! packages go, and every crate's identity-mode configuration (validated up front).
 
-use crate::config::{self, IdentityMode};
-use crate::js_names::{self, JsNames};
-use crate::package_settings::{self, PackageSettings};
+use crate::settings::identity::{self, IdentityMode};
+use crate::settings::js_names::{self, JsNames};
+use crate::settings::packaging::{self, PackageSettings};
 use anyhow::{Context, Result, bail};
 use cargo_metadata::{CrateType, Metadata, MetadataCommand, Package, TargetKind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The target every bridge crate is built for (`cargo_build.rs` builds for it).
+/// The target every bridge crate is built for (`build/cargo.rs` builds for it).
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const RUNTIME_CRATE: &str = "bridge-runtime";
 
@@ -99,12 +99,12 @@ pub fn load(
     let metadata = cmd
         .exec()
         .context("reading the workspace with `cargo metadata`")
-        .map_err(crate::runtime_copy::explain_metadata_error)?;
+        .map_err(crate::build::runtime_copy::explain_metadata_error)?;
     let manifest_path = metadata
         .workspace_root
         .join("Cargo.toml")
         .into_std_path_buf();
-    let default_mode = config::read_identity_mode(
+    let default_mode = identity::read_identity_mode(
         &metadata.workspace_metadata,
         &manifest_path,
         "workspace.metadata.bridge",
@@ -128,7 +128,7 @@ pub fn load(
         if names.or(default) == Some(JsNames::AsWritten) {
             as_written.insert(pkg.name.to_string());
         }
-        let mode = config::read_identity_mode(
+        let mode = identity::read_identity_mode(
             &pkg.metadata,
             pkg.manifest_path.as_std_path(),
             "package.metadata.bridge",
@@ -273,7 +273,7 @@ fn check_bridge_crate(pkg: &Package, wasm_bindgen: Option<String>) -> Result<Bri
             manifest.display()
         );
     }
-    let settings = package_settings::read(&pkg.metadata, manifest, &pkg.name)?;
+    let settings = packaging::read(&pkg.metadata, manifest, &pkg.name)?;
     let dir = manifest
         .parent()
         .expect("a manifest has a directory")

@@ -8,7 +8,7 @@
 //! `apply` picks per crate, before the name checks, so collisions the choice makes are
 //! reported like any other.
 
-use crate::exports::Exports;
+use crate::postprocess::exports::Exports;
 use anyhow::{Result, bail};
 use bridge_schema::Field;
 use serde_json::Value;
@@ -115,7 +115,7 @@ pub fn check_fields(exports: &Exports) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exports::{ClassExport, DataExport, FunctionExport};
+    use crate::postprocess::exports::{ClassExport, DataExport, FunctionExport};
     use bridge_schema::{Function, FunctionKind, Receiver, RecordDef, Ty};
     use serde_json::json;
 

@@ -21,10 +21,10 @@
 //! (`fixtures/support/lean.mjs` lists each feature's markers); the bench's size table says what
 //! stays (`size.rs` `FEATURES`, `size_without.rs` `MODULE_FEATURES`).
 
-use crate::config::IdentityMode;
-use crate::exports::{ClassExport, ImportExport};
 use crate::glue::{self, ClassPlan, Glue, GlueModel};
-use crate::snippets::Snippet;
+use crate::postprocess::exports::{ClassExport, ImportExport};
+use crate::postprocess::snippets::Snippet;
+use crate::settings::identity::IdentityMode;
 use crate::timings::{Laps, Phase};
 use crate::transforms::{self, identity::ClassMode};
 use anyhow::{Context, Result};
@@ -82,11 +82,13 @@ pub fn run(
 
     let mut exports = transforms::exports_section::run(&mut module, wasm_name)?;
     laps.end(Phase::Decode);
-    crate::js_names::apply(&mut exports, naming.as_written);
-    crate::js_names::check_fields(&exports)
+    crate::settings::js_names::apply(&mut exports, naming.as_written);
+    crate::settings::js_names::check_fields(&exports)
         .with_context(|| format!("checking the JS names of {wasm_name}"))?;
-    let notes = Vec::from_iter(crate::names::drop_shadowed_fields(&mut exports));
-    crate::names::check(&exports)
+    let notes = Vec::from_iter(crate::postprocess::names::drop_shadowed_fields(
+        &mut exports,
+    ));
+    crate::postprocess::names::check(&exports)
         .with_context(|| format!("checking the JS names of {wasm_name}"))?;
     check::records_match_module(&module, &exports, wasm_name)?;
     check::runtime_matches_module(&module, wasm_name)?;
@@ -96,7 +98,7 @@ pub fn run(
             let view = crate::wasm_bindgen::merge::view(processed, &module, naming.lib_name)
                 .with_context(|| format!("joining wasm-bindgen's half of {wasm_name}"))?;
             let bg_js = format!("{}_bg.js", naming.lib_name);
-            crate::names::check_wasm_bindgen(&exports, &view.exports, &bg_js)
+            crate::postprocess::names::check_wasm_bindgen(&exports, &view.exports, &bg_js)
                 .with_context(|| format!("checking the JS names of {wasm_name}"))?;
             view
         }
@@ -235,7 +237,10 @@ fn mode_summary(plans: &[ClassPlan]) -> String {
 }
 
 mod check;
+pub mod exports;
 #[cfg(test)]
 mod fuzz;
+pub mod names;
 mod reach;
 mod signatures;
+pub mod snippets;

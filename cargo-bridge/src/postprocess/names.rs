@@ -4,7 +4,7 @@
 //! their crates and suggesting `#[bridge(js_name = "...")]`. (Each name on its own, e.g.
 //! a `js_name` that is not a JS identifier, is checked by the macro at compile time.)
 
-use crate::exports::{ClassExport, Exports};
+use crate::postprocess::exports::{ClassExport, Exports};
 use anyhow::{Result, bail};
 use bridge_schema::FunctionKind;
 
@@ -220,7 +220,7 @@ fn check_members(class: &ClassExport) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exports::{ClassExport, FunctionExport};
+    use crate::postprocess::exports::{ClassExport, FunctionExport};
     use bridge_schema::{Function, FunctionKind, Receiver, Ty};
 
     fn class(krate: &str, rust: &str, js: &str) -> ClassExport {
@@ -513,7 +513,7 @@ mod tests {
 
     #[test]
     fn records_and_enums_share_the_name_space() {
-        use crate::exports::DataExport;
+        use crate::postprocess::exports::DataExport;
         use bridge_schema::{EnumDef, RecordDef};
         let err = error(Exports {
             classes: vec![class("pa", "Point", "Point")],

@@ -6,8 +6,8 @@
 //! `strip = true`) gets rustc's default features by flag, so wasm-opt neither rejects
 //! its bulk-memory or sign-ext instructions nor adds instructions the target lacks.
 
-use crate::package_settings::WasmOpt;
 use crate::progress::Step;
+use crate::settings::packaging::WasmOpt;
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::process::Command;
@@ -49,7 +49,7 @@ pub fn run(
     let WasmOpt::Flags(flags) = settings else {
         return Ok(wasm);
     };
-    let tool = crate::binaryen::find(quiet)?;
+    let tool = crate::package::binaryen::find(quiet)?;
     let program = &tool.program;
     let step = Step::start("Optimizing", &format!("{lib_name} with {PROGRAM}"), quiet);
     // A directory of this run's own: two builds of one package at once (two test suites)
@@ -83,14 +83,14 @@ pub fn run(
             program.display(),
             kept.join(format!("{lib_name}.pre-opt.wasm")).display(),
             String::from_utf8_lossy(&out.stderr).trim(),
-            crate::binaryen::MIN_VERSION,
-            crate::binaryen::ENV_OVERRIDE,
-            crate::binaryen::PINNED,
+            crate::package::binaryen::MIN_VERSION,
+            crate::package::binaryen::ENV_OVERRIDE,
+            crate::package::binaryen::PINNED,
         );
     }
     let optimized =
         std::fs::read(&output).with_context(|| format!("reading {}", output.display()))?;
-    let optimized = crate::table_exports::repair(&wasm, optimized)?;
+    let optimized = crate::package::table_exports::repair(&wasm, optimized)?;
     step.done(
         "Optimized",
         &format!("{lib_name}: {} → {} bytes", wasm.len(), optimized.len()),

@@ -13,7 +13,7 @@
 
 use crate::cli::Target;
 use crate::glue::Glue;
-use crate::workspace::BridgeCrate;
+use crate::settings::workspace::BridgeCrate;
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -356,6 +356,10 @@ fn package_json(
     text.push('\n');
     text
 }
+
+pub mod binaryen;
+mod table_exports;
+pub mod wasm_opt;
 
 #[cfg(test)]
 mod tests {

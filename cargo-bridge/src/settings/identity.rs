@@ -2,7 +2,7 @@
 //!
 //! `[package.metadata.bridge] identity-mode = "..."` sets a crate's default;
 //! `[workspace.metadata.bridge] identity-mode = "..."` the workspace's. The other keys of
-//! a crate's table are read by `package_settings.rs`.
+//! a crate's table are read by `packaging.rs`.
 
 use anyhow::{Result, bail};
 use serde_json::Value;
@@ -62,11 +62,17 @@ pub fn read_identity_mode(
             bridge
         );
     };
-    // A crate's table also holds its packaging settings (package_settings.rs).
+    // A crate's table also holds its packaging settings (packaging.rs).
     let valid: &[&str] = if table.starts_with("package.") {
-        &[KEY, crate::js_names::KEY, "npm-name", "wasm-opt", "profile"]
+        &[
+            KEY,
+            crate::settings::js_names::KEY,
+            "npm-name",
+            "wasm-opt",
+            "profile",
+        ]
     } else {
-        &[KEY, crate::js_names::KEY]
+        &[KEY, crate::settings::js_names::KEY]
     };
     for key in bridge.keys() {
         if !valid.contains(&key.as_str()) {

@@ -3,8 +3,8 @@
 //! after `--` (which may not take over what cargo bridge itself decides).
 
 use crate::cli::BuildArgs;
-use crate::package_settings::{check_npm_name, check_part};
-use crate::workspace::BridgeCrate;
+use crate::settings::packaging::{check_npm_name, check_part};
+use crate::settings::workspace::BridgeCrate;
 use anyhow::{Result, bail};
 
 /// Each flag cargo bridge sets itself (a prefix for its `--flag=value` form too), and

@@ -2,7 +2,7 @@
 //! crate's directory and copied into the package as `snippets/<crate>/<path>`, which the
 //! glue imports (both targets).
 
-use crate::exports::ImportExport;
+use crate::postprocess::exports::ImportExport;
 use anyhow::{Context, Result, bail};
 use bridge_schema::ImportSource;
 use std::collections::BTreeMap;

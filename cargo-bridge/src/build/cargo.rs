@@ -1,19 +1,19 @@
 //! Running `cargo build --target wasm32-unknown-unknown` (installing the target with rustup
 //! when it is missing) and finding the `.wasm` each crate produced.
 //!
-//! Also every crate's `.rlib`, for `import_check.rs`.
+//! Also every crate's `.rlib`, for `import_check.rs` (this directory).
 
+use crate::build::import_check::CrateArtifact;
 use crate::cli::Profile;
-use crate::import_check::CrateArtifact;
 use crate::progress::Step;
-use crate::workspace::{BridgeCrate, Workspace};
+use crate::settings::workspace::{BridgeCrate, Workspace};
 use anyhow::{Context, Result, bail};
 use cargo_metadata::{CrateType, Message};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-pub use crate::workspace::WASM_TARGET;
+pub use crate::settings::workspace::WASM_TARGET;
 
 /// Make sure the standard library for wasm32 is installed.
 pub fn ensure_wasm_target(quiet: bool) -> Result<()> {
