@@ -12,6 +12,7 @@ mod demo;
 mod docs;
 pub mod fixtures;
 mod fmt;
+mod fn_lengths;
 mod fuzz;
 pub mod js_tools;
 mod packages;
@@ -95,6 +96,8 @@ enum Task {
     Docs,
     /// Import circles between the modules of each crate (fails on any but the known ones)
     Circles,
+    /// Function lengths of every crate; fails if cargo-bridge, xtask or the bench has one over 100 lines or more than 10 over 60
+    FnLengths,
     /// Build the bundled example with `cargo bridge build --release` and run it in Node
     Example,
     /// Build the outline editor demo (examples/outline) and serve it on 127.0.0.1 (prints the URL)
@@ -121,6 +124,7 @@ pub fn main() -> Result<()> {
         Task::Example => tasks::example(&sh),
         Task::Demo(args) => demo::run(&sh, &args),
         Task::Circles => circles::run(&fixtures::project_root()),
+        Task::FnLengths => fn_lengths::run(&fixtures::project_root()),
         Task::Docs => docs::run(&sh),
         Task::Bench { args } => bench(&sh, "bench", &args),
         Task::Fuzz(args) => fuzz::run(&sh, &args),
