@@ -216,8 +216,11 @@ pub struct MemberArgs {
     pub js_name: Option<String>,
     /// `#[bridge(skip)]`: keep the method Rust-only.
     pub skip: bool,
-    /// How `js_name` was given (`getter = "a"`), for the message of a second name.
+    /// `js_name = "b"` as given, for the message of a second one.
     name_arg: Option<NameArg>,
+    /// `getter = "a"` / `setter = "a"` as given: the property's name, over `js_name` (as in
+    /// wasm-bindgen, where `js_name` then names nothing JS sees).
+    role_name_arg: Option<NameArg>,
     /// The role's argument as written (`getter`), for the message of a second role.
     role_written: Option<String>,
     /// A class field's accessor: its name as written in Rust, where a crate keeping Rust
@@ -279,7 +282,7 @@ fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Resul
             args.role_written = Some(key.clone());
             if meta.input.peek(syn::Token![=]) {
                 let value = js_name_value(&meta)?;
-                set_name(&mut args.name_arg, &meta, &key, value)?;
+                set_name(&mut args.role_name_arg, &meta, &key, value)?;
             }
             Ok(())
         } else if key == "js_name" {
@@ -297,7 +300,11 @@ fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Resul
             ))
         }
     })?;
-    args.js_name = args.name_arg.as_ref().map(|n| n.value.clone());
+    args.js_name = args
+        .role_name_arg
+        .as_ref()
+        .or(args.name_arg.as_ref())
+        .map(|n| n.value.clone());
     Ok(())
 }
 

@@ -81,7 +81,7 @@ impl Widget {
         self.value
     }
 
-    #[bridge(getter = "a", js_name = "b")]
+    #[bridge(getter = "a", getter = "b")]
     pub fn two_names(&self) -> u32 {
         self.value
     }
