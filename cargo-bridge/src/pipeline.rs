@@ -12,9 +12,9 @@ use crate::package;
 use crate::postprocess::snippets;
 use crate::postprocess::{self, Naming};
 use crate::progress::Step;
+use crate::settings::flags;
 use crate::settings::packaging::WasmOpt;
 use crate::settings::workspace::{self, BridgeCrate, Workspace};
-use crate::settings::{flags, modes};
 use crate::timings::{self, Phase};
 use anyhow::{Context, Result, bail};
 use std::path::PathBuf;
@@ -318,7 +318,7 @@ fn package_crate(
         target: args.target.name(),
         debug: profile.debug_glue(),
         keep_names: profile.keeps_names(),
-        as_written: &ws.as_written,
+        as_written: &ws.settings.as_written(),
     };
     let mut output = postprocess::run(
         &bytes,
@@ -326,7 +326,7 @@ fn package_crate(
         &naming,
         &mut laps,
         wasm_bindgen.as_ref(),
-        |class| modes::resolve(class, ws),
+        |class| ws.settings.identity_mode(class),
         |imports| snippets::resolve(imports, &ws.package_dirs),
     )?;
     if args.target == Target::NodejsCjs

@@ -1,5 +1,5 @@
 //! The JS naming convention of each crate's exports: `[package.metadata.bridge] js-names`
-//! (else `[workspace.metadata.bridge] js-names`, else camelCase). `"camelCase"` (the
+//! (else `[workspace.metadata.bridge] js-names`, else camelCase; `mod.rs` resolves it). `"camelCase"` (the
 //! default) names functions, methods, properties and record fields in camelCase;
 //! `"as-written"` keeps them as written in Rust, as wasm-bindgen does (`make_svg`,
 //! `background_color`; a setter `set_x` is still the property `x`), so a class moved from
@@ -26,16 +26,11 @@ pub enum JsNames {
     AsWritten,
 }
 
-/// Read `js-names` from a `metadata` value (`[package.metadata]` or
-/// `[workspace.metadata]`); `table` names the TOML table for messages. (The table's shape
-/// and its other keys are checked by `config::read_identity_mode`.)
-pub fn read(metadata: &Value, manifest: &Path, table: &str) -> Result<Option<JsNames>> {
-    let Some(value) = metadata.get("bridge").and_then(|b| b.get(KEY)) else {
-        return Ok(None);
-    };
+/// The value of `js-names` in `[<table>]` of `manifest`.
+pub fn from_value(value: &Value, manifest: &Path, table: &str) -> Result<JsNames> {
     match value.as_str() {
-        Some("camelCase") => Ok(Some(JsNames::CamelCase)),
-        Some("as-written") => Ok(Some(JsNames::AsWritten)),
+        Some("camelCase") => Ok(JsNames::CamelCase),
+        Some("as-written") => Ok(JsNames::AsWritten),
         _ => bail!(
             "{}: invalid [{table}] {KEY} = {value}; valid values are {VALID}",
             manifest.display()
@@ -121,8 +116,10 @@ mod tests {
 
     #[test]
     fn values_and_bad_values() {
-        let read = |v: Value| read(&v, Path::new("/x/Cargo.toml"), "package.metadata.bridge");
-        assert_eq!(read(json!({})).unwrap(), None);
+        let read = |v: Value| {
+            let value = &v["bridge"]["js-names"];
+            from_value(value, Path::new("/x/Cargo.toml"), "package.metadata.bridge").map(Some)
+        };
         assert_eq!(
             read(json!({"bridge": {"js-names": "as-written"}})).unwrap(),
             Some(JsNames::AsWritten)

@@ -7,7 +7,7 @@
 //! `omit-default-module-path`), so a wasm-pack crate builds as it did. A bridge key
 //! overrides the wasm-pack one; a key of wasm-pack's table cargo bridge does not know is a
 //! warning naming it (wasm-pack's table is another tool's, and grows), one of bridge's own
-//! table an error (`identity.rs`).
+//! table an error (`mod.rs`, which calls [`read`] for each crate it packages).
 
 use crate::cli::Profile;
 use anyhow::{Result, bail};
@@ -144,7 +144,7 @@ pub fn read(metadata: &Value, manifest: &Path, crate_name: &str) -> Result<Packa
 }
 
 /// The `profile.<name>` tables of `[<table>]` (wasm-pack's layout) into `profiles`. In
-/// bridge's table only `profile` is read here (its other keys are checked in `identity.rs`).
+/// bridge's table only `profile` is read here (its keys are checked in `mod.rs`).
 fn read_tool_table(
     tool: &Value,
     table: &str,

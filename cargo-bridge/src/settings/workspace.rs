@@ -1,12 +1,11 @@
 //! The Cargo workspace as `cargo bridge` sees it: which crates to build, where their
-//! packages go, and every crate's identity-mode configuration (validated up front).
+//! packages go, and every crate's settings (read by `mod.rs`, validated up front).
 
-use crate::settings::identity::{self, IdentityMode};
-use crate::settings::js_names::{self, JsNames};
-use crate::settings::packaging::{self, PackageSettings};
+use crate::settings::Settings;
+use crate::settings::packaging::PackageSettings;
 use anyhow::{Context, Result, bail};
 use cargo_metadata::{CrateType, Metadata, MetadataCommand, Package, TargetKind};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The target every bridge crate is built for (`build/cargo.rs` builds for it).
@@ -16,13 +15,8 @@ const RUNTIME_CRATE: &str = "bridge-runtime";
 pub struct Workspace {
     pub manifest_path: PathBuf,
     pub target_dir: PathBuf,
-    /// `[workspace.metadata.bridge] identity-mode`.
-    pub default_mode: Option<IdentityMode>,
-    /// `[package.metadata.bridge] identity-mode` of every package that sets it, by name.
-    pub crate_modes: BTreeMap<String, IdentityMode>,
-    /// The crates whose exports keep their Rust names (`js-names = "as-written"`, the
-    /// crate's or else the workspace's), among all packages of the graph.
-    pub as_written: BTreeSet<String>,
+    /// Every package's settings (`identity-mode`, `js-names`), resolved.
+    pub settings: Settings,
     /// The crates to build.
     pub crates: Vec<BridgeCrate>,
     /// Directory of every package in the dependency graph, by name (JS module files of
@@ -104,39 +98,7 @@ pub fn load(
         .workspace_root
         .join("Cargo.toml")
         .into_std_path_buf();
-    let default_mode = identity::read_identity_mode(
-        &metadata.workspace_metadata,
-        &manifest_path,
-        "workspace.metadata.bridge",
-    )?;
-    let default_names = js_names::read(
-        &metadata.workspace_metadata,
-        &manifest_path,
-        "workspace.metadata.bridge",
-    )?;
-    let mut crate_modes = BTreeMap::new();
-    let mut as_written = BTreeSet::new();
-    for pkg in &metadata.packages {
-        let names = js_names::read(
-            &pkg.metadata,
-            pkg.manifest_path.as_std_path(),
-            "package.metadata.bridge",
-        )?;
-        // The workspace's default covers its members only (not crates.io dependencies).
-        let member = metadata.workspace_members.contains(&pkg.id);
-        let default = if member { default_names } else { None };
-        if names.or(default) == Some(JsNames::AsWritten) {
-            as_written.insert(pkg.name.to_string());
-        }
-        let mode = identity::read_identity_mode(
-            &pkg.metadata,
-            pkg.manifest_path.as_std_path(),
-            "package.metadata.bridge",
-        )?;
-        if let Some(mode) = mode {
-            crate_modes.insert(pkg.name.to_string(), mode);
-        }
-    }
+    let settings = Settings::read(&metadata, &manifest_path)?;
     let crates = select_crates(&metadata, manifest_path.as_path(), package)?;
     let package_dirs = metadata
         .packages
@@ -150,9 +112,7 @@ pub fn load(
         package_dirs,
         manifest_path,
         target_dir: metadata.target_directory.clone().into_std_path_buf(),
-        default_mode,
-        crate_modes,
-        as_written,
+        settings,
         crates,
     })
 }
@@ -273,7 +233,7 @@ fn check_bridge_crate(pkg: &Package, wasm_bindgen: Option<String>) -> Result<Bri
             manifest.display()
         );
     }
-    let settings = packaging::read(&pkg.metadata, manifest, &pkg.name)?;
+    let settings = crate::settings::package(&pkg.metadata, manifest, &pkg.name)?;
     let dir = manifest
         .parent()
         .expect("a manifest has a directory")
