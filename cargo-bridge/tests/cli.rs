@@ -342,6 +342,7 @@ fn packages_are_deterministic() {
             "det_crate.d.ts",
             "det_crate.js",
             "det_crate_bg.wasm",
+            "det_crate_bg.wasm.d.ts",
             "package.json"
         ]
     );
@@ -350,6 +351,7 @@ fn packages_are_deterministic() {
         "det_crate.d.ts",
         "package.json",
         "det_crate_bg.wasm",
+        "det_crate_bg.wasm.d.ts",
     ] {
         let a = std::fs::read(first.join(file)).unwrap();
         let b = std::fs::read(second.join(file)).unwrap();

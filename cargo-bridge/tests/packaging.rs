@@ -435,3 +435,42 @@ fn wasm_packs_fields_readme_and_licenses_come_along() {
         .ok();
     assert!(!bare.join("README.md").exists() && !bare.join("package.json").exists());
 }
+
+/// `<name>_bg.wasm.d.ts` declares every export of the module the package ships, under
+/// its own name (the ABI's `crate::Class::method` names as string names), and nothing
+/// else; `--no-typescript` leaves it out (flags.rs).
+#[test]
+fn the_modules_exports_are_declared_each_under_its_own_name() {
+    let project = project("mdts", "typed-module", "", "");
+    let out = project.path("out");
+    project.build(&["--out-dir", out.to_str().unwrap()]).ok();
+    let dts = read(&out.join("typed_module_bg.wasm.d.ts"));
+    let mut declared: Vec<String> = dts
+        .lines()
+        .filter_map(|line| {
+            if let Some(rest) = line.strip_prefix("export const ") {
+                return Some(rest.split(':').next().unwrap().to_string());
+            }
+            let literal = line.strip_prefix("export { ")?.split_once(" as ")?.1;
+            let literal = literal.strip_suffix(" };")?;
+            Some(serde_json::from_str::<String>(literal).unwrap())
+        })
+        .collect();
+    declared.sort();
+    let source = format!(
+        r#"import {{ readFileSync }} from "node:fs";
+const module = new WebAssembly.Module(readFileSync({wasm:?}));
+console.log(JSON.stringify(WebAssembly.Module.exports(module).map((e) => e.name).sort()));
+"#,
+        wasm = out.join("typed_module_bg.wasm").display().to_string(),
+    );
+    let stdout = run_node_module(&project.path("exports.mjs"), &source);
+    let mut exported: Vec<String> = serde_json::from_str(&stdout).unwrap();
+    exported.sort();
+    assert_eq!(declared, exported, "{dts}");
+    assert!(
+        dts.contains(r#" as "typed-module::Counter::new" };"#),
+        "{dts}"
+    );
+    assert!(dts.contains("export const memory: __WasmMemory;"), "{dts}");
+}

@@ -242,7 +242,8 @@ fn a_crate_without_wasm_bindgen_gets_no_trace_of_it() {
             "package.json",
             "wbg_free.d.ts",
             "wbg_free.js",
-            "wbg_free_bg.wasm"
+            "wbg_free_bg.wasm",
+            "wbg_free_bg.wasm.d.ts"
         ]
     );
     let js = read(&pkg.join("wbg_free.js"));

@@ -5,7 +5,7 @@
 //! The view model is layered; a file imports only the layers below it (`cargo xtask
 //! circles` checks there is no circle): (1) leaves importing nothing of `glue/`: `numbers.rs`,
 //! `type_names.rs` (reads only `ts_names.rs`), `wasm_abi.rs`, `comments.rs`, `text.rs`,
-//! `flat.rs`, `wasm_bindgen.rs`, `prune.rs`; (2) `ts.rs`, all TypeScript the `.d.ts` spells;
+//! `flat.rs`, `wasm_bindgen.rs`, `prune.rs`, `module_exports.rs`; (2) `ts.rs`, all TypeScript the `.d.ts` spells;
 //! (3) `wire.rs` (codecs), `data.rs` (records' and enums' TypeScript); (4) `types.rs`
 //! (`Kind`, `TyView`); (5) `calls.rs` (function and closure views); (6) `js.rs` (calls into
 //! JS, imported classes); (7) `model.rs` (`GlueModel`); (8) this file: the minijinja
@@ -18,6 +18,7 @@ mod data;
 mod flat;
 mod js;
 mod model;
+mod module_exports;
 mod numbers;
 mod prune;
 #[cfg(test)]
@@ -44,6 +45,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     (
         "glue.d.ts.j2",
         include_str!("../../../templates/glue.d.ts.j2"),
+    ),
+    (
+        "bg_wasm.d.ts.j2",
+        include_str!("../../../templates/bg_wasm.d.ts.j2"),
     ),
     (
         "runtime.js.j2",
@@ -249,6 +254,23 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
         dts,
         imported_files,
     })
+}
+
+/// `<stem>_bg.wasm.d.ts`: the exports of the package's module `wasm` (its final bytes),
+/// typed for a project that imports the `.wasm` itself (`module_exports.rs`).
+pub fn render_module_dts(crate_name: &str, stem: &str, wasm: &[u8]) -> Result<String> {
+    let exports = module_exports::read(wasm)?;
+    let context = minijinja::context! {
+        crate_name => crate_name,
+        generator => format!("cargo-bridge {}", env!("CARGO_PKG_VERSION")),
+        wasm_file => format!("{stem}_bg.wasm"),
+        glue_file => format!("{stem}.js"),
+        exports => exports,
+    };
+    environment()?
+        .get_template("bg_wasm.d.ts.j2")?
+        .render(context)
+        .context("rendering the module's TypeScript declarations")
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Writing the wasm-pack-style package: `<name>.js`, `<name>.d.ts`, `<name>_bg.wasm`,
-//! `package.json` (the last two unless `--no-typescript`, `--no-pack`), and what wasm-pack
+//! Writing the wasm-pack-style package: `<name>.js`, `<name>_bg.wasm`, `<name>.d.ts` and
+//! `<name>_bg.wasm.d.ts` (not with `--no-typescript`), `package.json` (not with
+//! `--no-pack`), and what wasm-pack
 //! adds beside them: the crate's README and LICENSE files (not with `--no-pack`) and a
 //! `.gitignore` of `*`. package.json has every field wasm-pack writes from Cargo.toml
 //! (`collaborators` from `authors`, `homepage`, `keywords`, `repository` as an object, a
@@ -49,6 +50,8 @@ pub fn write(
     ];
     if package.typescript {
         files.push((format!("{name}.d.ts"), glue.dts.as_bytes().to_vec()));
+        let module_dts = crate::glue::render_module_dts(&krate.name, name, wasm)?;
+        files.push((format!("{name}_bg.wasm.d.ts"), module_dts.into_bytes()));
     }
     if package.package_json {
         let mut imported: Vec<String> = glue.imported_files.clone();
