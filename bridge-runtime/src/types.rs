@@ -32,6 +32,9 @@ pub trait BridgeType: 'static {
     /// crate and type, so two crates' same-named types never merge. Export records name
     /// types by it; `cargo bridge` resolves it to the type's definition.
     const TYPE_ID: &'static str;
+    /// A wasm-bindgen type (`js/wbg_types.rs`): the record names it by the type as written.
+    #[doc(hidden)]
+    const WASM_BINDGEN: bool = false;
 }
 
 /// Implemented by `#[bridge]` for every exported class. Not meant to be implemented by hand.

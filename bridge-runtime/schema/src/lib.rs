@@ -107,6 +107,18 @@ pub fn type_id(crate_name: &str, rust_name: &str) -> String {
     format!("{crate_name}::{rust_name}")
 }
 
+/// The type id of every wasm-bindgen type in a `#[bridge]` signature
+/// (`bridge_runtime`'s `js/wbg_types.rs`); the record follows it with `:` and the type as
+/// written (`#wasm-bindgen:web_sys::HtmlElement`).
+pub const WASM_BINDGEN_TYPE_ID: &str = "#wasm-bindgen";
+
+/// The type as written of a wasm-bindgen type's id, `None` for any other type id.
+pub fn wasm_bindgen_type(type_id: &str) -> Option<&str> {
+    type_id
+        .strip_prefix(WASM_BINDGEN_TYPE_ID)
+        .and_then(|rest| rest.strip_prefix(':'))
+}
+
 /// Export of a member (`rust_name` without `r#`) of the type `type_id`.
 pub fn member_symbol(type_id: &str, rust_name: &str) -> String {
     format!("{type_id}::{rust_name}")

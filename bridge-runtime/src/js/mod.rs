@@ -12,7 +12,8 @@
 //! `iterator.rs` an iterator returned to JS, boxed in its own type (`into_abi`, and
 //! `next`/`free` typed by an `IterType<I>` the macro infers from the callee, so a pull is a
 //! direct call); `wbg_values.rs` (feature `wasm-bindgen`) converts to and from
-//! `wasm_bindgen::JsValue`. This file only declares and re-exports.
+//! `wasm_bindgen::JsValue`, `wbg_types.rs` lets wasm-bindgen's types cross `#[bridge]`
+//! signatures through it. This file only declares and re-exports.
 
 #[doc(hidden)]
 pub mod closure;
@@ -24,6 +25,8 @@ pub mod iterator;
 mod statics;
 mod value;
 #[cfg(feature = "wasm-bindgen")]
+mod wbg_types;
+#[cfg(feature = "wasm-bindgen")]
 mod wbg_values;
 
 pub use error::JsError;
@@ -34,3 +37,6 @@ pub(crate) use exception::throw_value;
 pub use exception::{__bridge_js_exception_cell, clear_exception, take_exception};
 pub use statics::JsStatic;
 pub use value::{JsType, JsValue};
+#[cfg(feature = "wasm-bindgen")]
+#[doc(hidden)]
+pub use wbg_types::{WASM_BINDGEN_TYPE_ID, WasmBindgenType};

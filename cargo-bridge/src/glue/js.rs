@@ -42,6 +42,10 @@ pub struct JsTypeView {
     /// Where it lives, for messages (escaped): `js/counter.mjs#Counter`, `globalThis.Date`.
     pub path: String,
     pub rust_name: String,
+    /// A wasm-bindgen type (`wasm_bindgen/types.rs`): wasm-bindgen converts it in Rust;
+    /// the glue only checks that an argument is an instance where wasm-bindgen exports a
+    /// class of its name.
+    pub wasm_bindgen: bool,
 }
 
 /// `import type { <export> as <binding> } from "./<dest>";` in the `.d.ts`.
@@ -400,6 +404,7 @@ fn js_types(
             name: super::text::js_text(&name),
             path: super::text::js_text(&path),
             rust_name: def.rust_name.clone(),
+            wasm_bindgen: bridge_schema::wasm_bindgen_type(&def.type_id).is_some(),
         });
     }
     (types, type_imports)

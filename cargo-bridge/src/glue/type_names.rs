@@ -93,6 +93,12 @@ impl<'a> TypeNames<'a> {
             unreachable!("`{type_id}` is an imported JS class")
         };
         match &t.source {
+            // A wasm-bindgen type: its TypeScript as wasm-bindgen writes it.
+            ImportSource::Global { name, .. }
+                if bridge_schema::wasm_bindgen_type(type_id).is_some() =>
+            {
+                name.clone()
+            }
             ImportSource::Global { namespace, name } => {
                 let parts: Vec<&String> = namespace.iter().chain([name]).collect();
                 if parts

@@ -247,6 +247,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
         exports.classes[at].members.extend(i.members);
     }
     check_unique_type_ids(&exports, wasm)?;
+    add_wasm_bindgen_types(&mut exports);
     check_type_refs(&exports, wasm)?;
     resolve_by_value(&mut exports);
     for class in &exports.classes {
@@ -346,40 +347,30 @@ fn check_unique_type_ids(exports: &Exports, wasm: &str) -> Result<()> {
 }
 
 /// Every type a signature or a record/enum field names has a definition in the module.
-fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
-    let index = exports.type_index();
-    let fields = exports
-        .records
-        .iter()
-        .flat_map(|r| {
-            r.def.fields.iter().map(move |f| {
-                (
-                    format!("field `{}.{}`", r.def.rust_name, f.name),
-                    &r.crate_name,
-                    &f.ty,
-                )
-            })
-        })
-        .chain(exports.enums.iter().flat_map(|e| {
-            e.def.variants.iter().flat_map(move |v| {
-                v.fields.iter().map(move |f| {
-                    (
-                        format!("field `{}::{}.{}`", e.def.rust_name, v.name, f.name),
-                        &e.crate_name,
-                        &f.ty,
-                    )
-                })
-            })
-        }));
-    for (what, crate_name, ty) in fields {
-        check_type_ref(&index, wasm, &what, crate_name, ty)?;
+/// Every type a signature, record field or variant field names: what names it (for
+/// messages), its crate, the type.
+fn type_refs(exports: &Exports) -> Vec<(String, &String, &Ty)> {
+    let mut refs = Vec::new();
+    for r in &exports.records {
+        for f in &r.def.fields {
+            let what = format!("field `{}.{}`", r.def.rust_name, f.name);
+            refs.push((what, &r.crate_name, &f.ty));
+        }
+    }
+    for e in &exports.enums {
+        for v in &e.def.variants {
+            for f in &v.fields {
+                let what = format!("field `{}::{}.{}`", e.def.rust_name, v.name, f.name);
+                refs.push((what, &e.crate_name, &f.ty));
+            }
+        }
     }
     let members = exports.classes.iter().flat_map(|c| {
         c.members.iter().map(move |m| {
             (
                 format!("`{}::{}`", c.rust_name, m.rust_name),
                 &c.crate_name,
-                m,
+                (&m.params, &m.ret),
             )
         })
     });
@@ -387,7 +378,7 @@ fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
         (
             format!("`{}`", f.function.rust_name),
             &f.crate_name,
-            &f.function,
+            (&f.function.params, &f.function.ret),
         )
     });
     let imports = exports.imports.iter().map(|i| {
@@ -397,14 +388,57 @@ fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
             (&i.import.params, &i.import.ret),
         )
     });
-    let signatures = members
-        .chain(functions)
-        .map(|(what, krate, f)| (what, krate, (&f.params, &f.ret)))
-        .chain(imports);
-    for (what, crate_name, (params, ret)) in signatures {
+    for (what, crate_name, (params, ret)) in members.chain(functions).chain(imports) {
         for ty in params.iter().map(|p| &p.ty).chain([ret]) {
-            check_type_ref(&index, wasm, &what, crate_name, ty)?;
+            refs.push((what.clone(), crate_name, ty));
         }
+    }
+    refs
+}
+
+/// wasm-bindgen types in signatures (`#wasm-bindgen:<type as written>`, see
+/// `bridge_runtime`'s `js/wbg_types.rs`) cross as imported JS classes do, as JS values:
+/// each becomes a JS type of the module (which `TypeNames` types by wasm-bindgen's name).
+fn add_wasm_bindgen_types(exports: &mut Exports) {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for (_, crate_name, ty) in type_refs(exports) {
+        for id in ty.type_ids().into_iter().chain(ty.error_type_id()) {
+            if bridge_schema::wasm_bindgen_type(id).is_some() && !found.iter().any(|(f, _)| f == id)
+            {
+                found.push((id.to_string(), crate_name.clone()));
+            }
+        }
+    }
+    for (type_id, crate_name) in found {
+        let written = bridge_schema::wasm_bindgen_type(&type_id)
+            .unwrap_or_default()
+            .to_string();
+        let name = wasm_bindgen_name(&written);
+        exports.js_types.push(DataExport {
+            crate_name,
+            def: JsTypeDef {
+                type_id,
+                rust_name: written,
+                source: ImportSource::Global {
+                    namespace: Vec::new(),
+                    name,
+                },
+            },
+        });
+    }
+}
+
+/// The name of a wasm-bindgen type as written (`web_sys::HtmlElement`, `Level<'a>`): its
+/// last path segment without generics (`HtmlElement`, `Level`).
+pub fn wasm_bindgen_name(written: &str) -> String {
+    let path = written.split('<').next().unwrap_or(written);
+    path.rsplit("::").next().unwrap_or(path).to_string()
+}
+
+fn check_type_refs(exports: &Exports, wasm: &str) -> Result<()> {
+    let index = exports.type_index();
+    for (what, crate_name, ty) in type_refs(exports) {
+        check_type_ref(&index, wasm, &what, crate_name, ty)?;
     }
     Ok(())
 }

@@ -100,6 +100,7 @@ pub fn run(
             let bg_js = format!("{}_bg.js", naming.lib_name);
             crate::postprocess::names::check_wasm_bindgen(&exports, &view.exports, &bg_js)
                 .with_context(|| format!("checking the JS names of {wasm_name}"))?;
+            crate::wasm_bindgen::types::name_types(&mut exports, &view.dts);
             view
         }
         None => glue::WasmBindgenView::default(),

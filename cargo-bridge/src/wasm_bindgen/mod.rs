@@ -53,3 +53,4 @@ mod js_exports;
 pub mod merge;
 pub mod plain;
 pub mod run;
+pub mod types;

@@ -20,6 +20,20 @@ fn type_id(r: &TypeRef) -> TokenStream {
     }
 }
 
+/// After a type id, the type as written when it is a wasm-bindgen type (the id is then
+/// `#wasm-bindgen:<type>`: `cargo bridge` names it in the `.d.ts` by wasm-bindgen's name).
+fn as_written(ty: &syn::Type) -> TokenStream {
+    let written: String = quote!(#ty)
+        .to_string()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let written = format!(":{written}");
+    quote! {
+        (if <#ty as ::bridge_runtime::BridgeType>::WASM_BINDGEN { #written } else { "" }).as_bytes()
+    }
+}
+
 /// A static in the custom section holding `section`'s record, with the type ids of its
 /// refs filled in. Only for wasm32: the host build has no such section and no use for it.
 pub fn emit(section: &RecordSection) -> TokenStream {
@@ -36,6 +50,9 @@ pub fn emit(section: &RecordSection) -> TokenStream {
         let before = format!("{before}\"");
         pieces.push(quote! { #before.as_bytes() });
         pieces.push(quote! { (#ty).as_bytes() });
+        if let TypeRef::TypeId(t) = r {
+            pieces.push(as_written(t));
+        }
         rest = after;
         pieces.push(quote! { "\"".as_bytes() });
     }
