@@ -11,11 +11,13 @@ use serde::{Deserialize, Serialize};
 pub mod abi;
 pub mod js;
 pub mod lowering;
+pub mod scalar;
 
 pub use abi::header;
+pub use scalar::Scalar;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 13;
+pub const SCHEMA_VERSION: u32 = 14;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -498,27 +500,14 @@ pub struct Param {
 #[serde(tag = "ty", content = "of", rename_all = "snake_case")]
 pub enum Ty {
     Unit,
-    Bool,
-    I8,
-    I16,
-    I32,
-    U8,
-    U16,
-    U32,
-    F32,
-    F64,
-    I64,
-    U64,
+    /// One of the scalar table's types (`bridge_schema::scalar`): `bool`, the numbers
+    /// that are one wasm value, `usize`/`isize` (a JS number; out of range →
+    /// `RangeError`), `char` (a one-code-point JS string).
+    Scalar(Scalar),
     /// `i128` / `u128`: a BigInt, on the wire at every site (two 64-bit halves, low
     /// first): one codec serves parameters, results, fields and elements.
     I128,
     U128,
-    /// `usize` (a JS number; out of range → `RangeError`).
-    Usize,
-    /// `isize` (a JS number; out of range → `RangeError`).
-    Isize,
-    /// `char` (a one-code-point JS string).
-    Char,
     String,
     /// `&str` (parameters only).
     Str,
@@ -663,22 +652,20 @@ impl Ty {
     }
 
     /// A number that crosses as one wasm scalar (and fills a typed array in a `Vec`): the
-    /// lowering table's scalars with a typed array (`lowering` tests that they agree; this
-    /// module defines the types `lowering` reads, so it does not import it).
+    /// scalars with a typed array ([`Scalar::is_number`]).
     pub fn is_number(&self) -> bool {
-        matches!(
-            self,
-            Ty::I8
-                | Ty::I16
-                | Ty::I32
-                | Ty::U8
-                | Ty::U16
-                | Ty::U32
-                | Ty::F32
-                | Ty::F64
-                | Ty::I64
-                | Ty::U64
-        )
+        matches!(self, Ty::Scalar(s) if s.is_number())
+    }
+
+    /// A map's key (a set's element): what a JS `Map` compares as Rust does: strings,
+    /// integers, `char`s ([`Scalar::map_key`]) and user types (fieldless enums: the
+    /// macro's `MapKey` bound refuses the others).
+    pub fn is_map_key(&self) -> bool {
+        match self {
+            Ty::String | Ty::I128 | Ty::U128 | Ty::Named(_) => true,
+            Ty::Scalar(s) => s.map_key(),
+            _ => false,
+        }
     }
 
     /// Compound values that cross encoded in the wire buffer (`bridge_runtime::wire`)

@@ -15,313 +15,20 @@
 
 use crate::{Callback, Function, Receiver, Ty};
 
-/// A wasm value type (the MVP's numbers: everything the boundary passes is one of them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Wasm {
-    I32,
-    I64,
-    F32,
-    F64,
-}
-
-impl Wasm {
-    /// As the text format spells it (`i32`), for messages.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Wasm::I32 => "i32",
-            Wasm::I64 => "i64",
-            Wasm::F32 => "f32",
-            Wasm::F64 => "f64",
-        }
-    }
-}
-
-/// The JS value a scalar is (what `typeof` says of it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JsType {
-    Boolean,
-    Number,
-    BigInt,
-    /// A `char`: a string of one code point.
-    String,
-}
-
-/// A Rust type that crosses as one wasm value (alone, or as an `Option`'s value after its
-/// flag) and sits in the wire at its natural alignment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Scalar {
-    Bool,
-    I8,
-    I16,
-    I32,
-    U8,
-    U16,
-    U32,
-    F32,
-    F64,
-    I64,
-    U64,
-    /// 32 bits on wasm32; a JS number, checked against its range in every build.
-    Usize,
-    Isize,
-    /// Its code point; a one-code-point JS string.
-    Char,
-}
+pub use crate::scalar::{Abi, FromWasm, JsType, Row, Scalar, Wasm};
 
 impl Scalar {
-    pub const ALL: [Scalar; 14] = [
-        Scalar::Bool,
-        Scalar::I8,
-        Scalar::I16,
-        Scalar::I32,
-        Scalar::U8,
-        Scalar::U16,
-        Scalar::U32,
-        Scalar::F32,
-        Scalar::F64,
-        Scalar::I64,
-        Scalar::U64,
-        Scalar::Usize,
-        Scalar::Isize,
-        Scalar::Char,
-    ];
-
     /// The scalar `ty` is, if it is one.
     pub fn of(ty: &Ty) -> Option<Scalar> {
-        Some(match ty {
-            Ty::Bool => Scalar::Bool,
-            Ty::I8 => Scalar::I8,
-            Ty::I16 => Scalar::I16,
-            Ty::I32 => Scalar::I32,
-            Ty::U8 => Scalar::U8,
-            Ty::U16 => Scalar::U16,
-            Ty::U32 => Scalar::U32,
-            Ty::F32 => Scalar::F32,
-            Ty::F64 => Scalar::F64,
-            Ty::I64 => Scalar::I64,
-            Ty::U64 => Scalar::U64,
-            Ty::Usize => Scalar::Usize,
-            Ty::Isize => Scalar::Isize,
-            Ty::Char => Scalar::Char,
-            Ty::Unit
-            | Ty::I128
-            | Ty::U128
-            | Ty::String
-            | Ty::Str
-            | Ty::Option(_)
-            | Ty::Vec(_)
-            | Ty::Named(_)
-            | Ty::ClassRef(_)
-            | Ty::ClassMut(_)
-            | Ty::ByValue(_)
-            | Ty::Result(..)
-            | Ty::JsValue
-            | Ty::JsValueRef
-            | Ty::Callback(_)
-            | Ty::View(_)
-            | Ty::SliceMut(_)
-            | Ty::Tuple(_)
-            | Ty::Map(..)
-            | Ty::Set(_)
-            | Ty::Iterator(_) => return None,
-        })
+        match ty {
+            Ty::Scalar(s) => Some(*s),
+            _ => None,
+        }
     }
 
     /// The schema type of this scalar.
     pub const fn ty(self) -> Ty {
-        match self {
-            Scalar::Bool => Ty::Bool,
-            Scalar::I8 => Ty::I8,
-            Scalar::I16 => Ty::I16,
-            Scalar::I32 => Ty::I32,
-            Scalar::U8 => Ty::U8,
-            Scalar::U16 => Ty::U16,
-            Scalar::U32 => Ty::U32,
-            Scalar::F32 => Ty::F32,
-            Scalar::F64 => Ty::F64,
-            Scalar::I64 => Ty::I64,
-            Scalar::U64 => Ty::U64,
-            Scalar::Usize => Ty::Usize,
-            Scalar::Isize => Ty::Isize,
-            Scalar::Char => Ty::Char,
-        }
-    }
-
-    /// The Rust type's name (`u32`), for messages and the debug glue's checks.
-    pub const fn rust(self) -> &'static str {
-        match self {
-            Scalar::Bool => "bool",
-            Scalar::I8 => "i8",
-            Scalar::I16 => "i16",
-            Scalar::I32 => "i32",
-            Scalar::U8 => "u8",
-            Scalar::U16 => "u16",
-            Scalar::U32 => "u32",
-            Scalar::F32 => "f32",
-            Scalar::F64 => "f64",
-            Scalar::I64 => "i64",
-            Scalar::U64 => "u64",
-            Scalar::Usize => "usize",
-            Scalar::Isize => "isize",
-            Scalar::Char => "char",
-        }
-    }
-
-    /// The wasm value type it crosses as.
-    pub const fn wasm(self) -> Wasm {
-        match self.abi() {
-            Abi::U32 | Abi::I32 => Wasm::I32,
-            Abi::U64 | Abi::I64 => Wasm::I64,
-            Abi::F32 => Wasm::F32,
-            Abi::F64 => Wasm::F64,
-        }
-    }
-
-    /// The Rust type generated code declares the wasm value as (a thunk's parameter, a raw
-    /// import's): the narrow integers widen with their sign, `bool` and `char` are `u32`.
-    pub const fn abi(self) -> Abi {
-        match self {
-            Scalar::Bool
-            | Scalar::U8
-            | Scalar::U16
-            | Scalar::U32
-            | Scalar::Usize
-            | Scalar::Char => Abi::U32,
-            Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::Isize => Abi::I32,
-            Scalar::F32 => Abi::F32,
-            Scalar::F64 => Abi::F64,
-            Scalar::I64 => Abi::I64,
-            Scalar::U64 => Abi::U64,
-        }
-    }
-
-    /// Bytes it takes on the wire, which is also its alignment there (`bool` is one byte,
-    /// `usize`/`isize` are 32 bits, a `char` is its code point as a `u32`).
-    pub const fn wire_size(self) -> u32 {
-        match self {
-            Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
-            Scalar::I16 | Scalar::U16 => 2,
-            Scalar::I32
-            | Scalar::U32
-            | Scalar::F32
-            | Scalar::Usize
-            | Scalar::Isize
-            | Scalar::Char => 4,
-            Scalar::F64 | Scalar::I64 | Scalar::U64 => 8,
-        }
-    }
-
-    /// The JS value it is.
-    pub const fn js(self) -> JsType {
-        match self {
-            Scalar::Bool => JsType::Boolean,
-            Scalar::I8
-            | Scalar::I16
-            | Scalar::I32
-            | Scalar::U8
-            | Scalar::U16
-            | Scalar::U32
-            | Scalar::F32
-            | Scalar::F64
-            | Scalar::Usize
-            | Scalar::Isize => JsType::Number,
-            Scalar::I64 | Scalar::U64 => JsType::BigInt,
-            Scalar::Char => JsType::String,
-        }
-    }
-
-    /// Its TypeScript type.
-    pub const fn ts(self) -> &'static str {
-        match self.js() {
-            JsType::Boolean => "boolean",
-            JsType::Number => "number",
-            JsType::BigInt => "bigint",
-            JsType::String => "string",
-        }
-    }
-
-    /// The typed array a `Vec` of it is in JS; `None` for the scalars whose vectors are
-    /// not numbers (`bool`, `char`) or are checked element by element (`usize`, `isize`).
-    pub const fn typed_array(self) -> Option<&'static str> {
-        Some(match self {
-            Scalar::I8 => "Int8Array",
-            Scalar::I16 => "Int16Array",
-            Scalar::I32 => "Int32Array",
-            Scalar::U8 => "Uint8Array",
-            Scalar::U16 => "Uint16Array",
-            Scalar::U32 => "Uint32Array",
-            Scalar::I64 => "BigInt64Array",
-            Scalar::U64 => "BigUint64Array",
-            Scalar::F32 => "Float32Array",
-            Scalar::F64 => "Float64Array",
-            Scalar::Bool | Scalar::Usize | Scalar::Isize | Scalar::Char => return None,
-        })
-    }
-
-    /// A number type: one that crosses as a JS number or BigInt and fills a typed array
-    /// (what [`Ty::is_number`] says; the tests hold the two together).
-    pub const fn is_number(self) -> bool {
-        self.typed_array().is_some()
-    }
-
-    /// An integer's range as JS literals (`-128`, `127`; BigInt literals for `i64`/`u64`);
-    /// `None` for floats, `bool` and `char`.
-    pub const fn range(self) -> Option<(&'static str, &'static str)> {
-        Some(match self {
-            Scalar::I8 => ("-128", "127"),
-            Scalar::I16 => ("-32768", "32767"),
-            Scalar::I32 | Scalar::Isize => ("-2147483648", "2147483647"),
-            Scalar::U8 => ("0", "255"),
-            Scalar::U16 => ("0", "65535"),
-            Scalar::U32 | Scalar::Usize => ("0", "4294967295"),
-            Scalar::I64 => ("-9223372036854775808n", "9223372036854775807n"),
-            Scalar::U64 => ("0n", "18446744073709551615n"),
-            Scalar::F32 | Scalar::F64 | Scalar::Bool | Scalar::Char => return None,
-        })
-    }
-
-    /// JS reads the wasm value as signed, and the type's values reach past the signed
-    /// range of its wasm type: the glue reinterprets what it receives (`>>> 0`,
-    /// `BigInt.asUintN(64, ..)`).
-    pub const fn unsigned_wasm(self) -> bool {
-        matches!(self, Scalar::U32 | Scalar::Usize | Scalar::U64)
-    }
-}
-
-/// The Rust type generated code declares a scalar's wasm value as ([`Scalar::abi`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Abi {
-    U32,
-    I32,
-    U64,
-    I64,
-    F32,
-    F64,
-}
-
-impl Abi {
-    /// The Rust type's name (`u32`), as generated code spells it.
-    pub const fn rust(self) -> &'static str {
-        match self {
-            Abi::U32 => "u32",
-            Abi::I32 => "i32",
-            Abi::U64 => "u64",
-            Abi::I64 => "i64",
-            Abi::F32 => "f32",
-            Abi::F64 => "f64",
-        }
-    }
-
-    /// Its size in bytes (the runtime asserts `size_of` of the type against it).
-    pub const fn size(self) -> u32 {
-        match self {
-            Abi::U32 | Abi::I32 | Abi::F32 => 4,
-            Abi::U64 | Abi::I64 | Abi::F64 => 8,
-        }
+        Ty::Scalar(self)
     }
 }
 
@@ -497,23 +204,7 @@ pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
         (Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128, _) => {
             unreachable!("tuples, maps, sets and 128-bit integers are on the wire at every site")
         }
-        (
-            Ty::Bool
-            | Ty::I8
-            | Ty::I16
-            | Ty::I32
-            | Ty::U8
-            | Ty::U16
-            | Ty::U32
-            | Ty::F32
-            | Ty::F64
-            | Ty::I64
-            | Ty::U64
-            | Ty::Usize
-            | Ty::Isize
-            | Ty::Char,
-            _,
-        ) => unreachable!("scalars are lowered above"),
+        (Ty::Scalar(_), _) => unreachable!("scalars are lowered above"),
     }
 }
 
@@ -587,7 +278,7 @@ pub fn export_signature(function: &Function) -> Option<Signature> {
     };
     // An async export returns its task's id; the output comes from its finish export.
     let ret = if function.is_async {
-        &Ty::U32
+        &Ty::Scalar(Scalar::U32)
     } else {
         &function.ret
     };
@@ -597,7 +288,7 @@ pub fn export_signature(function: &Function) -> Option<Signature> {
 /// The finish export of an async export (`bridge_schema::async_finish_export`): the task
 /// id, then the function's result as a sync export returns it.
 pub fn async_finish_signature(function: &Function) -> Option<Signature> {
-    signature(None, [Ty::U32].iter(), &function.ret)
+    signature(None, [Ty::Scalar(Scalar::U32)].iter(), &function.ret)
 }
 
 /// The `#closure-call` export of a Rust closure of type `callback` (returned by an export
@@ -653,24 +344,30 @@ mod tests {
         assert_eq!(abis, Scalar::ALL.map(Scalar::abi));
         assert_eq!(flat_record(&[]), Some(Vec::new()));
         // Anything else, anywhere, keeps the record on the wire.
-        assert_eq!(flat_record(&[Ty::F64, Ty::String]), None);
+        assert_eq!(flat_record(&[Ty::Scalar(Scalar::F64), Ty::String]), None);
         assert_eq!(
             flat_record(&[Ty::I128]),
             None,
             "two halves are not one slot"
         );
-        assert_eq!(flat_record(&[Ty::Option(boxed(Ty::F64))]), None);
+        assert_eq!(
+            flat_record(&[Ty::Option(boxed(Ty::Scalar(Scalar::F64)))]),
+            None
+        );
         assert_eq!(flat_record(&[Ty::Named("a::Point".into())]), None);
         let slots = crate::abi::flat_area::SLOTS as usize;
-        assert!(flat_record(&vec![Ty::F64; slots]).is_some());
-        assert_eq!(flat_record(&vec![Ty::F64; slots + 1]), None);
+        assert!(flat_record(&vec![Ty::Scalar(Scalar::F64); slots]).is_some());
+        assert_eq!(flat_record(&vec![Ty::Scalar(Scalar::F64); slots + 1]), None);
         // A tuple is flat as a record of its elements would be (and never too long).
-        let pair = Ty::Tuple(vec![Ty::U32, Ty::F64]);
+        let pair = Ty::Tuple(vec![Ty::Scalar(Scalar::U32), Ty::Scalar(Scalar::F64)]);
         assert_eq!(flat_tuple(&pair), Some(vec![Abi::U32, Abi::F64]));
-        assert_eq!(flat_tuple(&Ty::Tuple(vec![Ty::U32, Ty::String])), None);
+        assert_eq!(
+            flat_tuple(&Ty::Tuple(vec![Ty::Scalar(Scalar::U32), Ty::String])),
+            None
+        );
         assert_eq!(flat_tuple(&Ty::Tuple(vec![pair.clone()])), None, "nested");
         assert_eq!(flat_tuple(&Ty::Option(boxed(pair))), None);
-        assert_eq!(flat_tuple(&Ty::F64), None);
+        assert_eq!(flat_tuple(&Ty::Scalar(Scalar::F64)), None);
         assert!(crate::MAX_TUPLE <= slots);
         // Every slot holds the widest wasm value.
         for s in Scalar::ALL {
@@ -737,7 +434,7 @@ mod tests {
     #[test]
     fn options_pass_a_flag_and_return_only_their_value() {
         use Role::*;
-        let opt = Ty::Option(boxed(Ty::F64));
+        let opt = Ty::Option(boxed(Ty::Scalar(Scalar::F64)));
         assert_eq!(
             wasm_of(&opt, Site::ExportParam),
             [(IsSome, Wasm::I32), (Value, Wasm::F64)]
@@ -753,7 +450,7 @@ mod tests {
     #[test]
     fn vectors_are_buffers_for_exports_and_wire_values_into_js() {
         use Role::*;
-        let v = Ty::Vec(boxed(Ty::U8));
+        let v = Ty::Vec(boxed(Ty::Scalar(Scalar::U8)));
         assert_eq!(
             wasm_of(&v, Site::ExportParam),
             [(Ptr, Wasm::I32), (Len, Wasm::I32)]
@@ -791,7 +488,7 @@ mod tests {
     #[test]
     fn tuples_are_wire_values_at_every_site() {
         use Role::*;
-        let pair = Ty::Tuple(vec![Ty::U32, Ty::Named("a::C".into())]);
+        let pair = Ty::Tuple(vec![Ty::Scalar(Scalar::U32), Ty::Named("a::C".into())]);
         for site in [Site::ExportParam, Site::JsArg, Site::JsResult] {
             assert_eq!(wasm_of(&pair, site), [(WireOffset, Wasm::I32)], "{site:?}");
             let opt = Ty::Option(boxed(pair.clone()));
@@ -828,17 +525,17 @@ mod tests {
                 },
                 Param {
                     name: "n".into(),
-                    ty: Ty::Option(boxed(Ty::I64)),
+                    ty: Ty::Option(boxed(Ty::Scalar(Scalar::I64))),
                 },
             ],
-            ret: Ty::Result(boxed(Ty::F32), String::new()),
+            ret: Ty::Result(boxed(Ty::Scalar(Scalar::F32)), String::new()),
             doc: String::new(),
             field: false,
         };
         let sig = export_signature(&f).unwrap();
         assert_eq!(sig.to_string(), "(i32, i32, i32, i32, i32, i64) -> (f32)");
         let cb = Callback {
-            params: vec![Ty::Bool],
+            params: vec![Ty::Scalar(Scalar::Bool)],
             ret: boxed(Ty::Unit),
             catch: false,
             names: Vec::new(),

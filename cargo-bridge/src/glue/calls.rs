@@ -5,6 +5,7 @@
 use super::ts;
 use super::type_names::TypeNames;
 use super::types::{self, TyView};
+use bridge_schema::Scalar;
 use bridge_schema::lowering::Site;
 use bridge_schema::{Function, FunctionKind, Receiver, Ty};
 use serde::Serialize;
@@ -165,7 +166,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
             receiver: Receiver::None,
             params: vec![bridge_schema::Param {
                 name: "task".to_string(),
-                ty: Ty::U32,
+                ty: Ty::Scalar(Scalar::U32),
             }],
             ret: f.ret.clone(),
             doc: String::new(),
@@ -184,7 +185,11 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
     });
     if let Some(finish) = &finish {
         // The start returns the task id; JS gets a Promise of the result.
-        ret = types::at(types::view(&Ty::U32, names), &Ty::U32, Site::ExportResult);
+        ret = types::at(
+            types::view(&Ty::Scalar(Scalar::U32), names),
+            &Ty::Scalar(Scalar::U32),
+            Site::ExportResult,
+        );
         ret.ts = format!("Promise<{}>", finish.call.ret.ts);
     }
     let required = ts::required_params(f.params.iter().map(|p| &p.ty));
@@ -262,7 +267,7 @@ pub fn closure_of(
 ) -> ClosureView {
     let params = std::iter::once(bridge_schema::Param {
         name: "$closure".to_string(),
-        ty: Ty::U32,
+        ty: Ty::Scalar(Scalar::U32),
     })
     // The `.d.ts`'s names (bindable, unique, no `$`: never `$closure` or a glue name), so a
     // refused argument's message names it as the type does.
@@ -400,7 +405,7 @@ mod tests {
         // one that is no JS identifier (glue names have `$`), a repeat.
         let given = ["delete", "value", "", "a2", "x$y", "value"];
         let cb = bridge_schema::Callback {
-            params: vec![Ty::U32; given.len()],
+            params: vec![Ty::Scalar(Scalar::U32); given.len()],
             ret: Box::new(Ty::String),
             catch: false,
             names: given.iter().map(|n| n.to_string()).collect(),
@@ -442,7 +447,10 @@ mod tests {
     fn an_iterator_of_results_says_what_next_throws_before_the_calls_throws() {
         let exports = crate::postprocess::exports::Exports::default();
         let names = TypeNames::new(&exports);
-        let items = Ty::Iterator(Box::new(Ty::Result(Box::new(Ty::U32), String::new())));
+        let items = Ty::Iterator(Box::new(Ty::Result(
+            Box::new(Ty::Scalar(Scalar::U32)),
+            String::new(),
+        )));
         let lines = doc_with_throws("Doc.", &items, &names);
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(
@@ -454,7 +462,7 @@ mod tests {
         assert_eq!(lines.len(), 3, "{lines:?}");
         assert!(lines[1].starts_with("Each `next()`"), "{lines:?}");
         assert!(lines[2].starts_with("@throws {Error}"), "{lines:?}");
-        let plain = Ty::Iterator(Box::new(Ty::U32));
+        let plain = Ty::Iterator(Box::new(Ty::Scalar(Scalar::U32)));
         assert_eq!(
             doc_with_throws("Doc.", &plain, &names),
             vec!["Doc.".to_string()]

@@ -48,8 +48,8 @@ pub fn slots(fields: &[Field], abis: &[Abi]) -> Vec<FlatSlotView> {
                 index: slot as u32 * per_slot(abi.size()),
                 per_slot: per_slot(abi.size()),
                 lift: match f.ty {
-                    bridge_schema::Ty::Bool => Some("bool"),
-                    bridge_schema::Ty::Char => Some("char"),
+                    bridge_schema::Ty::Scalar(bridge_schema::Scalar::Bool) => Some("bool"),
+                    bridge_schema::Ty::Scalar(bridge_schema::Scalar::Char) => Some("char"),
                     _ => None,
                 },
             }
@@ -60,6 +60,7 @@ pub fn slots(fields: &[Field], abis: &[Abi]) -> Vec<FlatSlotView> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bridge_schema::Scalar;
     use bridge_schema::Ty;
 
     #[test]
@@ -70,11 +71,11 @@ mod tests {
             as_written: None,
         };
         let fields = [
-            field("x", Ty::F64),
-            field("on", Ty::Bool),
-            field("c", Ty::Char),
-            field("n", Ty::I8),
-            field("big", Ty::U64),
+            field("x", Ty::Scalar(Scalar::F64)),
+            field("on", Ty::Scalar(Scalar::Bool)),
+            field("c", Ty::Scalar(Scalar::Char)),
+            field("n", Ty::Scalar(Scalar::I8)),
+            field("big", Ty::Scalar(Scalar::U64)),
         ];
         let tys: Vec<Ty> = fields.iter().map(|f| f.ty.clone()).collect();
         let abis = bridge_schema::lowering::flat_record(&tys).unwrap();

@@ -281,6 +281,7 @@ mod tests {
     use super::types::{self, Kind};
     use super::{js, wire};
     use crate::postprocess::exports::{ClassExport, DataExport, Exports};
+    use bridge_schema::Scalar;
     use bridge_schema::lowering::Site;
     use bridge_schema::{Callback, EnumDef, Field, RecordDef, Ty, Variant};
     use serde_json::json;
@@ -305,7 +306,7 @@ mod tests {
                     rust_name: "Rec".into(),
                     fields: vec![Field {
                         name: "n".into(),
-                        ty: Ty::U8,
+                        ty: Ty::Scalar(Scalar::U8),
                         as_written: None,
                     }],
                     doc: String::new(),
@@ -336,21 +337,21 @@ mod tests {
         let vec = |t| Ty::Vec(Box::new(t));
         match kind {
             Kind::Unit => Ty::Unit,
-            Kind::Bool => Ty::Bool,
-            Kind::Number => Ty::F64,
-            Kind::U32 => Ty::U32,
-            Kind::Bigint => Ty::I64,
-            Kind::U64 => Ty::U64,
-            Kind::Usize => Ty::Usize,
-            Kind::Isize => Ty::Isize,
-            Kind::Char => Ty::Char,
+            Kind::Bool => Ty::Scalar(Scalar::Bool),
+            Kind::Number => Ty::Scalar(Scalar::F64),
+            Kind::U32 => Ty::Scalar(Scalar::U32),
+            Kind::Bigint => Ty::Scalar(Scalar::I64),
+            Kind::U64 => Ty::Scalar(Scalar::U64),
+            Kind::Usize => Ty::Scalar(Scalar::Usize),
+            Kind::Isize => Ty::Scalar(Scalar::Isize),
+            Kind::Char => Ty::Scalar(Scalar::Char),
             Kind::String => Ty::String,
             Kind::Enum => Ty::Named("a::Color".into()),
             Kind::Class => Ty::Named("a::Item".into()),
             Kind::JsValue => Ty::JsValue,
             Kind::JsValueRef => Ty::JsValueRef,
             Kind::Callback => Ty::Callback(Callback {
-                params: vec![Ty::U32],
+                params: vec![Ty::Scalar(Scalar::U32)],
                 ret: Box::new(Ty::Unit),
                 catch: false,
                 names: Vec::new(),
@@ -368,14 +369,14 @@ mod tests {
             Kind::OptString => opt(Kind::String),
             Kind::OptEnum => opt(Kind::Enum),
             Kind::OptClass => opt(Kind::Class),
-            Kind::NumVec => vec(Ty::F64),
+            Kind::NumVec => vec(Ty::Scalar(Scalar::F64)),
             Kind::ClassVec => vec(sample(Kind::Class)),
             Kind::Wire => vec(Ty::String),
             Kind::Data => Ty::Named("a::Rec".into()),
             Kind::OptData => opt(Kind::Data),
             Kind::DataVec => vec(sample(Kind::Data)),
-            Kind::View => Ty::View(Box::new(Ty::U8)),
-            Kind::MutSlice => Ty::SliceMut(Box::new(Ty::F64)),
+            Kind::View => Ty::View(Box::new(Ty::Scalar(Scalar::U8))),
+            Kind::MutSlice => Ty::SliceMut(Box::new(Ty::Scalar(Scalar::F64))),
         }
     }
 
@@ -417,7 +418,10 @@ mod tests {
         let (param, ty) = if template == "wire.js.j2" {
             let exports = sample_exports();
             let leaf = match kind {
-                "i16" => serde_json::to_value(wire::leaf(&Ty::I16, &TypeNames::new(&exports))),
+                "i16" => serde_json::to_value(wire::leaf(
+                    &Ty::Scalar(Scalar::I16),
+                    &TypeNames::new(&exports),
+                )),
                 _ => Ok(json!({ "kind": kind })),
             };
             let leaf = leaf.unwrap();

@@ -5,7 +5,6 @@
 use super::numbers;
 pub use super::ts_names::plain;
 use super::type_names::TypeNames;
-use bridge_schema::lowering::Scalar;
 use bridge_schema::{Callback, Ty};
 
 /// How the `.d.ts` refers to the class `name`.
@@ -104,26 +103,8 @@ fn typed(ty: &Ty, names: &TypeNames, flow: Flow) -> String {
         Ty::Unit => "void".into(),
         Ty::String | Ty::Str => "string".into(),
         Ty::JsValue | Ty::JsValueRef => "any".into(),
-        Ty::Bool
-        | Ty::I8
-        | Ty::I16
-        | Ty::I32
-        | Ty::U8
-        | Ty::U16
-        | Ty::U32
-        | Ty::F32
-        | Ty::F64
-        | Ty::I64
-        | Ty::U64
-        | Ty::Usize
-        | Ty::Isize
-        | Ty::Char => scalar(ty),
+        Ty::Scalar(s) => s.ts().into(),
     }
-}
-
-/// A scalar's TypeScript type, from the lowering table.
-fn scalar(ty: &Ty) -> String {
-    Scalar::of(ty).expect("a scalar type").ts().into()
 }
 
 /// The type of a parameter: number vectors accept any array of numbers.
@@ -256,20 +237,7 @@ fn wire_flow(ty: &Ty, names: &TypeNames, flow: Flow) -> String {
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
         Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
         Ty::Named(id) => class_ref(&names.js_name(id)),
-        Ty::Bool
-        | Ty::I8
-        | Ty::I16
-        | Ty::I32
-        | Ty::U8
-        | Ty::U16
-        | Ty::U32
-        | Ty::F32
-        | Ty::F64
-        | Ty::I64
-        | Ty::U64
-        | Ty::Usize
-        | Ty::Isize
-        | Ty::Char => scalar(ty),
+        Ty::Scalar(s) => s.ts().into(),
         // Never on the wire (the post-process check and the macro keep them out); spelled
         // as before this printer had an arm per type.
         Ty::Unit
@@ -289,6 +257,7 @@ fn wire_flow(ty: &Ty, names: &TypeNames, flow: Flow) -> String {
 mod tests {
     use super::*;
     use crate::glue::test_support::{exports, opt, vec};
+    use bridge_schema::Scalar;
 
     #[test]
     fn typescript_of_wire_values() {
@@ -301,18 +270,21 @@ mod tests {
             "(String | null | undefined)[]"
         );
         assert_eq!(
-            ts(&opt(vec(Ty::F64)), &names),
+            ts(&opt(vec(Ty::Scalar(Scalar::F64))), &names),
             "Float64Array | null | undefined"
         );
         assert_eq!(ts(&vec(Ty::String), &names), "string[]");
-        assert_eq!(ts(&vec(vec(Ty::Usize)), &names), "number[][]");
+        assert_eq!(
+            ts(&vec(vec(Ty::Scalar(Scalar::Usize))), &names),
+            "number[][]"
+        );
         assert_eq!(ts(&vec(Ty::JsValue), &names), "any[]");
         assert_eq!(
             ts(&vec(opt(Ty::I128)), &names),
             "(bigint | null | undefined)[]"
         );
         assert_eq!(of(&Ty::U128, &names), "bigint");
-        let pair = Ty::Tuple(vec![Ty::U32, opt(Ty::String)]);
+        let pair = Ty::Tuple(vec![Ty::Scalar(Scalar::U32), opt(Ty::String)]);
         assert_eq!(ts(&pair, &names), "[number, string | null | undefined]");
         assert_eq!(
             ts(&vec(pair.clone()), &names),
@@ -327,15 +299,21 @@ mod tests {
             param(&opt(pair), &names),
             "[number, string | null | undefined] | null | undefined"
         );
-        let map = Ty::Map(Box::new(Ty::String), Box::new(vec(Ty::U8)));
+        let map = Ty::Map(Box::new(Ty::String), Box::new(vec(Ty::Scalar(Scalar::U8))));
         assert_eq!(of(&map, &names), "Map<string, Uint8Array>");
         assert_eq!(
             param(&map, &names),
             "Map<string, Uint8Array> | Record<string, Uint8Array>"
         );
-        let by_id = Ty::Map(Box::new(Ty::U64), Box::new(Ty::Named("a::Node".into())));
+        let by_id = Ty::Map(
+            Box::new(Ty::Scalar(Scalar::U64)),
+            Box::new(Ty::Named("a::Node".into())),
+        );
         assert_eq!(param(&by_id, &names), "Map<bigint, String>");
-        assert_eq!(of(&Ty::Set(Box::new(Ty::Char)), &names), "Set<string>");
+        assert_eq!(
+            of(&Ty::Set(Box::new(Ty::Scalar(Scalar::Char))), &names),
+            "Set<string>"
+        );
     }
 
     #[test]
@@ -357,9 +335,15 @@ mod tests {
     fn parameters_take_plain_arrays_and_closures_have_release() {
         let exports = exports();
         let names = TypeNames::new(&exports);
-        assert_eq!(param(&vec(Ty::F64), &names), "Float64Array | number[]");
-        assert_eq!(param(&vec(Ty::I64), &names), "BigInt64Array | bigint[]");
-        assert_eq!(of(&vec(Ty::I64), &names), "BigInt64Array");
+        assert_eq!(
+            param(&vec(Ty::Scalar(Scalar::F64)), &names),
+            "Float64Array | number[]"
+        );
+        assert_eq!(
+            param(&vec(Ty::Scalar(Scalar::I64)), &names),
+            "BigInt64Array | bigint[]"
+        );
+        assert_eq!(of(&vec(Ty::Scalar(Scalar::I64)), &names), "BigInt64Array");
         assert_eq!(
             of(&vec(opt(Ty::Named("a::Node".into()))), &names),
             "(String | undefined)[]"
@@ -370,7 +354,7 @@ mod tests {
         );
         // A JS function Rust calls receives `undefined` for `None` and may return null.
         let js_fn = Ty::Callback(Callback {
-            params: vec![opt(Ty::U32)],
+            params: vec![opt(Ty::Scalar(Scalar::U32))],
             ret: Box::new(opt(Ty::String)),
             catch: false,
             names: vec!["n".into()],
@@ -381,7 +365,7 @@ mod tests {
             "(n: number | undefined) => string | null | undefined"
         );
         let cb = Callback {
-            params: vec![vec(Ty::U8)],
+            params: vec![vec(Ty::Scalar(Scalar::U8))],
             ret: Box::new(Ty::Named("a::Node".into())),
             catch: false,
             names: Vec::new(),

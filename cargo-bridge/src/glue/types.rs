@@ -608,9 +608,9 @@ pub struct TyView {
 fn number_kind(ty: &Ty) -> Option<Kind> {
     numbers::of(ty)?;
     Some(match ty {
-        Ty::U32 => Kind::U32,
-        Ty::I64 => Kind::Bigint,
-        Ty::U64 => Kind::U64,
+        Ty::Scalar(Scalar::U32) => Kind::U32,
+        Ty::Scalar(Scalar::I64) => Kind::Bigint,
+        Ty::Scalar(Scalar::U64) => Kind::U64,
         _ => Kind::Number,
     })
 }
@@ -834,11 +834,11 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
             ..view(inner, names)
         },
         Ty::Vec(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => coded(Kind::DataVec),
-        Ty::Usize => simple(Kind::Usize),
-        Ty::Isize => simple(Kind::Isize),
-        Ty::Char => simple(Kind::Char),
+        Ty::Scalar(Scalar::Usize) => simple(Kind::Usize),
+        Ty::Scalar(Scalar::Isize) => simple(Kind::Isize),
+        Ty::Scalar(Scalar::Char) => simple(Kind::Char),
         Ty::Unit => simple(Kind::Unit),
-        Ty::Bool => simple(Kind::Bool),
+        Ty::Scalar(Scalar::Bool) => simple(Kind::Bool),
         Ty::String | Ty::Str => simple(Kind::String),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) | Ty::ByValue(id) => TyView {
             class: Some(names.glue_name(id)),
@@ -885,16 +885,16 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
                 })
             }
         }
-        Ty::I8
-        | Ty::I16
-        | Ty::I32
-        | Ty::U8
-        | Ty::U16
-        | Ty::U32
-        | Ty::F32
-        | Ty::F64
-        | Ty::I64
-        | Ty::U64 => TyView {
+        Ty::Scalar(Scalar::I8)
+        | Ty::Scalar(Scalar::I16)
+        | Ty::Scalar(Scalar::I32)
+        | Ty::Scalar(Scalar::U8)
+        | Ty::Scalar(Scalar::U16)
+        | Ty::Scalar(Scalar::U32)
+        | Ty::Scalar(Scalar::F32)
+        | Ty::Scalar(Scalar::F64)
+        | Ty::Scalar(Scalar::I64)
+        | Ty::Scalar(Scalar::U64) => TyView {
             number: number_view(ty),
             ..simple(number_kind(ty).expect("a number type"))
         },
@@ -922,9 +922,9 @@ mod tests {
             ..Exports::default()
         };
         let names = TypeNames::new(&exports);
-        assert_eq!(view(&Ty::U32, &names).kind, Kind::U32);
+        assert_eq!(view(&Ty::Scalar(Scalar::U32), &names).kind, Kind::U32);
         assert_eq!(
-            view(&Ty::Option(Box::new(Ty::U64)), &names).kind,
+            view(&Ty::Option(Box::new(Ty::Scalar(Scalar::U64))), &names).kind,
             Kind::OptU64
         );
         let v = view(&Ty::Vec(Box::new(Ty::Named("a::Item".into()))), &names);
@@ -935,7 +935,7 @@ mod tests {
             (Kind::OptClass, "JsItem | undefined")
         );
         assert_eq!(
-            ts::param(&Ty::Vec(Box::new(Ty::F64)), &names),
+            ts::param(&Ty::Vec(Box::new(Ty::Scalar(Scalar::F64))), &names),
             "Float64Array | number[]"
         );
     }
@@ -946,7 +946,7 @@ mod tests {
         let names = TypeNames::new(&exports);
         let param = |ty: Ty| at(view(&ty, &names), &ty, Site::ExportParam);
         let passes = |v: &TyView| v.wasm.iter().map(|p| p.pass).collect::<Vec<_>>();
-        let v = param(Ty::Option(Box::new(Ty::I64)));
+        let v = param(Ty::Option(Box::new(Ty::Scalar(Scalar::I64))));
         assert_eq!(passes(&v), [Some(Pass::IsSome), Some(Pass::OrZeroBig)]);
         assert_eq!(v.wasm[1].wasm, Wasm::I64);
         assert!(v.option && v.bigint && !v.buffer && v.base == Kind::Bigint);
@@ -958,11 +958,11 @@ mod tests {
         assert!(v.buffer && v.cap);
         let v = param(Ty::Option(Box::new(Ty::Named("a::Node".into()))));
         assert_eq!(passes(&v), [Some(Pass::IsSome), Some(Pass::Addr)]);
-        let v = param(Ty::Option(Box::new(Ty::Usize)));
+        let v = param(Ty::Option(Box::new(Ty::Scalar(Scalar::Usize))));
         assert!(v.checked && v.option && v.unsigned && v.base == Kind::Usize);
         let result = |ty: Ty| at(view(&ty, &names), &ty, Site::ExportResult);
         assert!(result(Ty::String).wasm.is_empty(), "in the return area");
-        let v = result(Ty::Result(Box::new(Ty::U32), String::new()));
+        let v = result(Ty::Result(Box::new(Ty::Scalar(Scalar::U32)), String::new()));
         assert_eq!((v.wasm.len(), v.wasm[0].pass, v.unsigned), (1, None, true));
     }
 
@@ -974,23 +974,32 @@ mod tests {
             let n = view(&ty, &names).number.expect("a number type");
             (n.rust, n.int, n.big, n.min, n.max)
         };
-        assert_eq!(range(Ty::U32), ("u32", true, false, "0", "4294967295"));
-        assert_eq!(range(Ty::I8), ("i8", true, false, "-128", "127"));
         assert_eq!(
-            range(Ty::Option(Box::new(Ty::I16))),
+            range(Ty::Scalar(Scalar::U32)),
+            ("u32", true, false, "0", "4294967295")
+        );
+        assert_eq!(
+            range(Ty::Scalar(Scalar::I8)),
+            ("i8", true, false, "-128", "127")
+        );
+        assert_eq!(
+            range(Ty::Option(Box::new(Ty::Scalar(Scalar::I16)))),
             ("i16", true, false, "-32768", "32767")
         );
         assert_eq!(
-            range(Ty::U64),
+            range(Ty::Scalar(Scalar::U64)),
             ("u64", true, true, "0n", "18446744073709551615n")
         );
-        assert_eq!(range(Ty::F32), ("f32", false, false, "", ""));
+        assert_eq!(
+            range(Ty::Scalar(Scalar::F32)),
+            ("f32", false, false, "", "")
+        );
         assert!(
-            view(&Ty::Usize, &names).number.is_none(),
+            view(&Ty::Scalar(Scalar::Usize), &names).number.is_none(),
             "checked in both builds"
         );
         assert_eq!(
-            range(Ty::Vec(Box::new(Ty::U8))),
+            range(Ty::Vec(Box::new(Ty::Scalar(Scalar::U8)))),
             ("u8", true, false, "0", "255"),
             "a number vector's element type"
         );
@@ -1011,13 +1020,16 @@ mod tests {
             ..Exports::default()
         };
         let names = TypeNames::new(&exports);
-        assert_eq!(view(&Ty::Usize, &names).kind, Kind::Usize);
-        let v = view(&Ty::Option(Box::new(Ty::Char)), &names);
+        assert_eq!(view(&Ty::Scalar(Scalar::Usize), &names).kind, Kind::Usize);
+        let v = view(&Ty::Option(Box::new(Ty::Scalar(Scalar::Char))), &names);
         assert_eq!(
             (v.kind, v.ts.as_str()),
             (Kind::OptChar, "string | undefined")
         );
-        let v = view(&Ty::Result(Box::new(Ty::U32), String::new()), &names);
+        let v = view(
+            &Ty::Result(Box::new(Ty::Scalar(Scalar::U32)), String::new()),
+            &names,
+        );
         assert_eq!((v.kind, v.throws), (Kind::U32, true));
         let v = view(
             &Ty::Vec(Box::new(Ty::Option(Box::new(Ty::Named("a::Node".into()))))),

@@ -18,6 +18,7 @@ use super::numbers::{self, NumberView, typed_array};
 use super::ts;
 use super::type_names::TypeNames;
 use crate::postprocess::exports::TypeDef;
+use bridge_schema::Scalar;
 use bridge_schema::{Field, Ty};
 use serde::Serialize;
 
@@ -364,6 +365,11 @@ pub fn codec_name(ty: &Ty, names: &TypeNames) -> String {
         Ty::Named(id) => format!("C${}", names.glue_name(id)),
         Ty::Str => "String".into(),
         Ty::JsValue => "JsValue".into(),
+        Ty::Scalar(s) => {
+            let mut name = s.rust().to_string();
+            name[..1].make_ascii_uppercase();
+            name
+        }
         other => {
             let json = serde_json::to_value(other).expect("types serialize");
             let tag = json["ty"].as_str().unwrap_or("unknown");
@@ -401,22 +407,22 @@ pub(super) fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
             class: Some(names.glue_name(id)),
             ..scalar(LeafKind::Class)
         },
-        Ty::Bool => scalar(LeafKind::Bool),
-        Ty::I8 => scalar(LeafKind::I8),
-        Ty::U8 => scalar(LeafKind::U8),
-        Ty::I16 => scalar(LeafKind::I16),
-        Ty::U16 => scalar(LeafKind::U16),
-        Ty::I32 => scalar(LeafKind::I32),
-        Ty::U32 => scalar(LeafKind::U32),
-        Ty::F32 => scalar(LeafKind::F32),
-        Ty::F64 => scalar(LeafKind::F64),
-        Ty::I64 => scalar(LeafKind::I64),
-        Ty::U64 => scalar(LeafKind::U64),
+        Ty::Scalar(Scalar::Bool) => scalar(LeafKind::Bool),
+        Ty::Scalar(Scalar::I8) => scalar(LeafKind::I8),
+        Ty::Scalar(Scalar::U8) => scalar(LeafKind::U8),
+        Ty::Scalar(Scalar::I16) => scalar(LeafKind::I16),
+        Ty::Scalar(Scalar::U16) => scalar(LeafKind::U16),
+        Ty::Scalar(Scalar::I32) => scalar(LeafKind::I32),
+        Ty::Scalar(Scalar::U32) => scalar(LeafKind::U32),
+        Ty::Scalar(Scalar::F32) => scalar(LeafKind::F32),
+        Ty::Scalar(Scalar::F64) => scalar(LeafKind::F64),
+        Ty::Scalar(Scalar::I64) => scalar(LeafKind::I64),
+        Ty::Scalar(Scalar::U64) => scalar(LeafKind::U64),
         Ty::I128 => scalar(LeafKind::I128),
         Ty::U128 => scalar(LeafKind::U128),
-        Ty::Usize => scalar(LeafKind::Usize),
-        Ty::Isize => scalar(LeafKind::Isize),
-        Ty::Char => scalar(LeafKind::Char),
+        Ty::Scalar(Scalar::Usize) => scalar(LeafKind::Usize),
+        Ty::Scalar(Scalar::Isize) => scalar(LeafKind::Isize),
+        Ty::Scalar(Scalar::Char) => scalar(LeafKind::Char),
         Ty::String | Ty::Str => scalar(LeafKind::String),
         Ty::JsValue => scalar(LeafKind::Value),
         other => unreachable!("{other:?} never sits inside a wire value"),
@@ -621,13 +627,25 @@ mod tests {
         let mut out = Vec::new();
         let tuple = |elems: Vec<Ty>| Ty::Tuple(elems);
         collect(
-            &vec(tuple(vec![Ty::U32, Ty::F64, Ty::Bool])),
+            &vec(tuple(vec![
+                Ty::Scalar(Scalar::U32),
+                Ty::Scalar(Scalar::F64),
+                Ty::Scalar(Scalar::Bool),
+            ])),
             &names,
             &mut out,
         );
-        collect(&vec(tuple(vec![Ty::U32, Ty::String])), &names, &mut out);
+        collect(
+            &vec(tuple(vec![Ty::Scalar(Scalar::U32), Ty::String])),
+            &names,
+            &mut out,
+        );
         collect(&vec(tuple(vec![Ty::I128])), &names, &mut out);
-        collect(&vec(tuple(vec![vec(Ty::U8)])), &names, &mut out);
+        collect(
+            &vec(tuple(vec![vec(Ty::Scalar(Scalar::U8))])),
+            &names,
+            &mut out,
+        );
         let fixed: Vec<(&str, bool)> = out
             .iter()
             .filter(|c| c.kind == CodecKind::Tuple)
@@ -660,12 +678,24 @@ mod tests {
         let mut out = Vec::new();
         let tuple = |elems: Vec<Ty>| Ty::Tuple(elems);
         collect(
-            &vec(tuple(vec![Ty::U32, Ty::F64, Ty::Usize])),
+            &vec(tuple(vec![
+                Ty::Scalar(Scalar::U32),
+                Ty::Scalar(Scalar::F64),
+                Ty::Scalar(Scalar::Usize),
+            ])),
             &names,
             &mut out,
         );
-        collect(&vec(tuple(vec![Ty::U32, Ty::String])), &names, &mut out);
-        collect(&opt(tuple(vec![Ty::Bool])), &names, &mut out);
+        collect(
+            &vec(tuple(vec![Ty::Scalar(Scalar::U32), Ty::String])),
+            &names,
+            &mut out,
+        );
+        collect(
+            &opt(tuple(vec![Ty::Scalar(Scalar::Bool)])),
+            &names,
+            &mut out,
+        );
         let inline: Vec<_> = out
             .iter()
             .filter(|c| matches!(c.kind, CodecKind::Vec | CodecKind::Option))
@@ -703,8 +733,8 @@ mod tests {
             &names,
             &mut out,
         );
-        collect(&opt(vec(Ty::F64)), &names, &mut out);
-        collect(&Ty::F64, &names, &mut out);
+        collect(&opt(vec(Ty::Scalar(Scalar::F64))), &names, &mut out);
+        collect(&Ty::Scalar(Scalar::F64), &names, &mut out);
         // A class whose JS name is `String` gets a codec of its own.
         collect(&vec(opt(Ty::Named("a::Node".into()))), &names, &mut out);
         let names: Vec<_> = out
@@ -738,9 +768,13 @@ mod tests {
         let exports = exports();
         let names = TypeNames::new(&exports);
         let mut out = Vec::new();
-        let inner = Ty::Tuple(vec![Ty::F64]);
+        let inner = Ty::Tuple(vec![Ty::Scalar(Scalar::F64)]);
         collect(
-            &vec(Ty::Tuple(vec![Ty::U32, inner.clone(), Ty::JsValue])),
+            &vec(Ty::Tuple(vec![
+                Ty::Scalar(Scalar::U32),
+                inner.clone(),
+                Ty::JsValue,
+            ])),
             &names,
             &mut out,
         );
@@ -764,10 +798,14 @@ mod tests {
         let exports = exports();
         let names = TypeNames::new(&exports);
         let mut out = Vec::new();
-        let map = Ty::Map(Box::new(Ty::String), Box::new(opt(Ty::U32)));
+        let map = Ty::Map(Box::new(Ty::String), Box::new(opt(Ty::Scalar(Scalar::U32))));
         collect(&map, &names, &mut out);
-        collect(&Ty::Set(Box::new(Ty::U8)), &names, &mut out);
-        collect(&Ty::Set(Box::new(Ty::Usize)), &names, &mut out);
+        collect(&Ty::Set(Box::new(Ty::Scalar(Scalar::U8))), &names, &mut out);
+        collect(
+            &Ty::Set(Box::new(Ty::Scalar(Scalar::Usize))),
+            &names,
+            &mut out,
+        );
         let got: Vec<_> = out.iter().map(|c| (c.name.as_str(), c.kind)).collect();
         assert_eq!(
             got,

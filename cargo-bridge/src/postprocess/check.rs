@@ -306,12 +306,7 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         }),
         (Ty::Tuple(elems), _) => elems.iter().try_for_each(|e| check_type(e, InsideReturn)),
         // Keys are what a JS `Map` compares as Rust does (fieldless enums: `MapKey`).
-        (Ty::Map(k, _) | Ty::Set(k), _)
-            if !(matches!(
-                **k,
-                Ty::String | Ty::Char | Ty::Usize | Ty::Isize | Ty::I128 | Ty::U128 | Ty::Named(_)
-            ) || k.is_number() && !matches!(**k, Ty::F32 | Ty::F64)) =>
-        {
+        (Ty::Map(k, _) | Ty::Set(k), _) if !k.is_map_key() => {
             Err(format!("a map or set keyed by {k:?}"))
         }
         (Ty::Map(_, v), Param) => check_type(v, Param),
@@ -327,6 +322,7 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::postprocess::exports::FunctionExport;
+    use bridge_schema::Scalar;
     use bridge_schema::{FunctionKind, Receiver};
 
     fn exports(symbol: &str) -> Exports {
@@ -439,14 +435,16 @@ mod tests {
             ),
             (vec![], Ty::Option(Box::new(Ty::Unit)), "`()` as its result"),
             (
-                vec![Ty::Result(Box::new(Ty::I32), String::new())],
+                vec![Ty::Result(Box::new(Ty::Scalar(Scalar::I32)), String::new())],
                 Ty::Unit,
                 "not the result",
             ),
             (
-                vec![Ty::Option(Box::new(Ty::Option(Box::new(Ty::U32))))],
+                vec![Ty::Option(Box::new(Ty::Option(Box::new(Ty::Scalar(
+                    Scalar::U32,
+                )))))],
                 Ty::Unit,
-                "an `Option` of Option(U32) in parameter `p0`",
+                "an `Option` of Option(Scalar(U32)) in parameter `p0`",
             ),
             (
                 vec![Ty::Option(Box::new(Ty::JsValueRef))],
@@ -466,19 +464,21 @@ mod tests {
             ),
             (
                 vec![],
-                Ty::Option(Box::new(Ty::Option(Box::new(Ty::Bool)))),
-                "an `Option` of Option(Bool) as its result",
+                Ty::Option(Box::new(Ty::Option(Box::new(Ty::Scalar(Scalar::Bool))))),
+                "an `Option` of Option(Scalar(Bool)) as its result",
             ),
             (
                 vec![Ty::Callback(bridge_schema::Callback {
-                    params: vec![Ty::Option(Box::new(Ty::Option(Box::new(Ty::I8))))],
+                    params: vec![Ty::Option(Box::new(Ty::Option(Box::new(Ty::Scalar(
+                        Scalar::I8,
+                    )))))],
                     ret: Box::new(Ty::Unit),
                     catch: false,
                     names: Vec::new(),
                     hold: bridge_schema::Hold::Owned,
                 })],
                 Ty::Unit,
-                "an `Option` of Option(I8) in parameter `p0`",
+                "an `Option` of Option(Scalar(I8)) in parameter `p0`",
             ),
         ];
         for (params, ret, expected) in bad {

@@ -172,6 +172,7 @@ fn signature_of(module: &Module, func: FunctionId) -> Option<Signature> {
 mod tests {
     use super::*;
     use crate::postprocess::exports::{ClassExport, FunctionExport, ImportExport};
+    use bridge_schema::Scalar;
     use bridge_schema::{Function, FunctionKind, Import, ImportSource, Param, Receiver};
 
     fn function(symbol: &str, receiver: Receiver, params: Vec<Ty>, ret: Ty) -> Function {
@@ -239,8 +240,8 @@ mod tests {
         let f = function(
             "a::Shape::scale",
             Receiver::Exclusive,
-            vec![Ty::F64, Ty::Str],
-            Ty::U32,
+            vec![Ty::Scalar(Scalar::F64), Ty::Str],
+            Ty::Scalar(Scalar::U32),
         );
         let exports = class_with(f);
         let right = module_exporting("a::Shape::scale", &[I32, F64, I32, I32, I32], &[I32]);
@@ -258,7 +259,12 @@ mod tests {
     #[test]
     fn a_result_of_another_wasm_type_is_a_mismatch() {
         use ValType::{I32, I64};
-        let f = function("a::Shape::scale", Receiver::None, vec![], Ty::I64);
+        let f = function(
+            "a::Shape::scale",
+            Receiver::None,
+            vec![],
+            Ty::Scalar(Scalar::I64),
+        );
         let exports = class_with(f);
         let wrong = module_exporting("a::Shape::scale", &[], &[I32]);
         let err = run(&wrong, &exports, "m.wasm").unwrap_err().to_string();

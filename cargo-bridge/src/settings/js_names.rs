@@ -111,6 +111,7 @@ pub fn check_fields(exports: &Exports) -> Result<()> {
 mod tests {
     use super::*;
     use crate::postprocess::exports::{ClassExport, DataExport, FunctionExport};
+    use bridge_schema::Scalar;
     use bridge_schema::{Function, FunctionKind, Receiver, RecordDef, Ty};
     use serde_json::json;
 
@@ -162,7 +163,7 @@ mod tests {
     fn field(js: &str, written: Option<&str>) -> Field {
         Field {
             name: js.into(),
-            ty: Ty::U8,
+            ty: Ty::Scalar(Scalar::U8),
             as_written: written.map(str::to_string),
         }
     }

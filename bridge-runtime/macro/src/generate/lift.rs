@@ -6,8 +6,8 @@
 
 use super::abi::{self, scalar};
 use crate::model::ty::TyInfo;
-use bridge_schema::Ty;
 use bridge_schema::lowering::{self, Site};
+use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 
@@ -33,8 +33,8 @@ pub fn kept_by_thunk(info: &TyInfo) -> bool {
 /// `char` is checked and may fail with `?`).
 fn from_abi(ty: &Ty, value: TokenStream) -> TokenStream {
     match ty {
-        Ty::Bool => quote! { (#value != 0) },
-        Ty::Char => quote! { ::bridge_runtime::abi::lift_char(#value)? },
+        Ty::Scalar(Scalar::Bool) => quote! { (#value != 0) },
+        Ty::Scalar(Scalar::Char) => quote! { ::bridge_runtime::abi::lift_char(#value)? },
         _ => {
             let (_, rust) = scalar(ty).expect("scalar");
             quote! { (#value as #rust) }

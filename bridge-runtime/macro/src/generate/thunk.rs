@@ -14,8 +14,8 @@ use super::callback;
 use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
 use crate::model::thunk::{Receiver, ThunkSpec};
 use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, TyInfo, plain};
-use bridge_schema::Ty;
 use bridge_schema::lowering::Site;
+use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -342,7 +342,7 @@ pub fn closure_exports(
         Some(t) => quote! { -> #t },
         None => quote! {},
     };
-    let mut params = vec![("closure".to_string(), plain(Ty::U32))];
+    let mut params = vec![("closure".to_string(), plain(Ty::Scalar(Scalar::U32)))];
     params.extend(
         info.params
             .iter()
@@ -436,7 +436,7 @@ fn iterator_exports(
         .as_ref()
         .expect("an iterator's next() returns an Option");
     let arg_tys: Vec<Ident> = (0..arity).map(|i| format_ident!("__A{}", i)).collect();
-    let params = vec![("closure".to_string(), plain(Ty::U32))];
+    let params = vec![("closure".to_string(), plain(Ty::Scalar(Scalar::U32)))];
     let call = call_thunk(symbol, ident, &helper, info, label, params);
     // Items `Result<T, E>`: the pull returns `Result<Option<T>, E>`, its `Err` thrown.
     let transpose = match info.ret.ty {

@@ -9,7 +9,7 @@ use super::types::{self, is_handle, names_self};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{AsyncParts, Receiver, ThunkSpec};
 use crate::model::ty::plain;
-use bridge_schema::Ty;
+use bridge_schema::{Scalar, Ty};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
 use syn::{FnArg, ReturnType, Signature, Type};
@@ -205,7 +205,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
         class: spec.class.clone(),
         member: spec.member.clone(),
         receiver: Receiver::None,
-        params: vec![("task".to_string(), plain(Ty::U32))],
+        params: vec![("task".to_string(), plain(Ty::Scalar(Scalar::U32)))],
         moves: false,
         ret: spec.ret.clone(),
         asynchronous: None,
@@ -213,7 +213,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
     };
     ThunkSpec {
         callee: quote! { #start },
-        ret: plain(Ty::U32),
+        ret: plain(Ty::Scalar(Scalar::U32)),
         asynchronous: Some(Box::new(AsyncParts {
             finish: finish_spec,
             items,

@@ -9,7 +9,7 @@ use super::slices;
 use super::unsupported::{JS_PROMISE_ALONE, unsupported};
 use crate::model::refs::TypeRefs;
 use crate::model::ty::{CallbackInfo, Form, TyInfo, plain};
-use bridge_schema::{Callback, Hold, Ty};
+use bridge_schema::{Callback, Hold, Scalar, Ty};
 use syn::{GenericArgument, PathArguments, ReturnType, Type, TypeParamBound};
 
 /// Classify `ty`; each user type it names gets a placeholder id from `refs`.
@@ -212,25 +212,12 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
         }
         Type::Path(p) if p.qself.is_none() => {
             let seg = p.path.segments.last().expect("paths have a segment");
-            let prim = match seg.ident.to_string().as_str() {
-                "bool" => Some(Ty::Bool),
-                "i8" => Some(Ty::I8),
-                "i16" => Some(Ty::I16),
-                "i32" => Some(Ty::I32),
-                "u8" => Some(Ty::U8),
-                "u16" => Some(Ty::U16),
-                "u32" => Some(Ty::U32),
-                "f32" => Some(Ty::F32),
-                "f64" => Some(Ty::F64),
-                "i64" => Some(Ty::I64),
-                "u64" => Some(Ty::U64),
+            let name = seg.ident.to_string();
+            let prim = match name.as_str() {
                 "i128" => Some(Ty::I128),
                 "u128" => Some(Ty::U128),
-                "usize" => Some(Ty::Usize),
-                "isize" => Some(Ty::Isize),
-                "char" => Some(Ty::Char),
                 "String" => Some(Ty::String),
-                _ => None,
+                name => Scalar::from_rust(name).map(Ty::Scalar),
             };
             if let Some(prim) = prim {
                 return Ok(plain(prim));
@@ -436,12 +423,10 @@ fn collection(
     }
     let key = classify_any(types[0], self_ty, refs)?;
     let keyed = match &key.ty {
-        Ty::String | Ty::Char => true,
+        Ty::String | Ty::I128 | Ty::U128 => true,
+        Ty::Scalar(s) => s.map_key(),
         Ty::Named(_) => !key.handle,
-        t => {
-            t.is_number() && !matches!(t, Ty::F32 | Ty::F64)
-                || matches!(t, Ty::Usize | Ty::Isize | Ty::I128 | Ty::U128)
-        }
+        _ => false,
     };
     if !keyed {
         return Err(unsupported(

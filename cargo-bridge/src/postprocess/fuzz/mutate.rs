@@ -3,7 +3,7 @@
 //! the runtime relies on). Every mutation applies to any bytes: one that finds nothing to
 //! change (an earlier mutation broke what it edits) returns the bytes as they were.
 
-use bridge_schema::{FunctionKind, Item, Receiver, Record, SECTION_NAME, Ty};
+use bridge_schema::{FunctionKind, Item, Receiver, Record, SECTION_NAME, Scalar, Ty};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -402,30 +402,15 @@ fn name(n: u8, real: &[String]) -> String {
 }
 
 fn ty(shape: &TyGen, classes: &[String]) -> Ty {
-    const LEAVES: [Ty; 20] = [
-        Ty::Unit,
-        Ty::Bool,
-        Ty::I8,
-        Ty::I16,
-        Ty::I32,
-        Ty::U8,
-        Ty::U16,
-        Ty::U32,
-        Ty::F32,
-        Ty::F64,
-        Ty::I64,
-        Ty::U64,
-        Ty::String,
-        Ty::Str,
-        Ty::Usize,
-        Ty::Isize,
-        Ty::Char,
-        Ty::JsValue,
-        Ty::Unit,
-        Ty::Bool,
-    ];
+    // Every scalar of the table, and the other leaves.
+    const OTHERS: [Ty; 4] = [Ty::Unit, Ty::String, Ty::Str, Ty::JsValue];
     match shape {
-        TyGen::Leaf(i) => LEAVES[usize::from(*i) % LEAVES.len()].clone(),
+        TyGen::Leaf(i) => {
+            let i = usize::from(*i) % (Scalar::ALL.len() + OTHERS.len());
+            Scalar::ALL
+                .get(i)
+                .map_or_else(|| OTHERS[i - Scalar::ALL.len()].clone(), |s| s.ty())
+        }
         TyGen::Class(n, kind) => {
             let class = name(*n, classes);
             match kind % 3 {
