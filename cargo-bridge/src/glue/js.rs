@@ -128,7 +128,7 @@ pub(super) fn js_ty(ty: &Ty, names: &TypeNames, site: Site) -> TyView {
     let mut view = types::view(ty, names);
     if view.kind.is_vec() {
         view = types::with_kind(TyView {
-            kind: types::Kind::Wire,
+            kind: types::Kind::of(types::Base::Wire),
             codec: Some(wire::codec_name(ty, names)),
             ..view
         });

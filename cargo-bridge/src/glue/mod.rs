@@ -170,7 +170,7 @@ fn environment() -> Result<Environment<'static>> {
     env.add_function("fail", fail);
     env.add_global(
         "kinds",
-        minijinja::Value::from_serialize(&types::Kind::ALL[..]),
+        minijinja::Value::from_serialize(types::Kind::all()),
     );
     for (name, source) in TEMPLATES {
         env.add_template(name, source)
@@ -278,7 +278,7 @@ mod tests {
     use super::comment_text;
     use super::environment;
     use super::type_names::TypeNames;
-    use super::types::{self, Kind};
+    use super::types::{self, Base, Kind};
     use super::{js, wire};
     use crate::postprocess::exports::{ClassExport, DataExport, Exports};
     use bridge_schema::Scalar;
@@ -331,52 +331,34 @@ mod tests {
         }
     }
 
-    /// A type of marshalling kind `kind` (adding a kind breaks this match: give it one).
+    /// A type of marshalling kind `kind` (adding a base breaks this match: give it one).
     fn sample(kind: Kind) -> Ty {
-        let opt = |k| Ty::Option(Box::new(sample(k)));
         let vec = |t| Ty::Vec(Box::new(t));
-        match kind {
-            Kind::Unit => Ty::Unit,
-            Kind::Bool => Ty::Scalar(Scalar::Bool),
-            Kind::Number => Ty::Scalar(Scalar::F64),
-            Kind::U32 => Ty::Scalar(Scalar::U32),
-            Kind::Bigint => Ty::Scalar(Scalar::I64),
-            Kind::U64 => Ty::Scalar(Scalar::U64),
-            Kind::Usize => Ty::Scalar(Scalar::Usize),
-            Kind::Isize => Ty::Scalar(Scalar::Isize),
-            Kind::Char => Ty::Scalar(Scalar::Char),
-            Kind::String => Ty::String,
-            Kind::Enum => Ty::Named("a::Color".into()),
-            Kind::Class => Ty::Named("a::Item".into()),
-            Kind::JsValue => Ty::JsValue,
-            Kind::JsValueRef => Ty::JsValueRef,
-            Kind::Callback => Ty::Callback(Callback {
+        if kind.option {
+            return Ty::Option(Box::new(sample(kind.base())));
+        }
+        match kind.base {
+            Base::Unit => Ty::Unit,
+            Base::Scalar(s) => s.ty(),
+            Base::String => Ty::String,
+            Base::Enum => Ty::Named("a::Color".into()),
+            Base::Class => Ty::Named("a::Item".into()),
+            Base::JsValue => Ty::JsValue,
+            Base::JsValueRef => Ty::JsValueRef,
+            Base::Callback => Ty::Callback(Callback {
                 params: vec![Ty::Scalar(Scalar::U32)],
                 ret: Box::new(Ty::Unit),
                 catch: false,
                 names: Vec::new(),
                 hold: bridge_schema::Hold::Owned,
             }),
-            Kind::OptCallback => opt(Kind::Callback),
-            Kind::OptBool => opt(Kind::Bool),
-            Kind::OptNumber => opt(Kind::Number),
-            Kind::OptU32 => opt(Kind::U32),
-            Kind::OptBigint => opt(Kind::Bigint),
-            Kind::OptU64 => opt(Kind::U64),
-            Kind::OptUsize => opt(Kind::Usize),
-            Kind::OptIsize => opt(Kind::Isize),
-            Kind::OptChar => opt(Kind::Char),
-            Kind::OptString => opt(Kind::String),
-            Kind::OptEnum => opt(Kind::Enum),
-            Kind::OptClass => opt(Kind::Class),
-            Kind::NumVec => vec(Ty::Scalar(Scalar::F64)),
-            Kind::ClassVec => vec(sample(Kind::Class)),
-            Kind::Wire => vec(Ty::String),
-            Kind::Data => Ty::Named("a::Rec".into()),
-            Kind::OptData => opt(Kind::Data),
-            Kind::DataVec => vec(sample(Kind::Data)),
-            Kind::View => Ty::View(Box::new(Ty::Scalar(Scalar::U8))),
-            Kind::MutSlice => Ty::SliceMut(Box::new(Ty::Scalar(Scalar::F64))),
+            Base::NumVec => vec(Ty::Scalar(Scalar::F64)),
+            Base::ClassVec => vec(sample(Kind::of(Base::Class))),
+            Base::Wire => vec(Ty::String),
+            Base::Data => Ty::Named("a::Rec".into()),
+            Base::DataVec => vec(sample(Kind::of(Base::Data))),
+            Base::View => Ty::View(Box::new(Ty::Scalar(Scalar::U8))),
+            Base::MutSlice => Ty::SliceMut(Box::new(Ty::Scalar(Scalar::F64))),
         }
     }
 
@@ -386,10 +368,8 @@ mod tests {
     fn views(template: &str, kind: &str) -> (serde_json::Value, serde_json::Value) {
         let exports = sample_exports();
         let names = TypeNames::new(&exports);
-        let known = Kind::ALL
-            .into_iter()
-            .find(|k| serde_json::to_value(k).unwrap() == kind);
-        let ty = sample(known.unwrap_or(Kind::OptU32));
+        let known = Kind::all().into_iter().find(|k| k.tag() == kind);
+        let ty = sample(known.unwrap_or(Kind::opt(Base::Scalar(Scalar::U32))));
         let (param, result) = if template.starts_with("js/") {
             (
                 js::js_ty(&ty, &names, Site::JsArg),
@@ -481,11 +461,11 @@ mod tests {
     /// and every result kind lifts: a kind no template handles fails here first.
     #[test]
     fn every_kind_renders_through_the_export_templates() {
-        for kind in Kind::ALL {
-            let tag = serde_json::to_value(kind).unwrap();
-            let tag = tag.as_str().unwrap();
+        for kind in Kind::all() {
+            let tag = kind.tag();
+            let tag = tag.as_str();
             // A view is a result only.
-            if !matches!(kind, Kind::Unit | Kind::View) {
+            if !matches!(kind.base, Base::Unit | Base::View) {
                 for call in ABI_PARAM_MACROS {
                     render_macro("abi.js.j2", call, tag)
                         .unwrap_or_else(|e| panic!("{call} of a `{tag}` parameter: {e}"));
@@ -494,8 +474,8 @@ mod tests {
             // `()` has no value to lift; `&JsValue` is a parameter only; a Rust closure
             // result is made by `$makeClosure` in `body` (an optional one is no result).
             if !matches!(
-                kind,
-                Kind::Unit | Kind::JsValueRef | Kind::Callback | Kind::OptCallback | Kind::MutSlice
+                kind.base,
+                Base::Unit | Base::JsValueRef | Base::Callback | Base::MutSlice
             ) {
                 let lifted = render_macro("abi.js.j2", "m.lift(ty)", tag)
                     .unwrap_or_else(|e| panic!("lift of a `{tag}` result: {e}"));
@@ -518,25 +498,18 @@ mod tests {
 
     #[test]
     fn kind_all_lists_each_kind_once() {
-        // Adding a variant breaks this match: add it to `Kind::ALL` too.
-        let index = |kind: Kind| match kind {
-            Kind::Unit | Kind::Bool | Kind::Number | Kind::U32 | Kind::Bigint | Kind::U64 => 0,
-            Kind::Usize | Kind::Isize | Kind::Char | Kind::String | Kind::Enum | Kind::Class => 1,
-            Kind::JsValue | Kind::JsValueRef | Kind::Callback | Kind::OptCallback => 2,
-            Kind::OptBool | Kind::OptNumber | Kind::OptU32 | Kind::OptBigint | Kind::OptU64 => 3,
-            Kind::OptUsize | Kind::OptIsize | Kind::OptChar | Kind::OptString => 4,
-            Kind::OptEnum | Kind::OptClass | Kind::NumVec | Kind::ClassVec => 5,
-            Kind::Wire | Kind::Data | Kind::OptData | Kind::DataVec => 6,
-            Kind::View | Kind::MutSlice => 7,
-        };
-        let counts = Kind::ALL.iter().fold([0; 8], |mut c, k| {
-            c[index(*k)] += 1;
-            c
-        });
-        assert_eq!(counts, [6, 6, 4, 5, 4, 4, 4, 2]);
-        for (i, a) in Kind::ALL.iter().enumerate() {
-            assert!(!Kind::ALL[..i].contains(a), "{a:?} is listed twice");
+        let all = Kind::all();
+        for (i, a) in all.iter().enumerate() {
+            assert!(!all[..i].contains(a), "{a:?} is listed twice");
+            assert!(
+                !all[..i].iter().any(|b| b.tag() == a.tag()),
+                "{a:?}'s tag twice"
+            );
         }
+        // 14 other bases, 5 of them optional; each scalar alone and optional.
+        assert_eq!(all.len(), 14 + 5 + 2 * Scalar::ALL.len());
+        assert_eq!(Kind::opt(Base::Scalar(Scalar::U32)).tag(), "opt_u32");
+        assert_eq!(Kind::of(Base::JsValueRef).tag(), "js_value_ref");
     }
 
     /// No template lists kind names (`kind in ["opt_u32", ...]`) or slices them
@@ -558,7 +531,7 @@ mod tests {
             })
         };
         // The marshalling kinds' and wire leaves' tags, and the scalars' names.
-        let tags: Vec<String> = Kind::ALL
+        let tags: Vec<String> = Kind::all()
             .iter()
             .map(|k| serde_json::to_value(k).unwrap())
             .chain(

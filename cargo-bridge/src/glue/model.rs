@@ -9,7 +9,7 @@ use super::data::{self, EnumView, RecordView};
 use super::js::JsView;
 use super::ts;
 use super::type_names::TypeNames;
-use super::types::Kind;
+use super::types::{Base, Kind};
 use super::wasm_abi::WasmAbi;
 use super::wire::{self, CodecView};
 use crate::postprocess::exports::{ClassExport, Exports};
@@ -279,18 +279,18 @@ impl GlueModel {
         }
         for f in self.fns_mut() {
             let ret = &mut f.ret;
-            ret.cached_wrappers = ret.kind == Kind::ClassVec
+            ret.cached_wrappers = ret.kind == Kind::of(Base::ClassVec)
                 && ret.class.as_deref().is_some_and(|c| cached.contains(&c));
             if let Some(fin) = &mut f.finish {
                 let ret = &mut fin.call.ret;
-                ret.cached_wrappers = ret.kind == Kind::ClassVec
+                ret.cached_wrappers = ret.kind == Kind::of(Base::ClassVec)
                     && ret.class.as_deref().is_some_and(|c| cached.contains(&c));
             }
         }
         // A returned iterator's item, one lift per next() (`$cachedWrapper`).
         for c in self.closures.iter_mut().filter(|c| c.iterator) {
             let ret = &mut c.call.ret;
-            ret.cached_wrappers = ret.kind == Kind::OptClass
+            ret.cached_wrappers = ret.kind == Kind::opt(Base::Class)
                 && ret.class.as_deref().is_some_and(|c| cached.contains(&c));
         }
         self

@@ -16,30 +16,30 @@ use super::ts;
 use super::type_names::TypeNames;
 use super::wire;
 use bridge_schema::Ty;
-use bridge_schema::lowering::{self, Role, Scalar, Site, Wasm};
+use bridge_schema::lowering::{self, JsType, Role, Scalar, Site, Wasm};
 use serde::Serialize;
 
-/// How a boundary type is marshalled: the tag the templates switch on (`templates/abi.js.j2`
-/// for exports, `templates/js/marshal.js.j2` for calls into JS), serialized in snake_case
-/// (`OptU32` is `"opt_u32"`). Every template switch ends in an error for a tag it does not
+/// How a boundary type is marshalled: a [`Base`], alone or as an `Option`'s value. It is
+/// serialized as the tag the templates switch on (`templates/abi.js.j2` for exports,
+/// `templates/js/marshal.js.j2` for calls into JS): the base's tag (a scalar's is its Rust
+/// name, `u32`; the others' their snake_case name, `js_value`), `opt_` before it in an
+/// `Option` (`opt_u32`). Every template switch ends in an error for a tag it does not
 /// handle, so a kind added here without its template code fails the build with a message
 /// instead of emitting broken JS (tests in `glue/mod.rs`).
-#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kind {
+    pub base: Base,
+    /// An `Option` of `base` (only for the bases [`Kind::optional`] allows).
+    pub option: bool,
+}
+
+/// What a [`Kind`] marshals (an `Option`'s value, for an optional kind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
     /// `()` (results only).
     Unit,
-    Bool,
-    /// `i8`..`i32`, `u8`, `u16`, `f32`, `f64`.
-    Number,
-    U32,
-    /// `i64`.
-    Bigint,
-    U64,
-    /// Checked scalars (`RangeError`/`TypeError` in `data.js.j2`).
-    Usize,
-    Isize,
-    Char,
+    /// One of the lowering table's scalars: what the glue does with it are its facts.
+    Scalar(Scalar),
     /// `String` and `&str`.
     String,
     /// A fieldless enum (its variant index).
@@ -49,21 +49,9 @@ pub enum Kind {
     JsValue,
     /// `&JsValue` (parameters only).
     JsValueRef,
-    /// A JS function (parameters) or a Rust closure (results).
+    /// A JS function (parameters) or a Rust closure (results); in an `Option`,
+    /// `null`/`undefined` is `None` (its one value is 0).
     Callback,
-    /// `Option` of a function: `null`/`undefined` is `None` (its one value is 0).
-    OptCallback,
-    OptBool,
-    OptNumber,
-    OptU32,
-    OptBigint,
-    OptU64,
-    OptUsize,
-    OptIsize,
-    OptChar,
-    OptString,
-    OptEnum,
-    OptClass,
     /// `Vec` of numbers (a typed array).
     NumVec,
     /// `Vec` of classes (an address array).
@@ -72,7 +60,6 @@ pub enum Kind {
     Wire,
     /// A record or tagged enum, on the wire.
     Data,
-    OptData,
     DataVec,
     /// `&[T]` of numbers returned borrowed (results only): a typed array over wasm
     /// memory (debug glue: a checked view, `runtime.js.j2`'s `$takeView`).
@@ -81,415 +68,203 @@ pub enum Kind {
     MutSlice,
 }
 
-impl Kind {
-    /// Every kind: the templates' `kinds` (a switch that has nothing to do for a kind
-    /// checks it is one of them), and the tests render each through the templates.
-    pub const ALL: [Kind; 35] = [
-        Kind::Unit,
-        Kind::Bool,
-        Kind::Number,
-        Kind::U32,
-        Kind::Bigint,
-        Kind::U64,
-        Kind::Usize,
-        Kind::Isize,
-        Kind::Char,
-        Kind::String,
-        Kind::Enum,
-        Kind::Class,
-        Kind::JsValue,
-        Kind::JsValueRef,
-        Kind::Callback,
-        Kind::OptCallback,
-        Kind::OptBool,
-        Kind::OptNumber,
-        Kind::OptU32,
-        Kind::OptBigint,
-        Kind::OptU64,
-        Kind::OptUsize,
-        Kind::OptIsize,
-        Kind::OptChar,
-        Kind::OptString,
-        Kind::OptEnum,
-        Kind::OptClass,
-        Kind::NumVec,
-        Kind::ClassVec,
-        Kind::Wire,
-        Kind::Data,
-        Kind::OptData,
-        Kind::DataVec,
-        Kind::View,
-        Kind::MutSlice,
+impl Base {
+    /// The bases that are not scalars ([`Kind::all`] adds one per scalar).
+    const OTHERS: [Base; 14] = [
+        Base::Unit,
+        Base::String,
+        Base::Enum,
+        Base::Class,
+        Base::JsValue,
+        Base::JsValueRef,
+        Base::Callback,
+        Base::NumVec,
+        Base::ClassVec,
+        Base::Wire,
+        Base::Data,
+        Base::DataVec,
+        Base::View,
+        Base::MutSlice,
     ];
 
-    /// The kind of `Option<T>` for a `T` of this kind that does not travel on the wire
-    /// (`Ty::travels_on_wire` sends the others): scalars, strings, fieldless enums, classes
-    /// and data. None for what cannot be optional (`()`, another `Option`, a vector, a
-    /// `&JsValue` or a function: the macro and the post-process check refuse them).
+    /// Its tag in the templates (`u32`, `js_value`).
+    pub fn tag(self) -> &'static str {
+        match self {
+            Base::Scalar(s) => s.rust(),
+            Base::Unit => "unit",
+            Base::String => "string",
+            Base::Enum => "enum",
+            Base::Class => "class",
+            Base::JsValue => "js_value",
+            Base::JsValueRef => "js_value_ref",
+            Base::Callback => "callback",
+            Base::NumVec => "num_vec",
+            Base::ClassVec => "class_vec",
+            Base::Wire => "wire",
+            Base::Data => "data",
+            Base::DataVec => "data_vec",
+            Base::View => "view",
+            Base::MutSlice => "mut_slice",
+        }
+    }
+
+    /// Whether an `Option` of it is a kind: a value that does not travel on the wire
+    /// (`Ty::travels_on_wire` sends the others): scalars, strings, fieldless enums,
+    /// classes, data and functions. Not `()`, a vector, a `&JsValue` (the macro and the
+    /// post-process check refuse them) nor a `JsValue` (its `Option` is on the wire).
+    fn optional(self) -> bool {
+        match self {
+            Base::Scalar(_)
+            | Base::String
+            | Base::Enum
+            | Base::Class
+            | Base::Data
+            | Base::Callback => true,
+            Base::Unit
+            | Base::JsValue
+            | Base::JsValueRef
+            | Base::NumVec
+            | Base::ClassVec
+            | Base::Wire
+            | Base::DataVec
+            | Base::View
+            | Base::MutSlice => false,
+        }
+    }
+
+    /// The scalar it is, if it is one.
+    fn scalar(self) -> Option<Scalar> {
+        match self {
+            Base::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for Kind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.tag())
+    }
+}
+
+impl Kind {
+    /// A kind that is not an `Option`.
+    pub const fn of(base: Base) -> Kind {
+        Kind {
+            base,
+            option: false,
+        }
+    }
+
+    /// An `Option` of `base` (one [`Kind::optional`] allows).
+    pub const fn opt(base: Base) -> Kind {
+        Kind { base, option: true }
+    }
+
+    /// The kind of a scalar.
+    pub const fn scalar(s: Scalar) -> Kind {
+        Kind::of(Base::Scalar(s))
+    }
+
+    /// Its tag in the templates (`u32`, `opt_u32`).
+    pub fn tag(self) -> String {
+        let prefix = if self.option { "opt_" } else { "" };
+        format!("{prefix}{}", self.base.tag())
+    }
+
+    /// Every kind: the templates' `kinds` (a switch that has nothing to do for a kind
+    /// checks it is one of them), and the tests render each through the templates.
+    pub fn all() -> Vec<Kind> {
+        let bases = Base::OTHERS
+            .into_iter()
+            .chain(Scalar::ALL.into_iter().map(Base::Scalar));
+        bases
+            .flat_map(|base| [Some(Kind::of(base)), Kind::of(base).optional()])
+            .flatten()
+            .collect()
+    }
+
+    /// The kind of `Option<T>` for a `T` of this kind ([`Base::optional`]); None for what
+    /// cannot be optional, and for an `Option` already.
     pub fn optional(self) -> Option<Kind> {
-        Some(match self {
-            Kind::Bool => Kind::OptBool,
-            Kind::Number => Kind::OptNumber,
-            Kind::U32 => Kind::OptU32,
-            Kind::Bigint => Kind::OptBigint,
-            Kind::U64 => Kind::OptU64,
-            Kind::String => Kind::OptString,
-            Kind::Usize => Kind::OptUsize,
-            Kind::Isize => Kind::OptIsize,
-            Kind::Char => Kind::OptChar,
-            Kind::Enum => Kind::OptEnum,
-            Kind::Class => Kind::OptClass,
-            Kind::Data => Kind::OptData,
-            Kind::Callback => Kind::OptCallback,
-            Kind::Unit
-            | Kind::JsValue
-            | Kind::JsValueRef
-            | Kind::OptCallback
-            | Kind::OptBool
-            | Kind::OptNumber
-            | Kind::OptU32
-            | Kind::OptBigint
-            | Kind::OptU64
-            | Kind::OptUsize
-            | Kind::OptIsize
-            | Kind::OptChar
-            | Kind::OptString
-            | Kind::OptEnum
-            | Kind::OptClass
-            | Kind::NumVec
-            | Kind::ClassVec
-            | Kind::Wire
-            | Kind::OptData
-            | Kind::DataVec
-            | Kind::View
-            | Kind::MutSlice => return None,
+        (!self.option && self.base.optional()).then_some(Kind {
+            option: true,
+            ..self
         })
     }
 
     /// Whether a value of this kind is written on the wire (a parameter of it opens a
     /// wire session: its in-buffer offset is passed).
     pub fn on_wire(self) -> bool {
-        match self {
-            Kind::Wire | Kind::Data | Kind::OptData | Kind::DataVec => true,
-            Kind::Unit
-            | Kind::Bool
-            | Kind::Number
-            | Kind::U32
-            | Kind::Bigint
-            | Kind::U64
-            | Kind::Usize
-            | Kind::Isize
-            | Kind::Char
-            | Kind::String
-            | Kind::Enum
-            | Kind::Class
-            | Kind::JsValue
-            | Kind::JsValueRef
-            | Kind::Callback
-            | Kind::OptCallback
-            | Kind::OptBool
-            | Kind::OptNumber
-            | Kind::OptU32
-            | Kind::OptBigint
-            | Kind::OptU64
-            | Kind::OptUsize
-            | Kind::OptIsize
-            | Kind::OptChar
-            | Kind::OptString
-            | Kind::OptEnum
-            | Kind::OptClass
-            | Kind::NumVec
-            | Kind::ClassVec
-            | Kind::View
-            | Kind::MutSlice => false,
-        }
+        matches!(self.base, Base::Wire | Base::Data | Base::DataVec)
     }
 
     /// Whether this is a vector that an export passes outside the wire (a typed array,
     /// an address array, records on the wire as a whole); a call into JS sends every
     /// vector on the wire.
     pub fn is_vec(self) -> bool {
-        match self {
-            Kind::NumVec | Kind::ClassVec | Kind::DataVec => true,
-            Kind::Unit
-            | Kind::Bool
-            | Kind::Number
-            | Kind::U32
-            | Kind::Bigint
-            | Kind::U64
-            | Kind::Usize
-            | Kind::Isize
-            | Kind::Char
-            | Kind::String
-            | Kind::Enum
-            | Kind::Class
-            | Kind::JsValue
-            | Kind::JsValueRef
-            | Kind::Callback
-            | Kind::OptCallback
-            | Kind::OptBool
-            | Kind::OptNumber
-            | Kind::OptU32
-            | Kind::OptBigint
-            | Kind::OptU64
-            | Kind::OptUsize
-            | Kind::OptIsize
-            | Kind::OptChar
-            | Kind::OptString
-            | Kind::OptEnum
-            | Kind::OptClass
-            | Kind::Wire
-            | Kind::Data
-            | Kind::OptData
-            | Kind::View
-            | Kind::MutSlice => false,
-        }
+        matches!(self.base, Base::NumVec | Base::ClassVec | Base::DataVec)
     }
-}
 
-impl Kind {
-    /// The kind an `Option`'s value has (`OptU32` → `U32`); other kinds are their own.
+    /// The kind an `Option`'s value has (`opt_u32` → `u32`); other kinds are their own.
     pub fn base(self) -> Kind {
-        match self {
-            Kind::OptBool => Kind::Bool,
-            Kind::OptNumber => Kind::Number,
-            Kind::OptU32 => Kind::U32,
-            Kind::OptBigint => Kind::Bigint,
-            Kind::OptU64 => Kind::U64,
-            Kind::OptUsize => Kind::Usize,
-            Kind::OptIsize => Kind::Isize,
-            Kind::OptChar => Kind::Char,
-            Kind::OptString => Kind::String,
-            Kind::OptEnum => Kind::Enum,
-            Kind::OptClass => Kind::Class,
-            Kind::OptData => Kind::Data,
-            Kind::OptCallback => Kind::Callback,
-            Kind::Unit
-            | Kind::Bool
-            | Kind::Number
-            | Kind::U32
-            | Kind::Bigint
-            | Kind::U64
-            | Kind::Usize
-            | Kind::Isize
-            | Kind::Char
-            | Kind::String
-            | Kind::Enum
-            | Kind::Class
-            | Kind::JsValue
-            | Kind::JsValueRef
-            | Kind::Callback
-            | Kind::NumVec
-            | Kind::ClassVec
-            | Kind::Wire
-            | Kind::Data
-            | Kind::DataVec
-            | Kind::View
-            | Kind::MutSlice => self,
-        }
+        Kind::of(self.base)
     }
 
     /// An `Option` (of [`Kind::base`]).
     pub fn is_option(self) -> bool {
-        self.base() != self
+        self.option
     }
 
     /// A JS number the glue converts with ToNumber (`+x`) and wasm takes as it is (the
     /// checked scalars `usize`/`isize` convert in `data.js.j2` instead); in an `Option` too.
     pub fn to_number(self) -> bool {
-        match self.base() {
-            Kind::Number | Kind::U32 => true,
-            Kind::Unit
-            | Kind::Bool
-            | Kind::Bigint
-            | Kind::U64
-            | Kind::Usize
-            | Kind::Isize
-            | Kind::Char
-            | Kind::String
-            | Kind::Enum
-            | Kind::Class
-            | Kind::JsValue
-            | Kind::JsValueRef
-            | Kind::Callback
-            | Kind::OptCallback
-            | Kind::OptBool
-            | Kind::OptNumber
-            | Kind::OptU32
-            | Kind::OptBigint
-            | Kind::OptU64
-            | Kind::OptUsize
-            | Kind::OptIsize
-            | Kind::OptChar
-            | Kind::OptString
-            | Kind::OptEnum
-            | Kind::OptClass
-            | Kind::NumVec
-            | Kind::ClassVec
-            | Kind::Wire
-            | Kind::Data
-            | Kind::OptData
-            | Kind::DataVec
-            | Kind::View
-            | Kind::MutSlice => false,
-        }
+        self.base
+            .scalar()
+            .is_some_and(|s| s.js() == JsType::Number && !s.checked())
     }
 
     /// A BigInt (`i64`, `u64`); in an `Option` too.
     pub fn bigint(self) -> bool {
-        match self.base() {
-            Kind::Bigint | Kind::U64 => true,
-            Kind::Unit
-            | Kind::Bool
-            | Kind::Number
-            | Kind::U32
-            | Kind::Usize
-            | Kind::Isize
-            | Kind::Char
-            | Kind::String
-            | Kind::Enum
-            | Kind::Class
-            | Kind::JsValue
-            | Kind::JsValueRef
-            | Kind::Callback
-            | Kind::OptCallback
-            | Kind::OptBool
-            | Kind::OptNumber
-            | Kind::OptU32
-            | Kind::OptBigint
-            | Kind::OptU64
-            | Kind::OptUsize
-            | Kind::OptIsize
-            | Kind::OptChar
-            | Kind::OptString
-            | Kind::OptEnum
-            | Kind::OptClass
-            | Kind::NumVec
-            | Kind::ClassVec
-            | Kind::Wire
-            | Kind::Data
-            | Kind::OptData
-            | Kind::DataVec
-            | Kind::View
-            | Kind::MutSlice => false,
-        }
+        self.base.scalar().is_some_and(|s| s.js() == JsType::BigInt)
     }
 
-    /// A checked scalar: `data.js.j2`'s `$data$<base>` converts and checks it (`usize`,
-    /// `isize`, `char`); in an `Option` too.
+    /// A checked scalar (`Scalar::checked`): `data.js.j2`'s `$data$<base>` converts and
+    /// checks it (`usize`, `isize`, `char`); in an `Option` too.
     pub fn checked(self) -> bool {
-        match self.base() {
-            Kind::Usize | Kind::Isize | Kind::Char => true,
-            Kind::Unit
-            | Kind::Bool
-            | Kind::Number
-            | Kind::U32
-            | Kind::Bigint
-            | Kind::U64
-            | Kind::String
-            | Kind::Enum
-            | Kind::Class
-            | Kind::JsValue
-            | Kind::JsValueRef
-            | Kind::Callback
-            | Kind::OptCallback
-            | Kind::OptBool
-            | Kind::OptNumber
-            | Kind::OptU32
-            | Kind::OptBigint
-            | Kind::OptU64
-            | Kind::OptUsize
-            | Kind::OptIsize
-            | Kind::OptChar
-            | Kind::OptString
-            | Kind::OptEnum
-            | Kind::OptClass
-            | Kind::NumVec
-            | Kind::ClassVec
-            | Kind::Wire
-            | Kind::Data
-            | Kind::OptData
-            | Kind::DataVec
-            | Kind::View
-            | Kind::MutSlice => false,
-        }
+        self.base.scalar().is_some_and(Scalar::checked)
     }
 
     /// A parameter whose buffer JS copies back into the caller's array after the call
     /// (and then frees): `&mut [T]`.
     pub fn writes_back(self) -> bool {
-        match self {
-            Kind::MutSlice => true,
-            Kind::Unit
-            | Kind::Bool
-            | Kind::Number
-            | Kind::U32
-            | Kind::Bigint
-            | Kind::U64
-            | Kind::Usize
-            | Kind::Isize
-            | Kind::Char
-            | Kind::String
-            | Kind::Enum
-            | Kind::Class
-            | Kind::JsValue
-            | Kind::JsValueRef
-            | Kind::Callback
-            | Kind::OptCallback
-            | Kind::OptBool
-            | Kind::OptNumber
-            | Kind::OptU32
-            | Kind::OptBigint
-            | Kind::OptU64
-            | Kind::OptUsize
-            | Kind::OptIsize
-            | Kind::OptChar
-            | Kind::OptString
-            | Kind::OptEnum
-            | Kind::OptClass
-            | Kind::NumVec
-            | Kind::ClassVec
-            | Kind::Wire
-            | Kind::Data
-            | Kind::OptData
-            | Kind::DataVec
-            | Kind::View => false,
-        }
+        self.base == Base::MutSlice
     }
 
     /// What an export call passes (`abi.js.j2`'s `arg`) for the wasm value of role `role`
     /// of a parameter of this kind; `None` for a role the kind has no value of.
     pub fn pass(self, role: Role) -> Option<Pass> {
         // The one value of the kind (an `Option`'s after its flag).
-        let value = match self {
-            Kind::Bool | Kind::OptBool => Some(Pass::Bool),
-            Kind::Number
-            | Kind::U32
-            | Kind::Bigint
-            | Kind::U64
-            | Kind::Usize
-            | Kind::Isize
-            | Kind::Char
-            | Kind::Enum => Some(Pass::Name),
-            Kind::OptNumber
-            | Kind::OptU32
-            | Kind::OptUsize
-            | Kind::OptIsize
-            | Kind::OptChar
-            | Kind::OptEnum => Some(Pass::OrZero),
-            Kind::OptBigint | Kind::OptU64 => Some(Pass::OrZeroBig),
-            Kind::Class | Kind::OptClass => Some(Pass::Addr),
-            Kind::JsValue | Kind::JsValueRef | Kind::Callback => Some(Pass::Heap),
-            Kind::OptCallback => Some(Pass::HeapOrZero),
-            Kind::Wire | Kind::Data | Kind::OptData => Some(Pass::At),
-            Kind::Unit
-            | Kind::String
-            | Kind::OptString
-            | Kind::NumVec
-            | Kind::ClassVec
-            | Kind::DataVec
-            | Kind::View
-            | Kind::MutSlice => None,
+        let value = match (self.base, self.option) {
+            (Base::Scalar(s), _) if s.js() == JsType::Boolean => Some(Pass::Bool),
+            (Base::Scalar(_) | Base::Enum, false) => Some(Pass::Name),
+            (Base::Scalar(s), true) if s.js() == JsType::BigInt => Some(Pass::OrZeroBig),
+            (Base::Scalar(_) | Base::Enum, true) => Some(Pass::OrZero),
+            (Base::Class, _) => Some(Pass::Addr),
+            (Base::JsValue | Base::JsValueRef | Base::Callback, false) => Some(Pass::Heap),
+            (Base::Callback, true) => Some(Pass::HeapOrZero),
+            (Base::Wire | Base::Data, _) => Some(Pass::At),
+            (Base::JsValue | Base::JsValueRef, true)
+            | (
+                Base::Unit
+                | Base::String
+                | Base::NumVec
+                | Base::ClassVec
+                | Base::DataVec
+                | Base::View
+                | Base::MutSlice,
+                _,
+            ) => None,
         };
         // Records in a vector are on the wire as a whole: its offset is the buffer's
         // address, and there is no length.
@@ -604,17 +379,6 @@ pub struct TyView {
     pub unsigned: bool,
 }
 
-/// The kind of a number type: `u32` and the BigInt types convert their own way.
-fn number_kind(ty: &Ty) -> Option<Kind> {
-    numbers::of(ty)?;
-    Some(match ty {
-        Ty::Scalar(Scalar::U32) => Kind::U32,
-        Ty::Scalar(Scalar::I64) => Kind::Bigint,
-        Ty::Scalar(Scalar::U64) => Kind::U64,
-        _ => Kind::Number,
-    })
-}
-
 fn number_view(ty: &Ty) -> Option<NumberView> {
     numbers::of(ty).map(|n| n.view)
 }
@@ -686,7 +450,7 @@ pub fn export_result(ty: &Ty, names: &TypeNames) -> TyView {
 
 /// The kinds a flat value is otherwise: a record's (`data`) or a tuple's (`wire`).
 fn flat_kind(kind: Kind) -> bool {
-    matches!(kind, Kind::Data | Kind::Wire)
+    kind == Kind::of(Base::Data) || kind == Kind::of(Base::Wire)
 }
 
 /// A record or tuple of scalars an export takes through the flat area.
@@ -801,7 +565,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         ..simple(kind)
     };
     if ty.travels_on_wire() {
-        return coded(Kind::Wire);
+        return coded(Kind::of(Base::Wire));
     }
     let named = |ty: &Ty| match ty {
         Ty::Named(id) => Some(id.clone()),
@@ -817,38 +581,36 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         },
         Ty::Named(id) if names.is_fieldless_enum(id) => TyView {
             enum_name: Some(names.js_name(id)),
-            ..simple(Kind::Enum)
+            ..simple(Kind::of(Base::Enum))
         },
-        Ty::Named(id) if names.is_data(id) => coded(Kind::Data),
+        Ty::Named(id) if names.is_data(id) => coded(Kind::of(Base::Data)),
         Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => {
             unreachable!("tuples, maps, sets and 128-bit integers travel on the wire (above)")
         }
         Ty::Option(inner) if named(inner).is_some_and(|id| names.is_fieldless_enum(&id)) => {
             TyView {
-                kind: Kind::OptEnum,
+                kind: Kind::opt(Base::Enum),
                 ..view(inner, names)
             }
         }
         Ty::Option(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => TyView {
-            kind: Kind::OptData,
+            kind: Kind::opt(Base::Data),
             ..view(inner, names)
         },
-        Ty::Vec(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => coded(Kind::DataVec),
-        Ty::Scalar(Scalar::Usize) => simple(Kind::Usize),
-        Ty::Scalar(Scalar::Isize) => simple(Kind::Isize),
-        Ty::Scalar(Scalar::Char) => simple(Kind::Char),
-        Ty::Unit => simple(Kind::Unit),
-        Ty::Scalar(Scalar::Bool) => simple(Kind::Bool),
-        Ty::String | Ty::Str => simple(Kind::String),
+        Ty::Vec(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => {
+            coded(Kind::of(Base::DataVec))
+        }
+        Ty::Unit => simple(Kind::of(Base::Unit)),
+        Ty::String | Ty::Str => simple(Kind::of(Base::String)),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) | Ty::ByValue(id) => TyView {
             class: Some(names.glue_name(id)),
             js_type: names.is_js_type(id),
-            ..simple(Kind::Class)
+            ..simple(Kind::of(Base::Class))
         },
-        Ty::JsValue => simple(Kind::JsValue),
-        Ty::JsValueRef => simple(Kind::JsValueRef),
+        Ty::JsValue => simple(Kind::of(Base::JsValue)),
+        Ty::JsValueRef => simple(Kind::of(Base::JsValueRef)),
         // A Rust closure's address: a returned iterator is made from it (`FnView::closure`).
-        Ty::Callback(_) | Ty::Iterator(_) => simple(Kind::Callback),
+        Ty::Callback(_) | Ty::Iterator(_) => simple(Kind::of(Base::Callback)),
         Ty::Option(inner) => {
             let inner = view(inner, names);
             TyView {
@@ -866,10 +628,10 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
                 array: Some(n.array),
                 // The element type: debug glue checks a plain array's elements.
                 number: Some(n.view),
-                ..simple(Kind::NumVec)
+                ..simple(Kind::of(Base::NumVec))
             },
             None => TyView {
-                kind: Kind::ClassVec,
+                kind: Kind::of(Base::ClassVec),
                 ..view(inner, names)
             },
         },
@@ -879,24 +641,16 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
                 array: Some(n.array),
                 number: Some(n.view),
                 ..simple(if matches!(ty, Ty::View(_)) {
-                    Kind::View
+                    Kind::of(Base::View)
                 } else {
-                    Kind::MutSlice
+                    Kind::of(Base::MutSlice)
                 })
             }
         }
-        Ty::Scalar(Scalar::I8)
-        | Ty::Scalar(Scalar::I16)
-        | Ty::Scalar(Scalar::I32)
-        | Ty::Scalar(Scalar::U8)
-        | Ty::Scalar(Scalar::U16)
-        | Ty::Scalar(Scalar::U32)
-        | Ty::Scalar(Scalar::F32)
-        | Ty::Scalar(Scalar::F64)
-        | Ty::Scalar(Scalar::I64)
-        | Ty::Scalar(Scalar::U64) => TyView {
+        // The debug glue checks a number's range.
+        Ty::Scalar(scalar) => TyView {
             number: number_view(ty),
-            ..simple(number_kind(ty).expect("a number type"))
+            ..simple(Kind::scalar(*scalar))
         },
     }
 }
@@ -922,17 +676,23 @@ mod tests {
             ..Exports::default()
         };
         let names = TypeNames::new(&exports);
-        assert_eq!(view(&Ty::Scalar(Scalar::U32), &names).kind, Kind::U32);
+        assert_eq!(
+            view(&Ty::Scalar(Scalar::U32), &names).kind,
+            Kind::scalar(Scalar::U32)
+        );
         assert_eq!(
             view(&Ty::Option(Box::new(Ty::Scalar(Scalar::U64))), &names).kind,
-            Kind::OptU64
+            Kind::scalar(Scalar::U64).optional().unwrap()
         );
         let v = view(&Ty::Vec(Box::new(Ty::Named("a::Item".into()))), &names);
-        assert_eq!((v.kind, v.ts.as_str()), (Kind::ClassVec, "JsItem[]"));
+        assert_eq!(
+            (v.kind, v.ts.as_str()),
+            (Kind::of(Base::ClassVec), "JsItem[]")
+        );
         let v = view(&Ty::Option(Box::new(Ty::Named("a::Item".into()))), &names);
         assert_eq!(
             (v.kind, v.ts.as_str()),
-            (Kind::OptClass, "JsItem | undefined")
+            (Kind::opt(Base::Class), "JsItem | undefined")
         );
         assert_eq!(
             ts::param(&Ty::Vec(Box::new(Ty::Scalar(Scalar::F64))), &names),
@@ -949,7 +709,7 @@ mod tests {
         let v = param(Ty::Option(Box::new(Ty::Scalar(Scalar::I64))));
         assert_eq!(passes(&v), [Some(Pass::IsSome), Some(Pass::OrZeroBig)]);
         assert_eq!(v.wasm[1].wasm, Wasm::I64);
-        assert!(v.option && v.bigint && !v.buffer && v.base == Kind::Bigint);
+        assert!(v.option && v.bigint && !v.buffer && v.base == Kind::scalar(Scalar::I64));
         let v = param(Ty::Str);
         assert_eq!(
             passes(&v),
@@ -959,7 +719,7 @@ mod tests {
         let v = param(Ty::Option(Box::new(Ty::Named("a::Node".into()))));
         assert_eq!(passes(&v), [Some(Pass::IsSome), Some(Pass::Addr)]);
         let v = param(Ty::Option(Box::new(Ty::Scalar(Scalar::Usize))));
-        assert!(v.checked && v.option && v.unsigned && v.base == Kind::Usize);
+        assert!(v.checked && v.option && v.unsigned && v.base == Kind::scalar(Scalar::Usize));
         let result = |ty: Ty| at(view(&ty, &names), &ty, Site::ExportResult);
         assert!(result(Ty::String).wasm.is_empty(), "in the return area");
         let v = result(Ty::Result(Box::new(Ty::Scalar(Scalar::U32)), String::new()));
@@ -1020,22 +780,28 @@ mod tests {
             ..Exports::default()
         };
         let names = TypeNames::new(&exports);
-        assert_eq!(view(&Ty::Scalar(Scalar::Usize), &names).kind, Kind::Usize);
+        assert_eq!(
+            view(&Ty::Scalar(Scalar::Usize), &names).kind,
+            Kind::scalar(Scalar::Usize)
+        );
         let v = view(&Ty::Option(Box::new(Ty::Scalar(Scalar::Char))), &names);
         assert_eq!(
             (v.kind, v.ts.as_str()),
-            (Kind::OptChar, "string | undefined")
+            (
+                Kind::scalar(Scalar::Char).optional().unwrap(),
+                "string | undefined"
+            )
         );
         let v = view(
             &Ty::Result(Box::new(Ty::Scalar(Scalar::U32)), String::new()),
             &names,
         );
-        assert_eq!((v.kind, v.throws), (Kind::U32, true));
+        assert_eq!((v.kind, v.throws), (Kind::scalar(Scalar::U32), true));
         let v = view(
             &Ty::Vec(Box::new(Ty::Option(Box::new(Ty::Named("a::Node".into()))))),
             &names,
         );
-        assert_eq!(v.kind, Kind::Wire);
+        assert_eq!(v.kind, Kind::of(Base::Wire));
         assert_eq!(v.ts, "(Node | undefined)[]");
         assert_eq!(v.codec.as_deref(), Some("Vec_Option_C$Node"));
     }

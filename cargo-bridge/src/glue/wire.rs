@@ -18,7 +18,7 @@ use super::numbers::{self, NumberView, typed_array};
 use super::ts;
 use super::type_names::TypeNames;
 use crate::postprocess::exports::TypeDef;
-use bridge_schema::Scalar;
+use bridge_schema::lowering::{FromWasm, JsType, Scalar};
 use bridge_schema::{Field, Ty};
 use serde::Serialize;
 
@@ -111,28 +111,15 @@ pub enum CodecKind {
     Scalar,
 }
 
-/// What a value inside a codec is: the tag of `wire.js.j2`'s `read`/`write` (snake_case;
-/// a scalar's tag names its reader and writer, `i8` → `$wire$readI8`).
-#[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
+/// What a value inside a codec is: the tag of `wire.js.j2`'s `read`/`write` (a scalar's
+/// is its Rust name, the others' snake_case); a scalar's reader and writer come from its
+/// facts in the lowering table (`i8` → `$wire$readI8`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LeafKind {
-    Bool,
-    I8,
-    U8,
-    I16,
-    U16,
-    I32,
-    U32,
-    F32,
-    F64,
-    I64,
-    U64,
+    Scalar(Scalar),
     /// Two 64-bit halves, low first.
     I128,
     U128,
-    Usize,
-    Isize,
-    Char,
     String,
     /// A `JsValue`: its table index.
     Value,
@@ -142,27 +129,45 @@ pub enum LeafKind {
     Codec,
 }
 
+impl Serialize for LeafKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.tag())
+    }
+}
+
+/// `u32` → `U32`: the suffix of a `$wire$` helper.
+fn suffix(name: &str) -> String {
+    let mut out = name.to_string();
+    out[..1].make_ascii_uppercase();
+    out
+}
+
 impl LeafKind {
+    /// Its tag in the templates.
+    pub fn tag(self) -> &'static str {
+        match self {
+            LeafKind::Scalar(s) => s.rust(),
+            LeafKind::I128 => "i128",
+            LeafKind::U128 => "u128",
+            LeafKind::String => "string",
+            LeafKind::Value => "value",
+            LeafKind::Class => "class",
+            LeafKind::Codec => "codec",
+        }
+    }
+
     /// The suffix of `wire.js.j2`'s reader of a scalar, string or `JsValue` (`I8` →
-    /// `$wire$readI8`; `usize`/`isize` are read as the `u32`/`i32` they are on the wire).
-    pub fn reader(self) -> Option<&'static str> {
+    /// `$wire$readI8`): a number is read from its view of the wire (`usize`/`isize` as
+    /// the `u32`/`i32` they are there), a scalar JS makes otherwise by its own (`Bool`,
+    /// `Char`).
+    pub fn reader(self) -> Option<String> {
         Some(match self {
-            LeafKind::Bool => "Bool",
-            LeafKind::I8 => "I8",
-            LeafKind::U8 => "U8",
-            LeafKind::I16 => "I16",
-            LeafKind::U16 => "U16",
-            LeafKind::I32 | LeafKind::Isize => "I32",
-            LeafKind::U32 | LeafKind::Usize => "U32",
-            LeafKind::F32 => "F32",
-            LeafKind::F64 => "F64",
-            LeafKind::I64 => "I64",
-            LeafKind::U64 => "U64",
-            LeafKind::I128 => "I128",
-            LeafKind::U128 => "U128",
-            LeafKind::Char => "Char",
-            LeafKind::String => "String",
-            LeafKind::Value => "Value",
+            LeafKind::Scalar(s) if s.row().from_wasm == FromWasm::Value => suffix(s.wire_view()),
+            LeafKind::Scalar(s) => suffix(s.rust()),
+            LeafKind::I128 => "I128".into(),
+            LeafKind::U128 => "U128".into(),
+            LeafKind::String => "String".into(),
+            LeafKind::Value => "Value".into(),
             LeafKind::Class | LeafKind::Codec => return None,
         })
     }
@@ -170,29 +175,14 @@ impl LeafKind {
     /// The suffix of the key converter a map key of this kind needs (`$wire$canonU8`):
     /// `None` where distinct JS keys stay distinct in Rust (`usize`/`isize`/`char` are
     /// checked in every glue, an enum's names are its variants).
-    pub fn canon(self) -> Option<&'static str> {
-        Some(match self {
-            LeafKind::String => "String",
-            LeafKind::I8 => "I8",
-            LeafKind::U8 => "U8",
-            LeafKind::I16 => "I16",
-            LeafKind::U16 => "U16",
-            LeafKind::I32 => "I32",
-            LeafKind::U32 => "U32",
-            LeafKind::I64 => "I64",
-            LeafKind::U64 => "U64",
-            LeafKind::I128 => "I128",
-            LeafKind::U128 => "U128",
-            LeafKind::Bool
-            | LeafKind::F32
-            | LeafKind::F64
-            | LeafKind::Usize
-            | LeafKind::Isize
-            | LeafKind::Char
-            | LeafKind::Value
-            | LeafKind::Class
-            | LeafKind::Codec => return None,
-        })
+    pub fn canon(self) -> Option<String> {
+        match self {
+            LeafKind::Scalar(s) if s.is_number() && s.range().is_some() => {
+                Some(suffix(s.wire_view()))
+            }
+            LeafKind::String | LeafKind::I128 | LeafKind::U128 => self.reader(),
+            LeafKind::Scalar(_) | LeafKind::Value | LeafKind::Class | LeafKind::Codec => None,
+        }
     }
 
     /// Where a fixed-size leaf sits on the wire: the `$wire$<view>` typed array it is
@@ -202,22 +192,9 @@ impl LeafKind {
     /// ([`CodecView::fixed`]).
     pub fn fixed(self) -> Option<FixedRead> {
         let (view, size) = match self {
-            LeafKind::Bool | LeafKind::U8 => ("u8", 1),
-            LeafKind::I8 => ("i8", 1),
-            LeafKind::I16 => ("i16", 2),
-            LeafKind::U16 => ("u16", 2),
-            LeafKind::I32 | LeafKind::Isize => ("i32", 4),
-            // A `char` is its code point; a `JsValue` and a class their table index and
-            // address.
-            LeafKind::U32
-            | LeafKind::Usize
-            | LeafKind::Char
-            | LeafKind::Value
-            | LeafKind::Class => ("u32", 4),
-            LeafKind::F32 => ("f32", 4),
-            LeafKind::F64 => ("f64", 8),
-            LeafKind::I64 => ("i64", 8),
-            LeafKind::U64 => ("u64", 8),
+            LeafKind::Scalar(s) => (s.wire_view(), s.wire_size()),
+            // A `JsValue` and a class: their table index and address.
+            LeafKind::Value | LeafKind::Class => ("u32", 4),
             LeafKind::I128 | LeafKind::U128 | LeafKind::String | LeafKind::Codec => {
                 return None;
             }
@@ -232,36 +209,22 @@ impl LeafKind {
     /// The suffix of its reader as a map's key or a set's element, where it differs from
     /// [`LeafKind::reader`]: a string's is `$wire$readKey`, which keeps the strings of
     /// short keys by their bytes (keys repeat from call to call).
-    pub fn key_reader(self) -> Option<&'static str> {
+    pub fn key_reader(self) -> Option<String> {
         match self {
-            LeafKind::String => Some("Key"),
+            LeafKind::String => Some("Key".into()),
             _ => self.reader(),
         }
     }
 
-    /// The suffix of its writer (`usize`/`isize` have their own: they check the range).
-    pub fn writer(self) -> Option<&'static str> {
-        Some(match self {
-            LeafKind::Usize => "Usize",
-            LeafKind::Isize => "Isize",
-            LeafKind::Bool
-            | LeafKind::I8
-            | LeafKind::U8
-            | LeafKind::I16
-            | LeafKind::U16
-            | LeafKind::I32
-            | LeafKind::U32
-            | LeafKind::F32
-            | LeafKind::F64
-            | LeafKind::I64
-            | LeafKind::U64
-            | LeafKind::I128
-            | LeafKind::U128
-            | LeafKind::Char
-            | LeafKind::String
-            | LeafKind::Value => return self.reader(),
-            LeafKind::Class | LeafKind::Codec => return None,
-        })
+    /// The suffix of its writer: a checked number (`usize`, `isize`) has its own, which
+    /// checks the range.
+    pub fn writer(self) -> Option<String> {
+        match self {
+            LeafKind::Scalar(s) if s.checked() && s.js() == JsType::Number => {
+                Some(suffix(s.rust()))
+            }
+            _ => self.reader(),
+        }
     }
 }
 
@@ -316,10 +279,10 @@ pub struct LeafView {
     pub class: Option<String>,
     pub codec: Option<String>,
     /// [`LeafKind::reader`] and [`LeafKind::writer`].
-    pub read: Option<&'static str>,
+    pub read: Option<String>,
     /// [`LeafKind::key_reader`]: how `wire.js.j2` reads it as a map key or set element.
-    pub key_read: Option<&'static str>,
-    pub write: Option<&'static str>,
+    pub key_read: Option<String>,
+    pub write: Option<String>,
     /// A number type's range (the debug glue checks a number vector's elements).
     pub number: Option<NumberView>,
     /// [`LeafKind::fixed`].
@@ -332,7 +295,7 @@ pub struct LeafView {
     /// `$wire$canon<X>`, the Rust value a JS key becomes (a string's lone surrogates
     /// replaced, an integer wrapped as the typed array wraps it), when two JS keys can
     /// become one ([`LeafKind::canon`]).
-    pub canon: Option<&'static str>,
+    pub canon: Option<String>,
 }
 
 /// Whether `ty` gets a codec of its own (rather than being read inline).
@@ -407,22 +370,9 @@ pub(super) fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
             class: Some(names.glue_name(id)),
             ..scalar(LeafKind::Class)
         },
-        Ty::Scalar(Scalar::Bool) => scalar(LeafKind::Bool),
-        Ty::Scalar(Scalar::I8) => scalar(LeafKind::I8),
-        Ty::Scalar(Scalar::U8) => scalar(LeafKind::U8),
-        Ty::Scalar(Scalar::I16) => scalar(LeafKind::I16),
-        Ty::Scalar(Scalar::U16) => scalar(LeafKind::U16),
-        Ty::Scalar(Scalar::I32) => scalar(LeafKind::I32),
-        Ty::Scalar(Scalar::U32) => scalar(LeafKind::U32),
-        Ty::Scalar(Scalar::F32) => scalar(LeafKind::F32),
-        Ty::Scalar(Scalar::F64) => scalar(LeafKind::F64),
-        Ty::Scalar(Scalar::I64) => scalar(LeafKind::I64),
-        Ty::Scalar(Scalar::U64) => scalar(LeafKind::U64),
+        Ty::Scalar(s) => scalar(LeafKind::Scalar(*s)),
         Ty::I128 => scalar(LeafKind::I128),
         Ty::U128 => scalar(LeafKind::U128),
-        Ty::Scalar(Scalar::Usize) => scalar(LeafKind::Usize),
-        Ty::Scalar(Scalar::Isize) => scalar(LeafKind::Isize),
-        Ty::Scalar(Scalar::Char) => scalar(LeafKind::Char),
         Ty::String | Ty::Str => scalar(LeafKind::String),
         Ty::JsValue => scalar(LeafKind::Value),
         other => unreachable!("{other:?} never sits inside a wire value"),
@@ -662,12 +612,13 @@ mod tests {
         );
         // Each fixed leaf as `bridge_runtime::wire` writes it: its size is its alignment.
         let read = |k: LeafKind| k.fixed().map(|f| (f.view, f.size, f.shift));
-        assert_eq!(read(LeafKind::Bool), Some(("u8", 1, 0)));
-        assert_eq!(read(LeafKind::I16), Some(("i16", 2, 1)));
-        assert_eq!(read(LeafKind::Isize), Some(("i32", 4, 2)));
+        let scalar = |s| read(LeafKind::Scalar(s));
+        assert_eq!(scalar(Scalar::Bool), Some(("u8", 1, 0)));
+        assert_eq!(scalar(Scalar::I16), Some(("i16", 2, 1)));
+        assert_eq!(scalar(Scalar::Isize), Some(("i32", 4, 2)));
         assert_eq!(read(LeafKind::Class), Some(("u32", 4, 2)));
-        assert_eq!(read(LeafKind::Char), Some(("u32", 4, 2)));
-        assert_eq!(read(LeafKind::U64), Some(("u64", 8, 3)));
+        assert_eq!(scalar(Scalar::Char), Some(("u32", 4, 2)));
+        assert_eq!(scalar(Scalar::U64), Some(("u64", 8, 3)));
         assert_eq!(read(LeafKind::String), None);
     }
 
@@ -817,8 +768,8 @@ mod tests {
             ]
         );
         assert!(out[0].object_keys && !out[2].object_keys);
-        assert_eq!(out[0].fields[0].leaf.canon, Some("String"));
-        assert_eq!(out[2].elem.as_ref().unwrap().canon, Some("U8"));
+        assert_eq!(out[0].fields[0].leaf.canon.as_deref(), Some("String"));
+        assert_eq!(out[2].elem.as_ref().unwrap().canon.as_deref(), Some("U8"));
         assert_eq!(
             out[3].elem.as_ref().unwrap().canon,
             None,
