@@ -45,7 +45,9 @@ pub trait BridgeType: 'static {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a #[bridge] class",
     label = "only a #[bridge] struct (a class) can be borrowed or held in a Handle across the boundary",
-    note = "records and enums cross by value: take `{Self}`, not `&{Self}`, `&mut {Self}` or `Handle<{Self}>`"
+    note = "records and enums cross by value: take `{Self}`, not `&{Self}`, `&mut {Self}` or `Handle<{Self}>`; \
+            so do wasm-bindgen types (#[wasm_bindgen] structs and enums, imported types) in a \
+            #[bridge] signature"
 )]
 pub unsafe trait BridgeClass: BridgeType + Sized {
     /// The class name JS sees (after `js_name`), for error messages.

@@ -127,6 +127,36 @@ fn a_class_both_halves_export_under_one_js_name_is_a_build_error_naming_both() {
     );
 }
 
+/// A `#[bridge]` signature may name wasm-bindgen's types (mixed signatures, with the
+/// runtime's `wasm-bindgen` feature); a type that is neither a #[bridge] nor a wasm-bindgen
+/// type is a compile error naming it and both kinds.
+#[test]
+fn a_type_neither_bridge_nor_wasm_bindgen_is_a_compile_error_naming_it() {
+    let project = Project::workspace(&["wb"], "");
+    let runtime = support::runtime_dependency().replace(" }", ", features = [\"wasm-bindgen\"] }");
+    project.bridge_crate(
+        "wb",
+        "wbg-neither",
+        "\"cdylib\"",
+        &format!(
+            "wasm-bindgen = \"=0.2.130\"\n\n[target.'cfg(target_arch = \"wasm32\")'.dependencies]\n{runtime}"
+        ),
+        "use bridge_runtime::bridge;\nuse wasm_bindgen::prelude::*;\n\n\
+         #[wasm_bindgen]\npub enum Level {\n    Low,\n    High,\n}\n\n\
+         pub struct Plain;\n\n\
+         #[bridge]\npub fn fine(level: Level) -> Level {\n    level\n}\n\n\
+         #[bridge]\npub fn refused(plain: Plain) -> u32 {\n    let _ = plain;\n    0\n}\n",
+    );
+    run_in_env(
+        &project.root(),
+        &["build"],
+        &[("CARGO_BRIDGE_HOME", &shared_bridge_home())],
+    )
+    .fails()
+    .stderr_has(&["`Plain` is neither a #[bridge] type nor a wasm-bindgen type"]);
+    assert!(!project.path("wb/pkg").exists(), "no package is written");
+}
+
 fn script(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();

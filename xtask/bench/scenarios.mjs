@@ -675,4 +675,26 @@ export const ALONGSIDE_SCENARIOS = {
     floor: chainFloor,
     teardown() {},
   },
+  // Issue 45: a #[wasm_bindgen] struct (made in JS, consumed by the call) and enum passed to
+  // a #[bridge] export, and the same call to the same #[wasm_bindgen] export.
+  mixedSignatureBridge: mixedSignature("mixedBridge"),
+  mixedSignatureWasmBindgen: mixedSignature("mixedWasmBindgen"),
 };
+
+function mixedSignature(name) {
+  return {
+    iterations: 1_000_000,
+    crossings: 1,
+    setup: () => ({ x: 0 }),
+    run(api, st, n) {
+      const m = api.probes;
+      const call = m[name];
+      const { WbgPoint, WbgAxis } = m;
+      let x = st.x;
+      for (let i = 0; i < n; i++) x = (x + call(new WbgPoint(i, 1), WbgAxis.Y)) | 0;
+      st.x = x;
+    },
+    floor: chainFloor,
+    teardown() {},
+  };
+}

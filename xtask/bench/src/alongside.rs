@@ -20,7 +20,8 @@ const NAME: &str = "bench-alongside";
 const LIB: &str = "bench_alongside";
 
 /// What the copy adds to `fixtures/bench/src/lib.rs`: wasm-bindgen code beside the bridge
-/// items, and the loop the `jsValueConversion` scenario calls.
+/// items, the loop the `jsValueConversion` scenario calls, and the two exports the
+/// `mixedSignature` scenarios call.
 const ADDED: &str = r#"
 
 // ---- added by `cargo xtask bench` (xtask/bench/src/alongside.rs): wasm-bindgen code
@@ -42,6 +43,46 @@ pub fn convert_round_trips(value: bridge_runtime::JsValue, n: u32) -> bridge_run
         value = theirs.into();
     }
     value
+}
+
+/// `mixedSignature*` (issue 45): a `#[wasm_bindgen]` struct and enum taken by a `#[bridge]`
+/// export and by the same `#[wasm_bindgen]` export.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub struct WbgPoint {
+    x: i32,
+    y: i32,
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+impl WbgPoint {
+    #[wasm_bindgen(constructor)]
+    pub fn new(x: i32, y: i32) -> WbgPoint {
+        WbgPoint { x, y }
+    }
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum WbgAxis {
+    X = 0,
+    Y = 1,
+}
+
+fn along(p: &WbgPoint, axis: WbgAxis) -> i32 {
+    match axis {
+        WbgAxis::X => p.x,
+        WbgAxis::Y => p.y,
+    }
+}
+
+#[bridge(js_name = "mixedBridge")]
+pub fn mixed_bridge(p: WbgPoint, axis: WbgAxis) -> i32 {
+    along(&p, axis)
+}
+
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = "mixedWasmBindgen")]
+pub fn mixed_wasm_bindgen(p: WbgPoint, axis: WbgAxis) -> i32 {
+    along(&p, axis)
 }
 "#;
 

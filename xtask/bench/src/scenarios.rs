@@ -391,17 +391,41 @@ pub const POOL_SCENARIOS: &[PoolScenario] = &[
 
 /// Scenarios only the alongside package runs (issue 20; `ALONGSIDE_SCENARIOS` in
 /// `scenarios.mjs`), in `rust` mode; it runs the identity scenarios above too.
-pub const ALONGSIDE_SCENARIOS: &[Scenario] = &[Scenario {
-    name: "jsValueConversion",
-    iterations: 1_000_000,
-    quick_iterations: 2_000,
-    crossings: 1,
-    objects_per_iteration: 1,
-    alloc_floor: false,
-    js_only: false,
-    what: "one `JsValue` conversion each way per iteration (bridge → `wasm_bindgen::JsValue` → \
+pub const ALONGSIDE_SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "jsValueConversion",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        alloc_floor: false,
+        js_only: false,
+        what: "one `JsValue` conversion each way per iteration (bridge → `wasm_bindgen::JsValue` → \
            bridge, `n` round trips inside one `convertRoundTrips(v, n)` call)",
-}];
+    },
+    Scenario {
+        name: "mixedSignatureBridge",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        alloc_floor: false,
+        js_only: false,
+        what: "a `#[bridge]` export taking a `#[wasm_bindgen]` struct (made in JS, consumed) and \
+               enum: `mixedBridge(new WbgPoint(i, 1), WbgAxis.Y)` (issue 45)",
+    },
+    Scenario {
+        name: "mixedSignatureWasmBindgen",
+        iterations: 1_000_000,
+        quick_iterations: 2_000,
+        crossings: 1,
+        objects_per_iteration: 1,
+        alloc_floor: false,
+        js_only: false,
+        what: "the same call to the same `#[wasm_bindgen]` export: \
+               `mixedWasmBindgen(new WbgPoint(i, 1), WbgAxis.Y)`",
+    },
+];
 
 #[cfg(test)]
 mod tests {

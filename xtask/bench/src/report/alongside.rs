@@ -13,6 +13,10 @@ use serde_json::{Value, json};
 const GROUP: &str = "with wasm-bindgen (issue 20)";
 const CONVERSION: &str = "jsValueConversion";
 const CROSSING: &str = "jsValueRoundtrip";
+/// Issue 45: a `#[bridge]` export taking a `#[wasm_bindgen]` struct and enum, and the same
+/// `#[wasm_bindgen]` export.
+const MIXED: &str = "mixedSignatureBridge";
+const MIXED_PEER: &str = "mixedSignatureWasmBindgen";
 
 fn find<'a>(a: &'a Alongside, scenario: &str) -> Option<&'a Record> {
     a.records.iter().find(|r| r.scenario.name == scenario)
@@ -52,6 +56,13 @@ fn conversion(a: &Alongside) -> Option<(f64, f64)> {
     (per_crossing > 0.0).then_some((per_conversion, per_crossing))
 }
 
+/// ms of the `#[bridge]` export and of the `#[wasm_bindgen]` one taking the same types.
+fn mixed(a: &Alongside) -> Option<(f64, f64)> {
+    let bridge = median(a, MIXED)?;
+    let peer = median(a, MIXED_PEER)?;
+    (peer > 0.0).then_some((bridge, peer))
+}
+
 fn added_bytes(a: &Alongside) -> Option<i64> {
     let s = a.size.as_ref()?;
     Some(s.joined_gz as i64 - s.wasm_bindgen_gz as i64)
@@ -66,7 +77,17 @@ pub fn targets(run: &Run) -> Vec<Target> {
     let conv = conversion(a).map(|(c, x)| c / x);
     let added = added_bytes(a);
     let overhead = a.size.as_ref().map(|s| s.bridge_glue_gz as i64);
+    let mixed = mixed(a).map(|(b, w)| b / w);
     vec![
+        Target {
+            group: "mixed signatures (issue 45)",
+            what: "a #[bridge] export taking a #[wasm_bindgen] struct and enum / the same \
+                   #[wasm_bindgen] export"
+                .into(),
+            want: "≤ 1.0".into(),
+            got: mixed.map(|m| format!("{m:.2}")),
+            pass: mixed.map(|m| m <= 1.0),
+        },
         Target {
             group: GROUP,
             what: format!(
@@ -125,6 +146,15 @@ fn tables(run: &Run, a: &Alongside) -> String {
         .collect();
     if !rows.is_empty() {
         out += &table(&header, &rows, 1);
+    }
+    if let Some((bridge, peer)) = mixed(a) {
+        out += &format!(
+            "\nA #[wasm_bindgen] struct and enum passed to a #[bridge] export ({MIXED}): {}; \
+             to the same #[wasm_bindgen] export ({MIXED_PEER}): {} ({}).\n",
+            fmt_ms(bridge),
+            fmt_ms(peer),
+            fmt_ratio(bridge / peer)
+        );
     }
     if let Some((conv, crossing)) = conversion(a) {
         out += &format!(
@@ -190,6 +220,8 @@ pub fn json(run: &Run) -> Option<Value> {
         "pairs": pairs(run, a).into_iter().map(|(s, alone, joined, ratio)| json!({
             "scenario": s, "bridgeOnlyMs": alone, "withWasmBindgenMs": joined, "ratio": ratio,
         })).collect::<Vec<_>>(),
+        "mixedSignatureMs": mixed(a).map(|m| m.0),
+        "mixedSignatureWasmBindgenMs": mixed(a).map(|m| m.1),
         "nsPerConversion": conversion(a).map(|c| c.0),
         "nsPerCrossing": conversion(a).map(|c| c.1),
         "joinedGz": a.size.as_ref().map(|s| s.joined_gz),
