@@ -17,7 +17,7 @@ pub use abi::header;
 pub use scalar::Scalar;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 14;
+pub const SCHEMA_VERSION: u32 = 15;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -208,6 +208,13 @@ pub struct JsTypeDef {
     pub rust_name: String,
     /// Where the class (its constructor) lives: a global or a module's export.
     pub source: ImportSource,
+    /// `#[bridge(structural)]`: no JS class is behind it; values are not checked and the
+    /// glue never reads `source` (it names the type in messages only).
+    #[serde(default)]
+    pub structural: bool,
+    /// `typescript_type = ".."` of a structural type: its `.d.ts` type.
+    #[serde(default)]
+    pub typescript_type: Option<String>,
 }
 
 /// A record: crosses as a plain JS object with one property per field.

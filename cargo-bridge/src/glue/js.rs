@@ -46,6 +46,8 @@ pub struct JsTypeView {
     /// the glue only checks that an argument is an instance where wasm-bindgen exports a
     /// class of its name.
     pub wasm_bindgen: bool,
+    /// `#[bridge(structural)]`: no class behind it; any value passes.
+    pub structural: bool,
 }
 
 /// `import type { <export> as <binding> } from "./<dest>";` in the `.d.ts`.
@@ -78,6 +80,9 @@ pub struct ModuleFn {
     pub rust: String,
     /// A `static` of the block: checked to be defined, not to be a function.
     pub value: bool,
+    /// A JS class's own check (`instanceof`): the class must be exported; its Rust type
+    /// name, for the message.
+    pub class: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -187,6 +192,17 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
             functions: imports
                 .iter()
                 .filter(|im| im.crate_name == s.crate_name)
+                // Methods, getters and setters are reached from the object: their class
+                // need not be exported (a class that must be is checked by its
+                // `instanceof`; a structural type has none).
+                .filter(|im| {
+                    !im.import.member.as_ref().is_some_and(|m| {
+                        matches!(
+                            m.form,
+                            MemberForm::Method | MemberForm::Getter | MemberForm::Setter
+                        )
+                    })
+                })
                 .filter_map(|im| match &im.import.source {
                     ImportSource::Module {
                         path,
@@ -194,15 +210,19 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                         namespace,
                     } if *path == s.path => {
                         let keys: Vec<String> = namespace.iter().chain([name]).cloned().collect();
+                        let form = im.import.member.as_ref().map(|m| m.form);
                         Some(ModuleFn {
                             shown: super::text::js_text(&keys.join(".")),
                             keys,
                             rust: im.import.rust_name.clone(),
-                            value: im
-                                .import
-                                .member
-                                .as_ref()
-                                .is_some_and(|m| m.form == MemberForm::Value),
+                            value: form == Some(MemberForm::Value),
+                            class: (form == Some(MemberForm::InstanceOf)).then(|| {
+                                im.import
+                                    .rust_name
+                                    .strip_suffix("::instanceof")
+                                    .unwrap_or(&im.import.rust_name)
+                                    .to_string()
+                            }),
                         })
                     }
                     _ => None,
@@ -351,6 +371,19 @@ fn js_types(
     for t in &exports.js_types {
         let def = &t.def;
         let var = crate::postprocess::exports::js_type_ident(&def.type_id);
+        if def.structural {
+            // No class: its values pass unchecked, and the `.d.ts` imports nothing.
+            types.push(JsTypeView {
+                var,
+                ctor: String::new(),
+                name: String::new(),
+                path: String::new(),
+                rust_name: def.rust_name.clone(),
+                wasm_bindgen: false,
+                structural: true,
+            });
+            continue;
+        }
         let (ctor, name, path) = match &def.source {
             ImportSource::Global { namespace, name } => {
                 let keys: Vec<&String> = namespace.iter().chain([name]).collect();
@@ -405,6 +438,7 @@ fn js_types(
             path: super::text::js_text(&path),
             rust_name: def.rust_name.clone(),
             wasm_bindgen: bridge_schema::wasm_bindgen_type(&def.type_id).is_some(),
+            structural: false,
         });
     }
     (types, type_imports)

@@ -92,6 +92,10 @@ impl<'a> TypeNames<'a> {
         let TypeDef::JsType(t) = self.def(type_id) else {
             unreachable!("`{type_id}` is an imported JS class")
         };
+        if t.structural {
+            // No class to name: its `typescript_type`, else wasm-bindgen's `any`.
+            return t.typescript_type.clone().unwrap_or_else(|| "any".into());
+        }
         match &t.source {
             // A wasm-bindgen type: its TypeScript as wasm-bindgen writes it.
             ImportSource::Global { name, .. }

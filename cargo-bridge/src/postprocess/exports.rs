@@ -423,6 +423,8 @@ fn add_wasm_bindgen_types(exports: &mut Exports) {
                     namespace: Vec::new(),
                     name,
                 },
+                structural: false,
+                typescript_type: None,
             },
         });
     }

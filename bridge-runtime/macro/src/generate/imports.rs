@@ -152,14 +152,29 @@ fn js_type(t: &JsType) -> TokenStream {
     let ident = &t.ident;
     let type_id = &t.type_id;
     let record = record::emit(&t.record);
-    let check = function(&t.instance_of);
-    let check_record = record::emit(&t.instance_of.record);
     let rt = quote!(::bridge_runtime);
-    let doc_try = format!(
-        "The value as a `{ident}` if it is an instance of the JS class `{}` (`instanceof`); \
-         else the value back in `Err`.",
-        t.js_name
-    );
+    // A structural type has no class: every value is one (as `unchecked_from`).
+    let (check, check_record, is_instance, doc_try) = match &t.instance_of {
+        Some(f) => (
+            function(f),
+            record::emit(&f.record),
+            quote!(#ident::__bridge_instance_of(&value)),
+            format!(
+                "The value as a `{ident}` if it is an instance of the JS class `{}` \
+                 (`instanceof`); else the value back in `Err`.",
+                t.js_name
+            ),
+        ),
+        None => (
+            TokenStream::new(),
+            TokenStream::new(),
+            quote!(true),
+            format!(
+                "The value as a `{ident}`: a `structural` type has no JS class to check, so \
+                 this never fails."
+            ),
+        ),
+    };
     quote! {
         #(#attrs)*
         #[repr(transparent)]
@@ -209,7 +224,7 @@ fn js_type(t: &JsType) -> TokenStream {
             type Error = #rt::JsValue;
             #[doc = #doc_try]
             fn try_from(value: #rt::JsValue) -> ::core::result::Result<#ident, #rt::JsValue> {
-                if #ident::__bridge_instance_of(&value) {
+                if #is_instance {
                     ::core::result::Result::Ok(#ident { obj: value })
                 } else {
                     ::core::result::Result::Err(value)

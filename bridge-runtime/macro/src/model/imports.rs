@@ -75,6 +75,7 @@ pub struct JsType {
     /// Its JS class name, for messages.
     pub js_name: String,
     pub record: RecordSection,
-    /// `value instanceof T` (for `TryFrom<JsValue>`).
-    pub instance_of: ImportFn,
+    /// `value instanceof T` (for `TryFrom<JsValue>`); `None` for a `structural` type,
+    /// which has no class and takes any value.
+    pub instance_of: Option<ImportFn>,
 }

@@ -37,12 +37,18 @@ struct ImportArgs {
     setter: Option<Option<LitStr>>,
     static_method_of: Option<Ident>,
     js_class: Option<LitStr>,
+    /// `structural`: on a `pub type`, no JS class is behind it (values are not checked);
+    /// on a function, wasm-bindgen's spelling of what every member already is.
+    structural: bool,
+    /// `typescript_type = "..."` on a `pub type`: its `.d.ts` type.
+    typescript_type: Option<LitStr>,
 }
 
 const VALID: &str = "valid arguments are `module = \"path/to/file.mjs\"` (on the block), \
 `js_namespace = \"a.b\"` and `js_name = \"name\"`; for members of a JS class of the block: \
-`constructor`, `method`, `getter`, `setter = \"name\"`, `static_method_of = T` and \
-`js_class = \"Name\"`";
+`constructor`, `method`, `getter`, `setter = \"name\"`, `static_method_of = T`, \
+`js_class = \"Name\"` and `structural`; for a JS class: `structural` and \
+`typescript_type = \"..\"`";
 
 /// A JS class the block declares (`pub type T;`).
 struct BlockType {
@@ -50,6 +56,8 @@ struct BlockType {
     /// The class's name in JS (`js_name`, else the Rust name).
     js_name: String,
     namespace: Vec<String>,
+    /// `#[bridge(structural)]`: no JS class behind it (no constructor, no statics).
+    structural: bool,
 }
 
 /// Parse one attribute's arguments into `args`. `given` lists the arguments this level
@@ -116,6 +124,10 @@ fn parse_args(
             args.static_method_of = Some(ident.clone());
         } else if !on_block && meta.path.is_ident("js_class") {
             args.js_class = Some(value()?);
+        } else if !on_block && meta.path.is_ident("structural") {
+            args.structural = true;
+        } else if !on_block && meta.path.is_ident("typescript_type") {
+            args.typescript_type = Some(value()?);
         } else {
             return Err(meta.error(format!(
                 "unknown #[bridge] argument on a JS import; {VALID}"
@@ -243,6 +255,13 @@ fn js_static(
         "a JS static",
         "a JS static takes `js_name = \"name\"` and `js_namespace = \"a.b\"` only",
     )?;
+    if args.structural || args.typescript_type.is_some() {
+        return Err(syn::Error::new_spanned(
+            &st.ident,
+            "a JS static takes `js_name = \"name\"` and `js_namespace = \"a.b\"` only \
+             (`structural` and `typescript_type` go on a `pub type`)",
+        ));
+    }
     let ident = st.ident.clone();
     let rust_name = ident.to_string();
     let js_name = args
@@ -291,9 +310,9 @@ fn js_type(t: &syn::ForeignItemType, block_args: &ImportArgs) -> syn::Result<(Bl
         &mut attrs,
         block_args,
         "an imported JS class",
-        "an imported JS class takes `js_name = \"Class\"` and `js_namespace = \"a.b\"` \
-         only; `constructor`, `method`, `getter`, `setter`, `static_method_of` and \
-         `js_class` go on its functions",
+        "an imported JS class takes `js_name = \"Class\"`, `js_namespace = \"a.b\"`, \
+         `structural` and `typescript_type = \"..\"` only; `constructor`, `method`, `getter`, \
+         `setter`, `static_method_of` and `js_class` go on its functions",
     )?;
     let ident = t.ident.clone();
     let rust_name = ident.to_string();
@@ -311,36 +330,61 @@ fn js_type(t: &syn::ForeignItemType, block_args: &ImportArgs) -> syn::Result<(Bl
     let namespace = namespace_of(&args)?;
     let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
     let source = class_source(&args, &js_name, &namespace);
+    let typescript_type = args.typescript_type.as_ref().map(LitStr::value);
+    if let (Some(lit), false) = (&args.typescript_type, args.structural) {
+        return Err(syn::Error::new_spanned(
+            lit,
+            "`typescript_type` is the `.d.ts` type of a `structural` JS type (no JS class \
+             behind it): add `structural`, or remove it (a class's `.d.ts` type is the class)",
+        ));
+    }
+    if typescript_type
+        .as_deref()
+        .is_some_and(|t| t.trim().is_empty())
+    {
+        return Err(syn::Error::new_spanned(
+            &args.typescript_type,
+            "typescript_type \"\" names no type: give a TypeScript type (`\"{ x: number }\"`)",
+        ));
+    }
     let record = record::section(
         bridge_schema::Item::JsType(JsTypeDef {
             type_id: type_id.clone(),
             rust_name: rust_name.clone(),
             source: source.clone(),
+            structural: args.structural,
+            typescript_type,
         }),
         TypeRefs::default(),
     );
-    // `value instanceof T`, the check behind `TryFrom<JsValue>`.
-    let check: syn::ForeignItemFn = syn::parse_quote! {
-        fn __bridge_instance_of(value: &::bridge_runtime::JsValue) -> bool;
+    // `value instanceof T`, the check behind `TryFrom<JsValue>`: a structural type has
+    // no class to check against.
+    let instance_of = if args.structural {
+        None
+    } else {
+        let check: syn::ForeignItemFn = syn::parse_quote! {
+            fn __bridge_instance_of(value: &::bridge_runtime::JsValue) -> bool;
+        };
+        let member = Member {
+            of: ident.clone(),
+            form: MemberForm::InstanceOf,
+            key: String::new(),
+            source,
+        };
+        Some(build(
+            &check,
+            &[],
+            &args,
+            &[],
+            Some(member),
+            format!("{rust_name}::instanceof"),
+        )?)
     };
-    let member = Member {
-        of: ident.clone(),
-        form: MemberForm::InstanceOf,
-        key: String::new(),
-        source,
-    };
-    let instance_of = build(
-        &check,
-        &[],
-        &args,
-        &[],
-        Some(member),
-        format!("{rust_name}::instanceof"),
-    )?;
     let def = BlockType {
         ident: ident.clone(),
         js_name: js_name.clone(),
         namespace,
+        structural: args.structural,
     };
     Ok((
         def,
@@ -494,6 +538,17 @@ fn member_of(
             )
         })?
     };
+    if class.structural && !args.method {
+        return Err(syn::Error::new_spanned(
+            &sig.ident,
+            format!(
+                "`{}` is `structural`: no JS class is behind it, so it has no constructor and \
+                 no static methods; declare them as plain JS functions (or remove \
+                 `structural` if a class is there)",
+                class.ident
+            ),
+        ));
+    }
     let name_or = |given: Option<&LitStr>, default: &str| {
         given
             .map(LitStr::value)
@@ -612,6 +667,13 @@ fn import_fn_with(
     args: &ImportArgs,
     types: &[BlockType],
 ) -> syn::Result<ImportFn> {
+    if let Some(ts) = &args.typescript_type {
+        return Err(syn::Error::new_spanned(
+            ts,
+            "`typescript_type` goes on a `pub type` of the block (the `.d.ts` type of a JS \
+             class without a JS class behind it), not on a function",
+        ));
+    }
     let member = member_of(f, args, types)?;
     let rust_name = match &member {
         Some(m) => format!("{}::{}", m.of, f.sig.ident),

@@ -63,4 +63,31 @@ extern "C" {
     static BORROWED: &'static str;
 }
 
+#[bridge]
+extern "C" {
+    #[bridge(typescript_type = "{ x: number }")]
+    pub type TypedClass;
+
+    #[bridge(structural, typescript_type = " ")]
+    pub type BlankType;
+
+    #[bridge(structural)]
+    pub type Shape;
+
+    #[bridge(constructor)]
+    fn new() -> Shape;
+
+    #[bridge(static_method_of = Shape)]
+    fn make() -> Shape;
+
+    #[bridge(typescript_type = "number")]
+    fn typed_fn() -> u32;
+
+    #[bridge(structural)]
+    static STRUCTURAL: u32;
+
+    #[bridge(method, structural)]
+    fn fine(this: &Shape) -> u32;
+}
+
 fn main() {}
