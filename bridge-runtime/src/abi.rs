@@ -28,11 +28,13 @@ use crate::global::global;
 pub use crate::handle::{ArgRef, ArgRefMut, Taking};
 use crate::handle::{BorrowConflict, MoveRefusal, RawHeader, conflict_of};
 pub use crate::maps::MapKey;
-pub use crate::result::{ErrDisplayOnly, ErrProbe, ExportError};
+pub use crate::result::{
+    ErrData, ErrMessage, ErrNoData, ErrProbe, ErrUnfit, ErrValue, ErrWbgValue, ExportError,
+};
 pub use crate::ret::{
-    __bridge_alloc, __bridge_free, __bridge_realloc, __bridge_ret_area, lift_opt_string,
-    lift_slice_mut, lift_string, lift_vec, ret_is_some, ret_opt_string, ret_option, ret_string,
-    ret_vec, ret_view, take_ret_string, view_parts,
+    __bridge_alloc, __bridge_free, __bridge_realloc, __bridge_ret_area, ViewElem, enum_view_parts,
+    lift_opt_string, lift_slice_mut, lift_string, lift_vec, ret_is_some, ret_opt_string,
+    ret_option, ret_string, ret_vec, ret_view, take_ret_string, view_parts,
 };
 pub use crate::task::{await_or_throw, finish_task, start_task};
 use crate::text::concat;

@@ -181,6 +181,28 @@ pub fn view_parts<T: Copy>(view: &[T]) -> (u32, u32) {
     (view.as_ptr() as usize as u32, view.len() as u32)
 }
 
+/// The element of a returned `&[E]` view that is not a number: a `#[bridge(numeric)]` enum
+/// with `#[repr(u8)]` (`u16`, `u32`, `i8`, `i16`, `i32`), which JS reads as a typed array
+/// of its discriminants.
+///
+/// # Safety
+/// The type must be laid out as its repr's integer, every value a discriminant JS knows.
+/// `#[bridge]` implements it; do not implement it by hand.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be the element of a returned `&[T]` view",
+    label = "not a number, nor a #[bridge(numeric)] enum with #[repr(u8)], #[repr(u16)] or #[repr(u32)]",
+    note = "a view is a typed array over wasm memory: its elements are numbers (u8..u64, \
+            i8..i64, f32, f64) or a #[bridge(numeric)] enum with an 8- to 32-bit #[repr] \
+            (`#[repr(u8)]`: a Uint8Array of its discriminants); return `Vec<T>` (a copy) for \
+            anything else"
+)]
+pub unsafe trait ViewElem: Copy {}
+
+/// [`view_parts`] of a view of a numeric enum ([`ViewElem`]).
+pub fn enum_view_parts<T: ViewElem>(view: &[T]) -> (u32, u32) {
+    view_parts(view)
+}
+
 /// Describe a view (from [`view_parts`]) in the return area.
 pub fn ret_view((ptr, len): (u32, u32)) {
     describe_ret(ptr, len);

@@ -255,6 +255,10 @@ pub struct EnumDef {
     pub rust_name: String,
     pub variants: Vec<Variant>,
     pub doc: String,
+    /// A `#[bridge(numeric)]` enum's `#[repr]` of 8 to 32 bits (`Ty::U8` ..): what a
+    /// returned `&[E]` view of it is in JS (a typed array of the discriminants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repr: Option<Ty>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -642,7 +646,9 @@ impl Ty {
             Ty::Tuple(elems) => elems.iter().flat_map(Ty::type_ids).collect(),
             Ty::Map(k, v) => k.type_ids().into_iter().chain(v.type_ids()).collect(),
             Ty::Set(inner) => inner.type_ids(),
-            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) => inner.type_ids(),
+            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) | Ty::View(inner) => {
+                inner.type_ids()
+            }
             other => other.type_id().into_iter().collect(),
         }
     }
@@ -651,9 +657,11 @@ impl Ty {
     pub fn type_id_mut(&mut self) -> Option<&mut String> {
         match self {
             Ty::Named(c) | Ty::ClassRef(c) | Ty::ClassMut(c) | Ty::ByValue(c) => Some(c),
-            Ty::Option(inner) | Ty::Vec(inner) | Ty::Result(inner, _) | Ty::Iterator(inner) => {
-                inner.type_id_mut()
-            }
+            Ty::Option(inner)
+            | Ty::Vec(inner)
+            | Ty::Result(inner, _)
+            | Ty::Iterator(inner)
+            | Ty::View(inner) => inner.type_id_mut(),
             _ => None,
         }
     }

@@ -190,7 +190,12 @@ pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
         (Ty::Vec(_), Site::ExportResult) => Some(Vec::new()),
         (Ty::Vec(_), Site::JsArg | Site::JsResult) => None,
         // A view is described in the return area (address, length), never freed by JS.
-        (Ty::View(inner), Site::ExportResult) if inner.is_number() => Some(Vec::new()),
+        // Of a numeric enum (`Named`): its `#[repr]` number, resolved by `cargo bridge`.
+        (Ty::View(inner), Site::ExportResult)
+            if inner.is_number() || matches!(**inner, Ty::Named(_)) =>
+        {
+            Some(Vec::new())
+        }
         (Ty::View(_), _) => None,
         // A buffer JS allocated and copies back from (and frees) after the call.
         (Ty::SliceMut(inner), Site::ExportParam) if inner.is_number() => {

@@ -325,6 +325,7 @@ mod tests {
                         discriminant: None,
                     }],
                     doc: String::new(),
+                    repr: None,
                 },
             }],
             ..Exports::default()

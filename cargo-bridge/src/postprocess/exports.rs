@@ -250,6 +250,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
     add_wasm_bindgen_types(&mut exports);
     check_type_refs(&exports, wasm)?;
     resolve_by_value(&mut exports);
+    resolve_enum_views(&mut exports, wasm)?;
     for class in &exports.classes {
         let ctors = class
             .members
@@ -308,6 +309,38 @@ fn resolve_by_value(exports: &mut Exports) {
             }
         }
     }
+}
+
+/// A returned `&[E]` view of a numeric enum is, in JS, the typed array of its `#[repr]`
+/// (`Uint8Array` of the discriminants for `#[repr(u8)]`): the rest of `cargo bridge` sees
+/// a view of that number.
+fn resolve_enum_views(exports: &mut Exports, wasm: &str) -> Result<()> {
+    let reprs: HashMap<String, (String, Option<Ty>)> = exports
+        .enums
+        .iter()
+        .map(|e| {
+            let repr = e.def.repr.clone().filter(|_| e.def.is_numeric());
+            (e.def.type_id.clone(), (e.def.rust_name.clone(), repr))
+        })
+        .collect();
+    let members = exports
+        .classes
+        .iter_mut()
+        .flat_map(|c| c.members.iter_mut());
+    let functions = exports.functions.iter_mut().map(|f| &mut f.function);
+    for f in members.chain(functions) {
+        let Ty::View(elem) = &mut f.ret else { continue };
+        let Ty::Named(id) = &**elem else { continue };
+        match reprs.get(id) {
+            Some((_, Some(repr))) => **elem = repr.clone(),
+            other => bail!(
+                "{wasm}: `{}` returns a `&[{}]` view, but only a #[bridge(numeric)] enum with                  #[repr(u8)], #[repr(u16)] or #[repr(u32)] (or i8, i16, i32) can be the                  element of one; rebuild with matching bridge-runtime and cargo-bridge versions",
+                f.rust_name,
+                other.map_or(id.as_str(), |(name, _)| name.as_str()),
+            ),
+        }
+    }
+    Ok(())
 }
 
 /// A record or enum shares no type id with another type (a class's duplicate is caught

@@ -543,6 +543,7 @@ mod tests {
                     rust_name: "Color".into(),
                     variants: vec![],
                     doc: String::new(),
+                    repr: None,
                 },
             }],
             ..Exports::default()

@@ -35,12 +35,19 @@ pub fn data(data: &Data) -> TokenStream {
                 false,
             )
         }
-        Shape::Enum(item, variants) => {
+        Shape::Enum(item, variants, view) => {
             let ident = &item.ident;
             let fieldless = variants.iter().all(|v| v.fields.is_empty());
             let mut wire = enum_wire(ident, variants);
             if fieldless {
                 wire.extend(fieldless_index(ident, variants));
+            }
+            if *view {
+                // SAFETY: a fieldless `#[repr(u8..i32)]` enum is laid out as that integer,
+                // its discriminant (the JS number `numeric` gives it).
+                wire.extend(quote! {
+                    unsafe impl ::bridge_runtime::abi::ViewElem for #ident {}
+                });
             }
             expand_data(
                 item,

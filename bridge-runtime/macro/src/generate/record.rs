@@ -14,7 +14,7 @@ fn type_id(r: &TypeRef) -> TokenStream {
         TypeRef::TypeId(ty) => quote! { <#ty as ::bridge_runtime::BridgeType>::TYPE_ID },
         TypeRef::ErrorData(err) => quote! {{
             #[allow(unused_imports)]
-            use ::bridge_runtime::abi::ErrDisplayOnly as _;
+            use ::bridge_runtime::abi::ErrNoData as _;
             ::bridge_runtime::abi::ErrProbe::<#err>::DATA_TYPE_ID
         }},
     }

@@ -183,10 +183,13 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
     let callee = &spec.callee;
     let call = match &spec.ret.ty {
         // A view leaves the closure as its address and length: the slice borrows a guard.
-        Ty::View(inner) => {
-            let (_, rust) = scalar(inner).expect("a view of numbers");
-            quote! { ::bridge_runtime::abi::view_parts::<#rust>(#callee(#(#args),*)) }
-        }
+        Ty::View(inner) => match scalar(inner) {
+            Some((_, rust)) => {
+                quote! { ::bridge_runtime::abi::view_parts::<#rust>(#callee(#(#args),*)) }
+            }
+            // A user type: a numeric enum of an 8- to 32-bit `#[repr]` (`ViewElem`).
+            None => quote! { ::bridge_runtime::abi::enum_view_parts(#callee(#(#args),*)) },
+        },
         // An iterator is boxed (in its own type, see `iterator_exports`) while the guards
         // live: an `impl Iterator + 'static` still names the lifetimes of the call's
         // borrows (Rust 2024 captures them), so only its address may leave the closure.
@@ -211,16 +214,19 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
     // `throw_after_guards`, which tells the glue that no guard is live: a `Display` (or
     // `Drop`) that panics or throws must not end the borrows again (they may be an outer
     // call's by then).
-    // Spanned at the error type: an unfit one (not `Display`, not `JsValue`) gets
-    // `ExportError`'s message pointing at it.
+    // One reference per level of `ErrProbe`'s dispatch (`bridge_runtime::result`): a
+    // `Display` record or enum, `Display`, `Into<JsValue>`, `Into<wasm_bindgen::JsValue>`,
+    // unfit. Spanned at the error type: an unfit one gets `ExportError`'s message there.
     let to_error = |err: &syn::Type| {
         let span = syn::spanned::Spanned::span(err);
         let into_error = quote::quote_spanned! {span=>
-            ::bridge_runtime::abi::ErrProbe::<#err>(e).into_error()
+            (&&&&&::bridge_runtime::abi::ErrProbe::<#err>::new(e)).make_error()
         };
         quote! {{
             #[allow(unused_imports)]
-            use ::bridge_runtime::abi::ErrDisplayOnly as _;
+            use ::bridge_runtime::abi::{
+                ErrData as _, ErrMessage as _, ErrUnfit as _, ErrValue as _, ErrWbgValue as _,
+            };
             #into_error
         }}
     };

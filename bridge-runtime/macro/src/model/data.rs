@@ -17,7 +17,8 @@ pub struct Data {
 /// its fields or variants.
 pub enum Shape {
     Record(syn::ItemStruct, Vec<DataField>, Flat),
-    Enum(syn::ItemEnum, Vec<DataVariant>),
+    /// `true`: a numeric enum of an 8- to 32-bit `#[repr]`, which a `&[E]` view may hold.
+    Enum(syn::ItemEnum, Vec<DataVariant>, bool),
 }
 
 /// Whether a record an export takes or returns crosses through the flat area (every

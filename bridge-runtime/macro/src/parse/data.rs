@@ -62,6 +62,10 @@ fn flat(fields: &[DataField]) -> Flat {
 pub fn enumeration(args: DataArgs, mut item: syn::ItemEnum) -> syn::Result<Data> {
     let mut taken = Vec::new();
     let values = variants::values(&mut item, args.numeric)?;
+    let repr = args
+        .numeric
+        .then(|| variants::view_repr(&item.attrs))
+        .flatten();
     let variants = enum_variants(&mut item, &mut taken)?;
     let names = DataNames::of(&item.ident, args);
     let records = attrs::per_configuration(&attrs::configurations(&taken)?, |c| {
@@ -85,13 +89,14 @@ pub fn enumeration(args: DataArgs, mut item: syn::ItemEnum) -> syn::Result<Data>
             rust_name: names.rust_name.clone(),
             variants: schema_variants,
             doc: doc_of(&item.attrs),
+            repr: repr.clone(),
         });
         Ok(record::section(def, refs))
     })?;
     Ok(Data {
         type_id: names.type_id,
         records,
-        shape: Shape::Enum(item, variants),
+        shape: Shape::Enum(item, variants, repr.is_some()),
     })
 }
 

@@ -74,6 +74,14 @@ pub fn export_slice(
         )),
         (Position::Param, true) | (Position::Return, false) => {
             let elem = classify(elem)?;
+            // A returned view of a user type: a numeric enum of an 8- to 32-bit `#[repr]`
+            // (the thunk requires `ViewElem`; `cargo bridge` reads its repr).
+            if !mutable && matches!(elem.ty, Ty::Named(_)) {
+                return Ok(Some(TyInfo {
+                    named: elem.named,
+                    ..plain(Ty::View(Box::new(elem.ty)))
+                }));
+            }
             if !elem.ty.is_number() {
                 let what = if mutable {
                     "a `&mut [T]` parameter"

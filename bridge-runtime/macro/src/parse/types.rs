@@ -38,7 +38,7 @@ pub fn classify(
         return iterator(&item, self_ty, refs);
     }
     if let Some(info) = slices::export_slice(ty, pos, |t| classify_any(t, self_ty, refs))? {
-        return Ok(info);
+        return Ok(with_placeholder(info, refs));
     }
     if pos == Position::Return
         && let Some((ok, err)) = result_args(ty)?

@@ -24,11 +24,11 @@ const INTEGER_REPRS: [&str; 12] = [
 /// The JS value of every variant of `item` (their `#[bridge]` attributes taken off).
 pub fn values(item: &mut syn::ItemEnum, numeric: bool) -> syn::Result<Vec<VariantJs>> {
     let name = item.ident.unraw().to_string();
-    let fieldless = item
+    let all_unit = item
         .variants
         .iter()
         .all(|v| matches!(v.fields, Fields::Unit));
-    if numeric && !fieldless {
+    if numeric && !all_unit {
         let v = item
             .variants
             .iter()
@@ -61,6 +61,7 @@ pub fn values(item: &mut syn::ItemEnum, numeric: bool) -> syn::Result<Vec<Varian
     let mut next = 0i64;
     for v in &mut item.variants {
         let variant = v.ident.unraw().to_string();
+        let fieldless = all_unit;
         let mut js_name = variant_js_name(v, &name, &variant)?;
         // wasm-bindgen's string enum: `Red = "red"` is the variant's JS string (the Rust
         // enum is emitted without it: Rust has no string discriminants).
@@ -229,6 +230,32 @@ fn literal(expr: &Expr, name: &str, variant: &str) -> syn::Result<i64> {
         Expr::Paren(p) => literal(&p.expr, name, variant),
         _ => Err(bad()),
     }
+}
+
+/// The number a `#[repr(u8/u16/u32/i8/i16/i32)]` enum's discriminants are stored as: a
+/// returned `&[E]` view of it is a typed array of them. Wider or no integer repr: `None`.
+pub fn view_repr(attrs: &[syn::Attribute]) -> Option<bridge_schema::Ty> {
+    use bridge_schema::Ty;
+    let mut out = None;
+    for a in attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        let _ = a.parse_nested_meta(|meta| {
+            let ty = [
+                ("u8", Ty::U8),
+                ("u16", Ty::U16),
+                ("u32", Ty::U32),
+                ("i8", Ty::I8),
+                ("i16", Ty::I16),
+                ("i32", Ty::I32),
+            ]
+            .into_iter()
+            .find(|(name, _)| meta.path.is_ident(name));
+            if let Some((_, ty)) = ty {
+                out = Some(ty);
+            }
+            Ok(())
+        });
+    }
+    out
 }
 
 /// A `#[repr(..)]` naming an integer type.

@@ -484,6 +484,7 @@ fn edit_record(record: &mut Record, edit: &RecordEdit, classes: &[String], symbo
                     name,
                     variants: Vec::new(),
                     doc: String::new(),
+                    repr: None,
                 }),
                 _ => match functions.into_iter().next() {
                     Some(f) => Item::Function(f),
