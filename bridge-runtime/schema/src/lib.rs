@@ -255,7 +255,7 @@ pub struct EnumDef {
     pub rust_name: String,
     pub variants: Vec<Variant>,
     pub doc: String,
-    /// A `#[bridge(numeric)]` enum's `#[repr]` of 8 to 32 bits (`Ty::U8` ..): what a
+    /// A `#[bridge(numeric)]` enum's `#[repr]` of 8 to 32 bits (`Scalar::U8` ..): what a
     /// returned `&[E]` view of it is in JS (a typed array of the discriminants).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repr: Option<Ty>,

@@ -235,17 +235,17 @@ fn literal(expr: &Expr, name: &str, variant: &str) -> syn::Result<i64> {
 /// The number a `#[repr(u8/u16/u32/i8/i16/i32)]` enum's discriminants are stored as: a
 /// returned `&[E]` view of it is a typed array of them. Wider or no integer repr: `None`.
 pub fn view_repr(attrs: &[syn::Attribute]) -> Option<bridge_schema::Ty> {
-    use bridge_schema::Ty;
+    use bridge_schema::{Scalar, Ty};
     let mut out = None;
     for a in attrs.iter().filter(|a| a.path().is_ident("repr")) {
         let _ = a.parse_nested_meta(|meta| {
             let ty = [
-                ("u8", Ty::U8),
-                ("u16", Ty::U16),
-                ("u32", Ty::U32),
-                ("i8", Ty::I8),
-                ("i16", Ty::I16),
-                ("i32", Ty::I32),
+                ("u8", Ty::Scalar(Scalar::U8)),
+                ("u16", Ty::Scalar(Scalar::U16)),
+                ("u32", Ty::Scalar(Scalar::U32)),
+                ("i8", Ty::Scalar(Scalar::I8)),
+                ("i16", Ty::Scalar(Scalar::I16)),
+                ("i32", Ty::Scalar(Scalar::I32)),
             ]
             .into_iter()
             .find(|(name, _)| meta.path.is_ident(name));
