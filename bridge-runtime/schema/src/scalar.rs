@@ -373,3 +373,86 @@ impl Abi {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The facts of one row agree with each other, so a row written with a fact missing
+    /// or wrong (an integer without its range, a string without its conversion, a typed
+    /// array of another element type) fails here, before any layer reads it.
+    #[test]
+    fn every_row_has_its_facts() {
+        for (i, s) in Scalar::ALL.into_iter().enumerate() {
+            let row = s.row();
+            let what = format!("{s:?} ({})", row.rust);
+            assert!(!Scalar::ALL[..i].contains(&s), "{what} is listed twice");
+            assert_eq!(
+                Scalar::from_rust(row.rust),
+                Some(s),
+                "{what}: its Rust name"
+            );
+            assert!(
+                row.rust.chars().all(|c| c.is_ascii_alphanumeric()),
+                "{what}: a primitive's name"
+            );
+            assert!(
+                matches!(row.wire_size, 1 | 2 | 4 | 8) && row.wire_size <= row.abi.size(),
+                "{what}: its wire size fits its abi type"
+            );
+            // How JS makes its value of the number follows the JS value it is.
+            let from_wasm = match row.js {
+                JsType::Boolean => matches!(row.from_wasm, FromWasm::NonZero),
+                JsType::String => matches!(row.from_wasm, FromWasm::Call(f) if !f.is_empty()),
+                JsType::Number | JsType::BigInt => row.from_wasm == FromWasm::Value,
+            };
+            assert!(from_wasm, "{what}: from_wasm {:?}", row.from_wasm);
+            assert_eq!(
+                row.js == JsType::BigInt,
+                row.abi.size() == 8 && row.range.is_some(),
+                "{what}: a 64-bit integer is a BigInt"
+            );
+            // An integer has its range, which is its wire size's (BigInt literals for a
+            // BigInt); floats, `bool` and `char` have none.
+            let float = matches!(row.abi, Abi::F32 | Abi::F64);
+            let integer = matches!(row.js, JsType::Number | JsType::BigInt) && !float;
+            assert_eq!(row.range.is_some(), integer, "{what}: its range");
+            if let Some((min, max)) = row.range {
+                let n = if row.js == JsType::BigInt { "n" } else { "" };
+                let bits = 8 * row.wire_size;
+                let (lo, hi) = if row.signed {
+                    (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+                } else {
+                    (0, (1i128 << bits) - 1)
+                };
+                assert_eq!(
+                    (min, max),
+                    (&*format!("{lo}{n}"), &*format!("{hi}{n}")),
+                    "{what}"
+                );
+            }
+            // A number of a typed array: the array's elements are its wire view's.
+            if let Some(array) = row.typed_array {
+                let view = s.wire_view();
+                let element = match view.as_bytes()[0] {
+                    b'i' if row.js == JsType::BigInt => format!("BigInt{}Array", &view[1..]),
+                    b'u' if row.js == JsType::BigInt => format!("BigUint{}Array", &view[1..]),
+                    b'i' => format!("Int{}Array", &view[1..]),
+                    b'u' => format!("Uint{}Array", &view[1..]),
+                    _ => format!("Float{}Array", &view[1..]),
+                };
+                assert_eq!(array, element, "{what}: its typed array");
+            } else {
+                assert!(
+                    s.checked() || row.js == JsType::Boolean,
+                    "{what}: a number without a typed array is checked"
+                );
+            }
+            // The glue reinterprets exactly the values past the signed range of the wasm
+            // value it reads.
+            let past_signed = !row.signed && integer && row.wire_size == row.abi.size();
+            assert_eq!(row.unsigned_wasm, past_signed, "{what}: unsigned_wasm");
+            assert_eq!(s.wasm().name().len(), 3, "{what}");
+        }
+    }
+}

@@ -491,6 +491,58 @@ mod tests {
         }
     }
 
+    /// Every scalar of the lowering table has its glue: the wire's reader, writer, key
+    /// reader and key converter its leaf names are defined (release and debug), a checked
+    /// scalar has its `$data$<rust>` and every scalar that is not a number its `$wire$<rust>`
+    /// check (the flat area's parameters call them), and each lifts and lowers through the
+    /// export and call-into-JS templates (`every_kind_renders_...`). A scalar added to the
+    /// table without them fails here (ARCHITECTURE.md, "Adding a scalar").
+    #[test]
+    fn every_scalar_has_its_glue() {
+        let env = environment().unwrap();
+        let exports = sample_exports();
+        let names = TypeNames::new(&exports);
+        let render = |name: &str, debug: bool| {
+            let context = json!({
+                "debug": debug, "wasm_abi": super::wasm_abi::WasmAbi::new(),
+                "js": { "enabled": false }, "enums": [], "wire_codecs": [],
+            });
+            env.get_template(name)
+                .and_then(|t| t.render(context))
+                .unwrap_or_else(|e| panic!("{name}: {e:#}"))
+        };
+        for debug in [false, true] {
+            let wire = render("wire.js.j2", debug);
+            let data = render("data.js.j2", debug);
+            let defined = |text: &str, function: String| {
+                assert!(
+                    text.contains(&format!("function {function}(")),
+                    "{function} is not defined (debug: {debug})"
+                );
+            };
+            for s in Scalar::ALL {
+                let leaf = wire::leaf(&s.ty(), &names);
+                let rust = s.rust();
+                let read = leaf.read.unwrap_or_else(|| panic!("{rust}: no reader"));
+                defined(&wire, format!("$wire$read{read}"));
+                let write = leaf.write.unwrap_or_else(|| panic!("{rust}: no writer"));
+                defined(&wire, format!("$wire$write{write}"));
+                for key in leaf.key_read.into_iter().filter(|_| s.map_key()) {
+                    defined(&wire, format!("$wire$read{key}"));
+                }
+                if let Some(canon) = leaf.canon {
+                    defined(&wire, format!("$wire$canon{canon}"));
+                }
+                if s.checked() {
+                    defined(&data, format!("$data${rust}"));
+                }
+                if !s.is_number() {
+                    defined(&wire, format!("$wire${rust}"));
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_wire_template_fails_on_an_unknown_leaf_kind() {
         for call in ["m.read(ty)", "m.write(ty, 'v')"] {

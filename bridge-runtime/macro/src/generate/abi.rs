@@ -3,7 +3,7 @@
 //! type.
 
 use bridge_schema::Ty;
-use bridge_schema::lowering::{self, Part, Role, Scalar, Site};
+use bridge_schema::lowering::{self, FromWasm, Part, Role, Scalar, Site};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -21,6 +21,38 @@ pub fn wasm(s: Scalar) -> TokenStream {
 /// The Rust type of a scalar.
 pub fn rust(s: Scalar) -> TokenStream {
     named(s.rust())
+}
+
+/// Where a scalar's Rust value is made of its wasm value, what a value that is none of
+/// the type's (a `char` that is no Unicode scalar value) does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum OnBad {
+    /// Returns the runtime's error (`?`): an export's parameter.
+    Return,
+    /// Panics: a call into JS's result, which the glue checked.
+    Panic,
+}
+
+/// The Rust value of scalar `s` from its wasm value `value`, as its row says JS makes its
+/// value ([`FromWasm`]): a number by a cast (narrowing casts wrap), a `bool` from 0/1,
+/// and a scalar JS calls a function for (`char`) through the runtime's
+/// `abi::lift_<rust>` (returns an error) or `abi::checked_<rust>` (panics).
+pub fn lift_scalar(s: Scalar, value: TokenStream, on_bad: OnBad) -> TokenStream {
+    match s.row().from_wasm {
+        FromWasm::Value => {
+            let rust = rust(s);
+            quote! { (#value as #rust) }
+        }
+        FromWasm::NonZero => quote! { (#value != 0) },
+        FromWasm::Call(_) => {
+            let (prefix, question) = match on_bad {
+                OnBad::Return => ("lift", quote!(?)),
+                OnBad::Panic => ("checked", quote!()),
+            };
+            let helper = format_ident!("{prefix}_{}", s.rust());
+            quote! { ::bridge_runtime::abi::#helper(#value) #question }
+        }
+    }
 }
 
 /// The wasm type a scalar travels as, and its Rust type.

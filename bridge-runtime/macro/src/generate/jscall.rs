@@ -28,14 +28,7 @@ pub struct Call {
 
 /// The Rust value of a scalar the glue returned as `raw` (checked by the glue).
 fn scalar_lift(s: Scalar, raw: TokenStream) -> TokenStream {
-    match s {
-        Scalar::Bool => quote! { #raw != 0 },
-        Scalar::Char => quote! { ::bridge_runtime::abi::checked_char(#raw) },
-        _ => {
-            let rust = abi::rust(s);
-            quote! { #raw as #rust }
-        }
-    }
+    abi::lift_scalar(s, raw, abi::OnBad::Panic)
 }
 
 /// The call `spec` with its Rust arguments named `names`.

@@ -29,17 +29,10 @@ pub fn kept_by_thunk(info: &TyInfo) -> bool {
     }
 }
 
-/// Convert a wasm scalar to its Rust type (`bool` from 0/1, narrowing casts wrap; a
-/// `char` is checked and may fail with `?`).
+/// Convert a wasm scalar to its Rust type (a `char` is checked and may fail with `?`).
 fn from_abi(ty: &Ty, value: TokenStream) -> TokenStream {
-    match ty {
-        Ty::Scalar(Scalar::Bool) => quote! { (#value != 0) },
-        Ty::Scalar(Scalar::Char) => quote! { ::bridge_runtime::abi::lift_char(#value)? },
-        _ => {
-            let (_, rust) = scalar(ty).expect("scalar");
-            quote! { (#value as #rust) }
-        }
-    }
+    let s = Scalar::of(ty).expect("scalar");
+    abi::lift_scalar(s, value, abi::OnBad::Return)
 }
 
 /// What a refused borrow does (see `thunk::thunk`).

@@ -42,17 +42,19 @@ fn suggest(name: &str) -> Option<String> {
         .then_some(out)
 }
 
-/// Type names the bridge reads by name in signatures (it cannot resolve paths): a bridge
-/// type with one of these names would be read as the built-in type wherever it appears.
+/// Type names the bridge reads by name in signatures (it cannot resolve paths) besides
+/// the scalars' (`Scalar::from_rust`): a bridge type with one of these names would be read
+/// as the built-in type wherever it appears.
 const TYPES_READ_BY_NAME: &[&str] = &[
-    "bool", "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize", "f32", "f64",
-    "char", "str", "String", "Option", "Vec", "Box", "Result", "Handle", "JsValue", "JsError",
+    "str", "String", "Option", "Vec", "Box", "Result", "Handle", "JsValue", "JsError",
 ];
 
 /// A class, record or enum may not be named like a type the bridge reads by name.
 pub fn check_type_name(ident: &syn::Ident, what: &str) -> syn::Result<()> {
     let name = syn::ext::IdentExt::unraw(ident).to_string();
-    if !TYPES_READ_BY_NAME.contains(&name.as_str()) {
+    if bridge_schema::Scalar::from_rust(&name).is_none()
+        && !TYPES_READ_BY_NAME.contains(&name.as_str())
+    {
         return Ok(());
     }
     Err(syn::Error::new(
@@ -121,5 +123,18 @@ mod tests {
         );
         assert_eq!(super::suggest("--"), None);
         assert_eq!(super::suggest("1st"), None);
+    }
+
+    #[test]
+    fn types_read_by_name_are_the_scalars_and_the_others() {
+        let check = |name: &str| {
+            let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
+            super::check_type_name(&ident, "class").is_err()
+        };
+        for s in bridge_schema::Scalar::ALL {
+            assert!(check(s.rust()), "{s:?}");
+        }
+        assert!(check("String") && check("JsValue"));
+        assert!(!check("Point") && !check("i128"));
     }
 }
