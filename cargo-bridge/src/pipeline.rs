@@ -48,6 +48,28 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
     crate::build::runtime_copy::restore_for(args.manifest_path.as_deref())?;
     // The flags, then every identity-mode and package setting: nothing is built from a
     // bad config.
+    let plan = plan(args)?;
+    timings::time("", Phase::WasmTarget, || {
+        cargo::ensure_wasm_target(args.quiet)
+    })?;
+    let mut packaged = Vec::new();
+    for (krate, npm_name) in plan.ws.crates.iter().zip(&plan.npm_names) {
+        packaged.push(build_crate(args, &plan, krate, npm_name, mode)?);
+    }
+    timings::write()?;
+    Ok(packaged)
+}
+
+/// What `cargo bridge build` is asked for, checked: the arguments cargo gets, the
+/// workspace and its settings, each crate's npm name.
+struct Plan {
+    cargo_args: Vec<String>,
+    ws: Workspace,
+    /// By crate, in `ws.crates`' order.
+    npm_names: Vec<String>,
+}
+
+fn plan(args: &BuildArgs) -> Result<Plan> {
     let cargo_args = flags::cargo_args(args)?;
     if let Some(name) = &args.out_name {
         flags::check_out_name(name)?;
@@ -74,9 +96,6 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
         .iter()
         .map(|krate| flags::npm_name(krate, scope))
         .collect::<Result<Vec<_>>>()?;
-    timings::time("", Phase::WasmTarget, || {
-        cargo::ensure_wasm_target(args.quiet)
-    })?;
     for krate in &ws.crates {
         // A crate linking wasm-bindgen may have no #[bridge] item (known once it is built).
         if krate.wasm_bindgen.is_none() {
@@ -86,61 +105,77 @@ pub fn build_packages(args: &BuildArgs, mode: Mode) -> Result<Vec<Packaged>> {
             eprintln!("warning: {warning}");
         }
     }
-    let mut packaged = Vec::new();
-    for (krate, npm_name) in ws.crates.iter().zip(&npm_names) {
-        // The matching CLI first: a missing one fails before minutes of compiling.
-        let cli = match &krate.wasm_bindgen {
-            Some(version) => Some(
-                crate::wasm_bindgen::cli::find_or_install(version, args.quiet)
-                    .with_context(|| format!("preparing to build `{}`", krate.name))?,
-            ),
-            None => None,
-        };
-        let built = timings::time(&krate.name, Phase::Cargo, || {
-            cargo::build(
-                &ws,
-                krate,
-                args.profile(),
-                &cargo_args,
-                mode == Mode::Test,
-                args.quiet,
-            )
-        })?;
-        let files = package::Files {
-            out_dir: match mode {
-                Mode::Package => out_dir(args, &ws, krate),
-                Mode::Test => ws.target_dir.join("bridge/test").join(&krate.name),
-            },
-            stem: args
-                .out_name
-                .clone()
-                .unwrap_or_else(|| krate.lib_name.clone()),
-            npm_name: npm_name.clone(),
-            typescript: !args.no_typescript,
-            package_json: !args.no_pack,
-        };
-        // Nothing until used: a crate whose module has no #[bridge] item (no bridge
-        // export section) gets wasm-bindgen's package, without a byte of bridge glue.
-        let plain = cli.is_some()
-            && mode == Mode::Package
-            && (!krate.bridge || !crate::package::wasm_opt::has_bridge_exports(&built.wasm)?);
-        if !plain {
-            check_target(krate, args.target)?;
-        }
-        match &cli {
-            Some(cli) if plain => package_plain(&ws, krate, &built, cli, &files, args),
-            _ => package_crate(&ws, krate, &built, cli.as_deref(), &files, args, mode),
-        }
-        .with_context(|| format!("packaging `{}`", krate.name))?;
-        packaged.push(Packaged {
-            crate_name: krate.name.clone(),
-            out_dir: files.out_dir,
-            stem: files.stem,
-            crate_dir: krate.dir.clone(),
-        });
+    Ok(Plan {
+        cargo_args,
+        ws,
+        npm_names,
+    })
+}
+
+/// Build one crate of the plan and write its package.
+fn build_crate(
+    args: &BuildArgs,
+    plan: &Plan,
+    krate: &BridgeCrate,
+    npm_name: &str,
+    mode: Mode,
+) -> Result<Packaged> {
+    let ws = &plan.ws;
+    // The matching CLI first: a missing one fails before minutes of compiling.
+    let cli = wasm_bindgen_cli(krate, args.quiet)?;
+    let built = timings::time(&krate.name, Phase::Cargo, || {
+        let test = mode == Mode::Test;
+        cargo::build(
+            ws,
+            krate,
+            args.profile(),
+            &plan.cargo_args,
+            test,
+            args.quiet,
+        )
+    })?;
+    let files = package::Files {
+        out_dir: match mode {
+            Mode::Package => out_dir(args, ws, krate),
+            Mode::Test => ws.target_dir.join("bridge/test").join(&krate.name),
+        },
+        stem: args
+            .out_name
+            .clone()
+            .unwrap_or_else(|| krate.lib_name.clone()),
+        npm_name: npm_name.to_string(),
+        typescript: !args.no_typescript,
+        package_json: !args.no_pack,
+    };
+    // Nothing until used: a crate whose module has no #[bridge] item (no bridge
+    // export section) gets wasm-bindgen's package, without a byte of bridge glue.
+    let plain = cli.is_some()
+        && mode == Mode::Package
+        && (!krate.bridge || !crate::package::wasm_opt::has_bridge_exports(&built.wasm)?);
+    if !plain {
+        check_target(krate, args.target)?;
     }
-    timings::write()?;
-    Ok(packaged)
+    match &cli {
+        Some(cli) if plain => package_plain(ws, krate, &built, cli, &files, args),
+        _ => package_crate(ws, krate, &built, cli.as_deref(), &files, args, mode),
+    }
+    .with_context(|| format!("packaging `{}`", krate.name))?;
+    Ok(Packaged {
+        crate_name: krate.name.clone(),
+        out_dir: files.out_dir,
+        stem: files.stem,
+        crate_dir: krate.dir.clone(),
+    })
+}
+
+/// The wasm-bindgen CLI of the version a crate links, if it links wasm-bindgen.
+fn wasm_bindgen_cli(krate: &BridgeCrate, quiet: bool) -> Result<Option<PathBuf>> {
+    let Some(version) = &krate.wasm_bindgen else {
+        return Ok(None);
+    };
+    crate::wasm_bindgen::cli::find_or_install(version, quiet)
+        .with_context(|| format!("preparing to build `{}`", krate.name))
+        .map(Some)
 }
 
 /// `cargo bridge test`: the integration test `tests/<test>.rs` of the one crate `args`
@@ -158,13 +193,7 @@ pub fn build_integration_test(args: &BuildArgs, test: &str) -> Result<Packaged> 
         bail!("an integration test is built for one crate: choose it with -p");
     };
     cargo::ensure_wasm_target(args.quiet)?;
-    let cli = match &krate.wasm_bindgen {
-        Some(version) => Some(
-            crate::wasm_bindgen::cli::find_or_install(version, args.quiet)
-                .with_context(|| format!("preparing to build `{}`", krate.name))?,
-        ),
-        None => None,
-    };
+    let cli = wasm_bindgen_cli(krate, args.quiet)?;
     let built = cargo::build_unit(
         &ws,
         krate,
@@ -230,14 +259,7 @@ fn package_plain(
     args: &BuildArgs,
 ) -> Result<()> {
     let mut laps = timings::Laps::start(&krate.name);
-    let bytes =
-        std::fs::read(&built.wasm).with_context(|| format!("reading {}", built.wasm.display()))?;
-    crate::build::import_check::check(
-        &bytes,
-        &built.wasm.display().to_string(),
-        krate.wasm_bindgen.as_deref(),
-        &built.crates,
-    )?;
+    read_checked(krate, built)?;
     laps.end(Phase::ImportCheck);
     let plain = crate::wasm_bindgen::plain::Plain {
         cli,
@@ -264,6 +286,8 @@ fn out_dir(args: &BuildArgs, ws: &Workspace, krate: &BridgeCrate) -> PathBuf {
     }
 }
 
+/// A crate with bridge glue: import check → (wasm-bindgen's CLI) → post-process →
+/// (wasm-opt) → the package.
 fn package_crate(
     ws: &Workspace,
     krate: &BridgeCrate,
@@ -273,65 +297,132 @@ fn package_crate(
     args: &BuildArgs,
     mode: Mode,
 ) -> Result<()> {
-    let profile = args.profile();
-    let out_dir = files.out_dir.as_path();
-    let stem = files.stem.as_str();
-    let wasm_path = &built.wasm;
-    let wasm_name = wasm_path.display().to_string();
+    let wasm_name = built.wasm.display().to_string();
     let mut laps = timings::Laps::start(&krate.name);
-    let mut bytes = std::fs::read(wasm_path).with_context(|| format!("reading {wasm_name}"))?;
+    let mut bytes = read_checked(krate, built)?;
+    laps.end(Phase::ImportCheck);
+    let stripped = crate::package::wasm_opt::features_stripped(&bytes);
+    let wasm_bindgen = wasm_bindgen_cli
+        .map(|cli| run_wasm_bindgen(ws, krate, built, cli, &files.stem, args, mode))
+        .transpose()?;
+    if let Some(processed) = &wasm_bindgen {
+        bytes = processed.wasm.clone();
+        laps.end(Phase::WasmBindgen);
+    }
+    let step = Step::start("Processing", &wasm_name, args.quiet);
+    let as_written = ws.settings.as_written();
+    let mut output = postprocess::run(
+        &bytes,
+        &wasm_name,
+        &naming(krate, files, args, &as_written),
+        &mut laps,
+        wasm_bindgen.as_ref(),
+        |class| ws.settings.identity_mode(class),
+        |imports| snippets::resolve(imports, &ws.package_dirs),
+    )?;
+    if args.target == Target::NodejsCjs {
+        to_commonjs(&mut output)?;
+    }
+    if let Some(settings) = wasm_opt_settings(krate, args.profile()) {
+        let scratch = ws.target_dir.join("bridge");
+        let wasm = std::mem::take(&mut output.wasm);
+        output.wasm = crate::package::wasm_opt::run(
+            wasm,
+            &settings,
+            &scratch,
+            &files.stem,
+            stripped,
+            args.quiet,
+        )?;
+        laps.end(Phase::WasmOpt);
+    }
+    write_package(krate, files, args, &output)?;
+    laps.end(Phase::Write);
+    let out_dir = files.out_dir.display();
+    step.done(
+        "Packaged",
+        &format!("{} → {out_dir} ({})", krate.name, output.summary),
+    );
+    for note in &output.notes {
+        crate::progress::note(&krate.name, note, args.quiet);
+    }
+    Ok(())
+}
+
+/// The names and the kind of glue the post-process renders.
+fn naming<'a>(
+    krate: &'a BridgeCrate,
+    files: &'a package::Files,
+    args: &BuildArgs,
+    as_written: &'a std::collections::BTreeSet<String>,
+) -> Naming<'a> {
+    let profile = args.profile();
+    Naming {
+        crate_name: &krate.name,
+        lib_name: &files.stem,
+        target: args.target.name(),
+        debug: profile.debug_glue(),
+        keep_names: profile.keeps_names(),
+        as_written,
+    }
+}
+
+/// How wasm-opt runs on the crate's module in `profile`, if it runs.
+fn wasm_opt_settings(krate: &BridgeCrate, profile: Profile) -> Option<WasmOpt> {
+    let mut settings = krate.settings.profile(profile).wasm_opt.clone();
+    // Profiling: wasm-opt keeps the name section too.
+    if let (Profile::Profiling, WasmOpt::Flags(flags)) = (profile, &mut settings) {
+        flags.push("-g".into());
+    }
+    (settings != WasmOpt::Off).then_some(settings)
+}
+
+/// The module cargo built, once every import it has is known to have a provider.
+fn read_checked(krate: &BridgeCrate, built: &cargo::Built) -> Result<Vec<u8>> {
+    let wasm_name = built.wasm.display().to_string();
+    let bytes = std::fs::read(&built.wasm).with_context(|| format!("reading {wasm_name}"))?;
     crate::build::import_check::check(
         &bytes,
         &wasm_name,
         krate.wasm_bindgen.as_deref(),
         &built.crates,
     )?;
-    laps.end(Phase::ImportCheck);
-    let stripped = crate::package::wasm_opt::features_stripped(&bytes);
-    let wasm_bindgen = match wasm_bindgen_cli {
-        Some(cli) => {
-            let scratch = ws
-                .target_dir
-                .join("bridge/wasm-bindgen")
-                .join(&krate.lib_name);
-            let processed = crate::wasm_bindgen::run::run(
-                cli,
-                wasm_path,
-                stem,
-                &scratch,
-                // A test build's DWARF serves no test host, and keeping it is most of the
-                // CLI's time (10 s rather than 2 s for a 15 MB debug test module).
-                profile.keeps_names() && mode == Mode::Package,
-                krate.settings.profile(profile),
-                args.quiet,
-            )?;
-            bytes = processed.wasm.clone();
-            laps.end(Phase::WasmBindgen);
-            Some(processed)
-        }
-        None => None,
-    };
-    let step = Step::start("Processing", &wasm_path.display().to_string(), args.quiet);
-    let naming = Naming {
-        crate_name: &krate.name,
-        lib_name: stem,
-        target: args.target.name(),
-        debug: profile.debug_glue(),
-        keep_names: profile.keeps_names(),
-        as_written: &ws.settings.as_written(),
-    };
-    let mut output = postprocess::run(
-        &bytes,
-        &wasm_name,
-        &naming,
-        &mut laps,
-        wasm_bindgen.as_ref(),
-        |class| ws.settings.identity_mode(class),
-        |imports| snippets::resolve(imports, &ws.package_dirs),
-    )?;
-    if args.target == Target::NodejsCjs
-        && let Some(snippet) = output.snippets.first()
-    {
+    Ok(bytes)
+}
+
+/// wasm-bindgen's CLI over the module of a crate that links it (its half of the glue).
+fn run_wasm_bindgen(
+    ws: &Workspace,
+    krate: &BridgeCrate,
+    built: &cargo::Built,
+    cli: &std::path::Path,
+    stem: &str,
+    args: &BuildArgs,
+    mode: Mode,
+) -> Result<crate::wasm_bindgen::run::Processed> {
+    let profile = args.profile();
+    let scratch = ws
+        .target_dir
+        .join("bridge/wasm-bindgen")
+        .join(&krate.lib_name);
+    crate::wasm_bindgen::run::run(
+        cli,
+        &built.wasm,
+        stem,
+        &scratch,
+        // A test build's DWARF serves no test host, and keeping it is most of the
+        // CLI's time (10 s rather than 2 s for a 15 MB debug test module).
+        profile.keeps_names() && mode == Mode::Package,
+        krate.settings.profile(profile),
+        args.quiet,
+    )
+}
+
+/// `--target nodejs-cjs`: no JS snippet (CommonJS cannot load an ES module
+/// synchronously), and wasm-bindgen's half, ES modules (its `--target bundler`), as
+/// CommonJS too.
+fn to_commonjs(output: &mut postprocess::Output) -> Result<()> {
+    if let Some(snippet) = output.snippets.first() {
         bail!(
             "`{}` imports the JS module {} (#[bridge(module = \"{}\")]), which CommonJS \
              glue cannot load synchronously, so it cannot be built with \
@@ -341,33 +432,24 @@ fn package_crate(
             snippet.path
         );
     }
-    if args.target == Target::NodejsCjs {
-        // wasm-bindgen's half is ES modules (its `--target bundler`): CommonJS here too.
-        for (path, bytes) in &mut output.wasm_bindgen_files {
-            if path.ends_with(".js") {
-                let text = String::from_utf8(std::mem::take(bytes))
-                    .with_context(|| format!("{path} (wasm-bindgen's JS) is not UTF-8"))?;
-                *bytes = crate::wasm_bindgen::cjs::convert(&text, path)?.into_bytes();
-            }
+    for (path, bytes) in &mut output.wasm_bindgen_files {
+        if path.ends_with(".js") {
+            let text = String::from_utf8(std::mem::take(bytes))
+                .with_context(|| format!("{path} (wasm-bindgen's JS) is not UTF-8"))?;
+            *bytes = crate::wasm_bindgen::cjs::convert(&text, path)?.into_bytes();
         }
     }
-    let mut settings = krate.settings.profile(profile).wasm_opt.clone();
-    if settings != WasmOpt::Off {
-        let scratch = ws.target_dir.join("bridge");
-        // Profiling: wasm-opt keeps the name section too.
-        if let (Profile::Profiling, WasmOpt::Flags(flags)) = (profile, &mut settings) {
-            flags.push("-g".into());
-        }
-        output.wasm = crate::package::wasm_opt::run(
-            output.wasm,
-            &settings,
-            &scratch,
-            stem,
-            stripped,
-            args.quiet,
-        )?;
-        laps.end(Phase::WasmOpt);
-    }
+    Ok(())
+}
+
+/// The package's files: glue, module, package.json and the rest, the JS snippets, and
+/// wasm-bindgen's half.
+fn write_package(
+    krate: &BridgeCrate,
+    files: &package::Files,
+    args: &BuildArgs,
+    output: &postprocess::Output,
+) -> Result<()> {
     package::write(
         files,
         krate,
@@ -376,20 +458,6 @@ fn package_crate(
         &output.wasm,
         &output.wasm_bindgen_files,
     )?;
-    snippets::copy(out_dir, &output.snippets)?;
-    package::write_files(out_dir, &output.wasm_bindgen_files)?;
-    laps.end(Phase::Write);
-    step.done(
-        "Packaged",
-        &format!(
-            "{} → {} ({})",
-            krate.name,
-            out_dir.display(),
-            output.summary
-        ),
-    );
-    for note in &output.notes {
-        crate::progress::note(&krate.name, note, args.quiet);
-    }
-    Ok(())
+    snippets::copy(&files.out_dir, &output.snippets)?;
+    package::write_files(&files.out_dir, &output.wasm_bindgen_files)
 }

@@ -108,6 +108,12 @@ pub fn crate_circles(root: &Path, read: &dyn Fn(&Path) -> Result<String>) -> Res
     let dir = root.parent().unwrap_or(Path::new("")).to_path_buf();
     load(Vec::new(), root, dir, file.items, read, &mut modules)?;
 
+    let edges = edges(&modules);
+    Ok(circles(&modules, &edges))
+}
+
+/// Edges between the modules (by index): (from, to) → the first reference that made it.
+fn edges(modules: &[Module]) -> BTreeMap<(usize, usize), String> {
     let names = Names {
         modules: modules.iter().map(|m| m.path.clone()).collect(),
         aliases: modules
@@ -115,7 +121,6 @@ pub fn crate_circles(root: &Path, read: &dyn Fn(&Path) -> Result<String>) -> Res
             .map(|m| (m.path.clone(), aliases(&m.items)))
             .collect(),
     };
-    // (from, to) → the first reference that made the edge.
     let mut edges: BTreeMap<(usize, usize), String> = BTreeMap::new();
     let index: BTreeMap<Vec<String>, usize> = modules
         .iter()
@@ -135,6 +140,11 @@ pub fn crate_circles(root: &Path, read: &dyn Fn(&Path) -> Result<String>) -> Res
             }
         }
     }
+    edges
+}
+
+/// The strongly connected components of more than one module.
+fn circles(modules: &[Module], edges: &BTreeMap<(usize, usize), String>) -> Vec<Circle> {
     let graph: Vec<Vec<usize>> = (0..modules.len())
         .map(|from| {
             edges
@@ -144,7 +154,7 @@ pub fn crate_circles(root: &Path, read: &dyn Fn(&Path) -> Result<String>) -> Res
                 .collect()
         })
         .collect();
-    Ok(components(&graph)
+    components(&graph)
         .into_iter()
         .filter(|c| c.len() > 1)
         .map(|c| {
@@ -160,7 +170,7 @@ pub fn crate_circles(root: &Path, read: &dyn Fn(&Path) -> Result<String>) -> Res
                     .collect(),
             }
         })
-        .collect())
+        .collect()
 }
 
 fn is_test_only(attrs: &[syn::Attribute]) -> bool {
@@ -203,25 +213,8 @@ fn load(
                 children.push((child, file.to_path_buf(), dir.join(&name), inline.clone()))
             }
             None => {
-                let flat = dir.join(format!("{name}.rs"));
-                let nested = dir.join(&name).join("mod.rs");
-                let (found, text) = match read(&flat) {
-                    Ok(text) => (flat, text),
-                    Err(_) => {
-                        let text = read(&nested).with_context(|| {
-                            format!(
-                                "mod {name} of {}: neither {} nor {}",
-                                file.display(),
-                                flat.display(),
-                                nested.display()
-                            )
-                        })?;
-                        (nested, text)
-                    }
-                };
-                let parsed = syn::parse_file(&text)
-                    .with_context(|| format!("parsing {}", found.display()))?;
-                children.push((child, found, dir.join(&name), parsed.items));
+                let (found, items) = read_child(&name, file, &dir, read)?;
+                children.push((child, found, dir.join(&name), items));
             }
         }
     }
@@ -234,6 +227,33 @@ fn load(
         load(child, &file, dir, items, read, out)?;
     }
     Ok(())
+}
+
+/// The file of `mod name;` in `file` (`dir/name.rs` or `dir/name/mod.rs`) and its items.
+fn read_child(
+    name: &str,
+    file: &Path,
+    dir: &Path,
+    read: &dyn Fn(&Path) -> Result<String>,
+) -> Result<(PathBuf, Vec<syn::Item>)> {
+    let flat = dir.join(format!("{name}.rs"));
+    let nested = dir.join(name).join("mod.rs");
+    let (found, text) = match read(&flat) {
+        Ok(text) => (flat, text),
+        Err(_) => {
+            let text = read(&nested).with_context(|| {
+                format!(
+                    "mod {name} of {}: neither {} nor {}",
+                    file.display(),
+                    flat.display(),
+                    nested.display()
+                )
+            })?;
+            (nested, text)
+        }
+    };
+    let parsed = syn::parse_file(&text).with_context(|| format!("parsing {}", found.display()))?;
+    Ok((found, parsed.items))
 }
 
 /// Every path a module's own items name (not its child modules' items), as segments; a

@@ -29,12 +29,51 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
     if work.exists() {
         std::fs::remove_dir_all(&work).with_context(|| format!("clearing {}", work.display()))?;
     }
-    let manifest = root.join("fixtures/Cargo.toml");
-    let mut passed = 0;
-
+    let here = Here {
+        sh,
+        js: &js,
+        chromium: &chromium,
+        bridge: &bridge,
+        root: &root,
+        work: &work,
+    };
     // 1. npm pack → install → import by name, in Node and in tsc.
+    let mut passed = npm_package(&here)?;
+    // 2. --target bundler → Vite → Chromium.
+    passed += vite_app(&here)?;
+    // 3. A bridge crate that also uses wasm-bindgen, bundled the same way.
+    passed += vite_wasm_bindgen(&here)?;
+    println!(
+        "packages: {passed} passed, 0 failed (npm pack + install + import, tsc, Vite bundles in Chromium)"
+    );
+    Ok(())
+}
+
+/// What every part uses: the npm packages' and Chromium's directories, the cargo bridge
+/// under test, the project root, the scratch directory.
+struct Here<'a> {
+    sh: &'a Shell,
+    js: &'a Path,
+    chromium: &'a Path,
+    bridge: &'a CargoBridge,
+    root: &'a Path,
+    work: &'a Path,
+}
+
+/// kitchen-sink's nodejs package, packed and installed, imported by name in Node and
+/// type-checked by tsc; the checks that passed.
+fn npm_package(here: &Here) -> Result<usize> {
+    let Here {
+        sh,
+        js,
+        bridge,
+        root,
+        work,
+        ..
+    } = *here;
+    let manifest = root.join("fixtures/Cargo.toml");
     let node_pkg = work.join("node-pkg");
-    build(sh, &bridge, &manifest, &node_pkg, &[])?;
+    build(sh, bridge, &manifest, &node_pkg, &[])?;
     let tarball = pack(sh, &node_pkg, &work.join("node-tgz"))?;
     let app = work.join("node-app");
     consumer_project(sh, &app, FIXTURE, &tarball)?;
@@ -49,7 +88,6 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
         json!({"count": 42, "name": "pkg", "shout": "HI"}),
         "Node",
     )?;
-    passed += 1;
     std::fs::write(
         app.join("tsconfig.json"),
         serde_json::to_string_pretty(&json!({
@@ -65,13 +103,25 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
     cmd!(sh, "{tsc} -p {app}/tsconfig.json")
         .run()
         .context("tsc rejected a .mts importing the installed package by name")?;
-    passed += 1;
+    Ok(2)
+}
 
-    // 2. --target bundler → Vite → Chromium.
+/// kitchen-sink's `--target bundler --release` package in a Vite app, run in Chromium;
+/// the checks that passed.
+fn vite_app(here: &Here) -> Result<usize> {
+    let Here {
+        sh,
+        js,
+        chromium,
+        bridge,
+        root,
+        work,
+    } = *here;
+    let manifest = root.join("fixtures/Cargo.toml");
     let bundler_pkg = work.join("bundler-pkg");
     build(
         sh,
-        &bridge,
+        bridge,
         &manifest,
         &bundler_pkg,
         &["--release", "--target", "bundler"],
@@ -79,8 +129,8 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
     let tarball = pack(sh, &bundler_pkg, &work.join("bundler-tgz"))?;
     let out = vite_bundle(
         sh,
-        &js,
-        &chromium,
+        js,
+        chromium,
         &work.join("vite-app"),
         "vite-app",
         FIXTURE,
@@ -91,14 +141,25 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
         json!({"count": 42, "name": "vite", "shout": "HI", "items": 2}),
         "the Vite bundle in Chromium",
     )?;
-    passed += 1;
+    Ok(1)
+}
 
-    // 3. A bridge crate that also uses wasm-bindgen, bundled the same way.
+/// The wasm-bindgen fixture's bundler package (both halves in one bundle) in a Vite app,
+/// run in Chromium; the checks that passed.
+fn vite_wasm_bindgen(here: &Here) -> Result<usize> {
+    let Here {
+        sh,
+        js,
+        chromium,
+        bridge,
+        root,
+        work,
+    } = *here;
     let wbg_pkg = work.join("wbg-pkg");
     let wbg_out = wbg_pkg.display().to_string();
     build_fixture_with(
         sh,
-        &bridge,
+        bridge,
         &root.join("fixtures/wasm-bindgen/Cargo.toml"),
         Some(WBG_FIXTURE),
         &["--out-dir", &wbg_out, "--release", "--target", "bundler"],
@@ -106,8 +167,8 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
     let tarball = pack(sh, &wbg_pkg, &work.join("wbg-tgz"))?;
     let out = vite_bundle(
         sh,
-        &js,
-        &chromium,
+        js,
+        chromium,
         &work.join("vite-wbg"),
         "vite-wasm-bindgen",
         WBG_FIXTURE,
@@ -119,12 +180,7 @@ pub fn test_packages(sh: &Shell) -> Result<()> {
                "same": true, "norm": 5, "tag": "SECTION"}),
         "the Vite bundle of the wasm-bindgen fixture in Chromium",
     )?;
-    passed += 1;
-
-    println!(
-        "packages: {passed} passed, 0 failed (npm pack + install + import, tsc, Vite bundles in Chromium)"
-    );
-    Ok(())
+    Ok(1)
 }
 
 /// Install `tarball` (the package `name`) into a copy of the Vite app `xtask/js/packages/<app>`

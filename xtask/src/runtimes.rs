@@ -12,7 +12,7 @@
 //!    program `require()`s an installed `nodejs-cjs` package by name (`require-cjs.cjs`).
 
 use crate::fixtures::{
-    FIXTURES, build_fixture, build_fixture_with, install_cargo_bridge, project_root,
+    CargoBridge, FIXTURES, build_fixture, build_fixture_with, install_cargo_bridge, project_root,
 };
 use crate::js_tools;
 use crate::scratch::{consumer_project, expect, pack};
@@ -126,13 +126,47 @@ pub fn test_runtimes(sh: &Shell, all: bool) -> Result<()> {
     if work.exists() {
         std::fs::remove_dir_all(&work).with_context(|| format!("clearing {}", work.display()))?;
     }
-    let mut passed = 0;
+    let here = Here {
+        sh,
+        bin: &bin,
+        bridge: &path,
+        root: &root,
+        work: &work,
+    };
+    let passed = fixture_suites(&here, all)? + installed_package(&here)? + node18_cjs(&here)?;
+    println!(
+        "runtimes: {passed} passed, 0 failed (Deno and Bun: {} suites, installed package in \
+         Deno, Bun, Node require(); Node 18 on nodejs-cjs)",
+        if all { "all" } else { "the quick subset of" }
+    );
+    Ok(())
+}
 
-    // 1. The fixtures' suites, unchanged, on debug builds (suites import each other's).
+/// What every part of the run uses: the runtimes' directory, the cargo bridge under test,
+/// the project root, the scratch directory.
+struct Here<'a> {
+    sh: &'a Shell,
+    bin: &'a Path,
+    bridge: &'a CargoBridge,
+    root: &'a Path,
+    work: &'a Path,
+}
+
+/// The fixtures' suites, unchanged, on debug builds (suites import each other's), in
+/// Deno and in Bun; the runs that passed.
+fn fixture_suites(here: &Here, all: bool) -> Result<usize> {
+    let Here {
+        sh,
+        bin,
+        bridge,
+        root,
+        ..
+    } = *here;
+    let mut passed = 0;
     for f in FIXTURES {
-        build_fixture(sh, &path, &root.join(f.manifest), Some(f.package), false)?;
+        build_fixture(sh, bridge, &root.join(f.manifest), Some(f.package), false)?;
     }
-    let suites = suite_files(&root, if all { SUITES } else { QUICK_SUITES });
+    let suites = suite_files(root, if all { SUITES } else { QUICK_SUITES });
     let bun_suites = suites.clone();
     let (deno, bun) = (bin.join("deno"), bin.join("bun"));
     cmd!(
@@ -156,14 +190,27 @@ pub fn test_runtimes(sh: &Shell, all: bool) -> Result<()> {
         .with_context(|| format!("Bun ran {} (see the (fail) lines above)", suite.display()))?;
     }
     passed += 1;
+    Ok(passed)
+}
 
-    // 2. An installed package by name: ESM from node_modules, and require().
+/// An installed package by name: ESM from node_modules, and require(), in Deno, Bun and
+/// Node; the runs that passed.
+fn installed_package(here: &Here) -> Result<usize> {
+    let Here {
+        sh,
+        bin,
+        bridge,
+        root,
+        work,
+    } = *here;
+    let (deno, bun) = (bin.join("deno"), bin.join("bun"));
+    let mut passed = 0;
     let pkg = work.join("kitchen-sink-pkg");
     let out_dir = pkg.display().to_string();
     let manifest = root.join("fixtures/Cargo.toml");
     build_fixture_with(
         sh,
-        &path,
+        bridge,
         &manifest,
         Some("kitchen-sink"),
         &["--out-dir", &out_dir],
@@ -194,8 +241,20 @@ pub fn test_runtimes(sh: &Shell, all: bool) -> Result<()> {
         expect(&out, want.clone(), what)?;
         passed += 1;
     }
+    Ok(passed)
+}
 
-    // 3. Node 18: --target nodejs-cjs, by path (the suites) and required by name.
+/// Node 18: --target nodejs-cjs, by path (the suites) and required by name; the runs
+/// that passed.
+fn node18_cjs(here: &Here) -> Result<usize> {
+    let Here {
+        sh,
+        bin,
+        bridge,
+        root,
+        work,
+    } = *here;
+    let manifest = root.join("fixtures/Cargo.toml");
     let node18 = bin.join("node");
     let cjs = work.join("cjs");
     copy_dir(
@@ -207,7 +266,7 @@ pub fn test_runtimes(sh: &Shell, all: bool) -> Result<()> {
         let out_dir = dir.join("pkg").display().to_string();
         build_fixture_with(
             sh,
-            &path,
+            bridge,
             &manifest,
             Some(fixture),
             &["--target", "nodejs-cjs", "--out-dir", &out_dir],
@@ -224,7 +283,14 @@ pub fn test_runtimes(sh: &Shell, all: bool) -> Result<()> {
     )
     .run()
     .context("Node 18 ran the fixtures' suites on --target nodejs-cjs builds")?;
-    passed += 1;
+    Ok(1 + require_cjs(here, &node18, &cjs)?)
+}
+
+/// The identity fixture's nodejs-cjs package (built in `cjs`), installed and required by
+/// name in Node 18; the checks that passed.
+fn require_cjs(here: &Here, node18: &Path, cjs: &Path) -> Result<usize> {
+    let Here { sh, work, .. } = *here;
+    let js = js_tools::js_dir();
     let tarball = pack(
         sh,
         &cjs.join("fixtures/identity/pkg"),
@@ -255,14 +321,7 @@ pub fn test_runtimes(sh: &Shell, all: bool) -> Result<()> {
         }),
         "Node 18 require()ing a --target nodejs-cjs package",
     )?;
-    passed += 1;
-
-    println!(
-        "runtimes: {passed} passed, 0 failed (Deno and Bun: {} suites, installed package in \
-         Deno, Bun, Node require(); Node 18 on nodejs-cjs)",
-        if all { "all" } else { "the quick subset of" }
-    );
-    Ok(())
+    Ok(1)
 }
 
 /// `<root>/fixtures/<fixture>/tests/<suite>.test.mjs` for each listed suite (absolute:

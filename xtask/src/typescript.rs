@@ -11,7 +11,7 @@
 //! its own, so no usage file sees another's names.
 
 use crate::fixtures::{
-    FIXTURES, PLAIN_WASM_BINDGEN, build_fixture, install_cargo_bridge, project_root,
+    CargoBridge, FIXTURES, PLAIN_WASM_BINDGEN, build_fixture, install_cargo_bridge, project_root,
 };
 use crate::js_tools;
 use crate::side_by_side;
@@ -30,11 +30,33 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
     let tsc = js.join("node_modules/.bin/tsc");
     let bridge = install_cargo_bridge(sh)?;
     let root = project_root();
-    // Build every fixture: the names all packages export (the runtime API) are found
-    // by comparing them, and are checked in kitchen-sink's usage.
+    let exports = build_fixtures(sh, &bridge, &root)?;
+    let usages = usage_files(&root, filter, &exports)?;
+    let groups = usages.groups();
+    let scratch = root.join("target/ts-check");
+    let mut checks = write_programs(&scratch, &groups, usages.plain.len())?;
+    checks.extend(module_exports_checks(&root, &scratch, filter)?);
+    if checks.is_empty() {
+        bail!("no fixture matched the filter");
+    }
+    run_checks(&tsc, &root, &checks)?;
+    let fixtures: usize = groups.iter().map(|(_, members)| members.len()).sum();
+    println!(
+        "types: {} passed, 0 failed (tsc --strict: {fixtures} fixtures × {} libs, in {} programs)",
+        fixtures * LIBS.len(),
+        LIBS.len(),
+        checks.len()
+    );
+    Ok(())
+}
+
+/// Build every fixture and read the names its `.d.ts` exports (in [`FIXTURES`]' order):
+/// the names all packages export (the runtime API) are found by comparing them, and are
+/// checked in kitchen-sink's usage.
+fn build_fixtures(sh: &Shell, bridge: &CargoBridge, root: &Path) -> Result<Vec<BTreeSet<String>>> {
     let mut exports = Vec::new();
     for f in FIXTURES {
-        build_fixture(sh, &bridge, &root.join(f.manifest), Some(f.package), false)?;
+        build_fixture(sh, bridge, &root.join(f.manifest), Some(f.package), false)?;
         let dts = root
             .join(f.dir)
             .join("pkg")
@@ -43,25 +65,41 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
             std::fs::read_to_string(&dts).with_context(|| format!("reading {}", dts.display()))?;
         exports.push(exported_names(&text));
     }
-    // Only packages with the pool API count: one whose crate has nothing a pool releases
-    // (no class, closure or iterator: js-missing) ships none of it.
+    Ok(exports)
+}
+
+/// The runtime API: what every package WITH the pool API exports (one whose crate has
+/// nothing a pool releases, no class, closure or iterator: js-missing, ships none of it).
+fn runtime_names(exports: &[BTreeSet<String>]) -> BTreeSet<String> {
     let mut bridge_exports = FIXTURES
         .iter()
-        .zip(&exports)
+        .zip(exports)
         .filter(|(f, names)| !PLAIN_WASM_BINDGEN.contains(&f.package) && names.contains("__bridge"))
         .map(|(_, names)| names);
     let first = bridge_exports.next().cloned().unwrap_or_default();
-    let runtime: BTreeSet<String> = bridge_exports.fold(first, |all, e| &all & e);
+    bridge_exports.fold(first, |all, e| &all & e)
+}
 
-    let scratch = root.join("target/ts-check");
-    // Every usage file, by whether it may share a program with the others.
-    let (mut shared, mut alone) = (Vec::new(), Vec::new());
-    // wasm-bindgen's own .d.ts declares `[Symbol.dispose]()`, which only lib esnext (or
-    // es2022 with esnext.disposable) has: checked under that lib alone.
-    let mut plain = Vec::new();
-    // The programs: checked side by side once all are written.
-    let mut checks: Vec<Check> = Vec::new();
-    for (f, names) in FIXTURES.iter().zip(&exports) {
+/// Every usage file (fixture, path), by whether it may share a program with the others.
+struct Usages {
+    shared: Vec<(&'static str, PathBuf)>,
+    /// Its usage or package declares globals.
+    alone: Vec<(&'static str, PathBuf)>,
+    /// wasm-bindgen's own .d.ts declares `[Symbol.dispose]()`, which only lib esnext (or
+    /// es2022 with esnext.disposable) has: checked under that lib alone.
+    plain: Vec<(&'static str, PathBuf)>,
+}
+
+/// The usage files of the fixtures `filter` selects, each checked to mention every export
+/// of its package (but the runtime API's, outside kitchen-sink).
+fn usage_files(root: &Path, filter: Option<&str>, exports: &[BTreeSet<String>]) -> Result<Usages> {
+    let runtime = runtime_names(exports);
+    let mut usages = Usages {
+        shared: Vec::new(),
+        alone: Vec::new(),
+        plain: Vec::new(),
+    };
+    for (f, names) in FIXTURES.iter().zip(exports) {
         if filter.is_some_and(|filter| !f.package.contains(filter)) {
             continue;
         }
@@ -93,28 +131,40 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
         }
         let pkg = root.join(f.dir).join("pkg");
         if PLAIN_WASM_BINDGEN.contains(&f.package) {
-            plain.push((f.package, usage));
+            usages.plain.push((f.package, usage));
         } else if adds_globals(&text, &pkg)? {
-            alone.push((f.package, usage));
+            usages.alone.push((f.package, usage));
         } else {
-            shared.push((f.package, usage));
+            usages.shared.push((f.package, usage));
         }
     }
-    // One program per lib for every usage file that adds no global declarations (each is
-    // a module importing modules, so none sees another's names: errors are the ones it
-    // gets alone, and the libs' own .d.ts files are checked once, not once per fixture);
-    // a fixture whose usage or package declares globals gets programs of its own.
-    let mut groups: Vec<(String, Vec<(&str, PathBuf)>)> = Vec::new();
-    if !shared.is_empty() {
-        groups.push(("fixtures".into(), shared));
+    Ok(usages)
+}
+
+/// A group of usage files checked in one program per lib.
+type Group = (String, Vec<(&'static str, PathBuf)>);
+
+impl Usages {
+    /// One program per lib for every usage file that adds no global declarations (each is
+    /// a module importing modules, so none sees another's names: errors are the ones it
+    /// gets alone, and the libs' own .d.ts files are checked once, not once per fixture);
+    /// a fixture whose usage or package declares globals gets programs of its own. The
+    /// plain wasm-bindgen fixtures come last.
+    fn groups(&self) -> Vec<Group> {
+        let mut groups: Vec<Group> = Vec::new();
+        if !self.shared.is_empty() {
+            groups.push(("fixtures".into(), self.shared.clone()));
+        }
+        for (package, usage) in self.alone.iter().chain(&self.plain) {
+            groups.push((package.to_string(), vec![(package, usage.clone())]));
+        }
+        groups
     }
-    for (package, usage) in alone {
-        groups.push((package.to_string(), vec![(package, usage)]));
-    }
-    let plain_groups = plain.len();
-    for (package, usage) in plain {
-        groups.push((package.to_string(), vec![(package, usage)]));
-    }
+}
+
+/// The tsconfig of each group under each lib (the last `plain_groups` under esnext only).
+fn write_programs(scratch: &Path, groups: &[Group], plain_groups: usize) -> Result<Vec<Check>> {
+    let mut checks = Vec::new();
     for (index, (label, members)) in groups.iter().enumerate() {
         let is_plain = index >= groups.len() - plain_groups;
         for (lib_label, lib) in LIBS {
@@ -149,11 +199,12 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
             });
         }
     }
-    checks.extend(module_exports_checks(&root, &scratch, filter)?);
-    if checks.is_empty() {
-        bail!("no fixture matched the filter");
-    }
-    let outputs = run_side_by_side(&tsc, &checks);
+    Ok(checks)
+}
+
+/// Run the programs side by side; an error names the fixtures of each that failed.
+fn run_checks(tsc: &Path, root: &Path, checks: &[Check]) -> Result<()> {
+    let outputs = run_side_by_side(tsc, checks);
     let mut failed = Vec::new();
     for (check, output) in checks.iter().zip(outputs) {
         let output = output.with_context(|| {
@@ -164,19 +215,12 @@ pub fn test_types(sh: &Shell, filter: Option<&str>) -> Result<()> {
             let stdout = String::from_utf8_lossy(&output.stdout);
             print!("{stdout}");
             eprint!("{}", String::from_utf8_lossy(&output.stderr));
-            failed.extend(check.rejected(&root, &stdout));
+            failed.extend(check.rejected(root, &stdout));
         }
     }
     if !failed.is_empty() {
         bail!("{}", failed.join("\n"));
     }
-    let fixtures: usize = groups.iter().map(|(_, members)| members.len()).sum();
-    println!(
-        "types: {} passed, 0 failed (tsc --strict: {fixtures} fixtures × {} libs, in {} programs)",
-        fixtures * LIBS.len(),
-        LIBS.len(),
-        checks.len()
-    );
     Ok(())
 }
 

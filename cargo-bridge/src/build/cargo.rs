@@ -8,7 +8,7 @@ use crate::cli::Profile;
 use crate::progress::Step;
 use crate::settings::workspace::{BridgeCrate, Workspace};
 use anyhow::{Context, Result, bail};
-use cargo_metadata::{CrateType, Message};
+use cargo_metadata::{Artifact, CrateType, Message};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -100,38 +100,13 @@ pub fn build_unit(
     unit: Unit,
     quiet: bool,
 ) -> Result<Built> {
-    let tests = unit != Unit::Package;
     let release = profile.optimized();
     let step = Step::start(
         "Compiling",
         &format!("{} ({WASM_TARGET})", krate.name),
         quiet,
     );
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.arg(if tests { "rustc" } else { "build" })
-        .args(match unit {
-            Unit::Package => vec!["--lib"],
-            Unit::LibTests => vec!["--lib", "--profile", "test"],
-            Unit::IntegrationTest(name) => vec!["--test", name, "--profile", "test"],
-        })
-        .args(["--target", WASM_TARGET])
-        .arg("--manifest-path")
-        .arg(&ws.manifest_path)
-        .args(["--package", &krate.name])
-        .arg("--message-format=json-render-diagnostics")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    if release && !tests {
-        cmd.arg("--release");
-    }
-    if quiet {
-        cmd.arg("--quiet");
-    }
-    cmd.args(cargo_args);
-    if tests {
-        cmd.args(["--", "--cfg", "bridge_test"]);
-    }
+    let mut cmd = command(ws, krate, profile, cargo_args, unit, quiet);
     let mut child = cmd.spawn().context("running `cargo build`")?;
     let stdout = child.stdout.take().expect("piped stdout");
     let mut wasm = None;
@@ -150,21 +125,8 @@ pub fn build_unit(
                         rlib: rlib.clone().into_std_path_buf(),
                     });
                 }
-                let unit_target = match unit {
-                    Unit::IntegrationTest(name) => artifact.target.name == name,
-                    _ => artifact.target.name.replace('-', "_") == krate.lib_name,
-                };
-                if tests && artifact.profile.test && unit_target {
-                    wasm = artifact.executable.map(|f| f.into_std_path_buf());
-                } else if !tests
-                    && artifact.target.name.replace('-', "_") == krate.lib_name
-                    && artifact.target.crate_types.contains(&CrateType::CDyLib)
-                {
-                    wasm = artifact
-                        .filenames
-                        .iter()
-                        .find(|f| f.extension() == Some("wasm"))
-                        .map(|f| f.clone().into_std_path_buf());
+                if let Some(found) = unit_wasm(&artifact, krate, unit) {
+                    wasm = found;
                 }
             }
             Message::BuildFinished(_) => {}
@@ -188,6 +150,66 @@ pub fn build_unit(
     }
     step.done("Compiled", &format!("{} ({WASM_TARGET})", krate.name));
     Ok(Built { wasm, crates })
+}
+
+/// The cargo command that builds `unit` of `krate` (see [`build_unit`]).
+fn command(
+    ws: &Workspace,
+    krate: &BridgeCrate,
+    profile: Profile,
+    cargo_args: &[String],
+    unit: Unit,
+    quiet: bool,
+) -> Command {
+    let tests = unit != Unit::Package;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.arg(if tests { "rustc" } else { "build" })
+        .args(match unit {
+            Unit::Package => vec!["--lib"],
+            Unit::LibTests => vec!["--lib", "--profile", "test"],
+            Unit::IntegrationTest(name) => vec!["--test", name, "--profile", "test"],
+        })
+        .args(["--target", WASM_TARGET])
+        .arg("--manifest-path")
+        .arg(&ws.manifest_path)
+        .args(["--package", &krate.name])
+        .arg("--message-format=json-render-diagnostics")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    if profile.optimized() && !tests {
+        cmd.arg("--release");
+    }
+    if quiet {
+        cmd.arg("--quiet");
+    }
+    cmd.args(cargo_args);
+    if tests {
+        cmd.args(["--", "--cfg", "bridge_test"]);
+    }
+    cmd
+}
+
+/// The module of `unit` if `artifact` is it: `Some(None)` when it is but cargo named no
+/// file (the default path is then looked at).
+fn unit_wasm(artifact: &Artifact, krate: &BridgeCrate, unit: Unit) -> Option<Option<PathBuf>> {
+    let tests = unit != Unit::Package;
+    let is_lib = artifact.target.name.replace('-', "_") == krate.lib_name;
+    let unit_target = match unit {
+        Unit::IntegrationTest(name) => artifact.target.name == name,
+        _ => is_lib,
+    };
+    if tests && artifact.profile.test && unit_target {
+        Some(artifact.executable.clone().map(|f| f.into_std_path_buf()))
+    } else if !tests && is_lib && artifact.target.crate_types.contains(&CrateType::CDyLib) {
+        let wasm = artifact
+            .filenames
+            .iter()
+            .find(|f| f.extension() == Some("wasm"));
+        Some(wasm.map(|f| f.clone().into_std_path_buf()))
+    } else {
+        None
+    }
 }
 
 fn default_wasm_path(target_dir: &Path, lib_name: &str, release: bool) -> PathBuf {

@@ -149,30 +149,14 @@ impl GlueModel {
         exports: &Exports,
     ) -> Self {
         let names = TypeNames::new(exports);
-        let mut wire_codecs = Vec::new();
-        let views = classes
-            .iter()
-            .flat_map(|c| c.export.members.iter())
-            .chain(exports.functions.iter().map(|f| &f.function))
-            .any(|f| matches!(f.ret, bridge_schema::Ty::View(_)));
-        let all = classes
-            .iter()
-            .flat_map(|c| c.export.members.iter())
-            .chain(exports.functions.iter().map(|f| &f.function));
-        for f in all {
-            for p in &f.params {
-                wire::collect_param(&p.ty, &names, &mut wire_codecs);
-            }
-            wire::collect(&f.ret, &names, &mut wire_codecs);
-        }
-        // Imports (callbacks are among the parameters above).
-        for ty in exports
-            .imports
-            .iter()
-            .flat_map(|i| i.import.params.iter().map(|p| &p.ty).chain([&i.import.ret]))
-        {
-            wire::collect_for_js(ty, &names, &mut wire_codecs);
-        }
+        let functions = || {
+            classes
+                .iter()
+                .flat_map(|c| c.export.members.iter())
+                .chain(exports.functions.iter().map(|f| &f.function))
+        };
+        let views = functions().any(|f| matches!(f.ret, bridge_schema::Ty::View(_)));
+        let wire_codecs = wire_codecs(functions(), exports, &names);
         GlueModel {
             wire_codecs,
             records: data::records(exports, &names),
@@ -350,6 +334,30 @@ fn bind_export(f: &mut FnView, exports: &mut Vec<ExportBinding>) {
     f.export_var = Some(var);
 }
 
+/// The wire codecs the functions' parameters and results and the imports need.
+fn wire_codecs<'a>(
+    functions: impl Iterator<Item = &'a bridge_schema::Function>,
+    exports: &Exports,
+    names: &TypeNames,
+) -> Vec<CodecView> {
+    let mut wire_codecs = Vec::new();
+    for f in functions {
+        for p in &f.params {
+            wire::collect_param(&p.ty, names, &mut wire_codecs);
+        }
+        wire::collect(&f.ret, names, &mut wire_codecs);
+    }
+    // Imports (callbacks are among the parameters above).
+    for ty in exports
+        .imports
+        .iter()
+        .flat_map(|i| i.import.params.iter().map(|p| &p.ty).chain([&i.import.ret]))
+    {
+        wire::collect_for_js(ty, names, &mut wire_codecs);
+    }
+    wire_codecs
+}
+
 fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
     let class = plan.export;
     let of_kind = |kind: FunctionKind| -> Vec<FnView> {
@@ -360,38 +368,7 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
             .map(|m| fn_view(m, Some(&class.name), names))
             .collect()
     };
-    let mut properties: Vec<PropertyView> = Vec::new();
-    for member in &class.members {
-        let (is_getter, is_setter) = (
-            member.kind == FunctionKind::Getter,
-            member.kind == FunctionKind::Setter,
-        );
-        if !is_getter && !is_setter {
-            continue;
-        }
-        let view = fn_view(member, Some(&class.name), names);
-        let is_static = member.receiver == bridge_schema::Receiver::None;
-        let prop = match properties
-            .iter_mut()
-            .find(|p| p.name == member.js_name && p.is_static == is_static)
-        {
-            Some(p) => p,
-            None => {
-                properties.push(PropertyView {
-                    name: member.js_name.clone(),
-                    is_static,
-                    getter: None,
-                    setter: None,
-                });
-                properties.last_mut().expect("just pushed")
-            }
-        };
-        if is_getter {
-            prop.getter = Some(view);
-        } else {
-            prop.setter = Some(view);
-        }
-    }
+    let properties = properties(class, names);
     let methods = of_kind(FunctionKind::Method);
     let iterates = methods
         .iter()
@@ -425,4 +402,42 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         iterates_sealed: false,
         free,
     }
+}
+
+/// A class's getters and setters as properties, a getter and a setter of one name (and
+/// staticness) joined.
+fn properties(class: &ClassExport, names: &TypeNames) -> Vec<PropertyView> {
+    let mut properties: Vec<PropertyView> = Vec::new();
+    for member in &class.members {
+        let (is_getter, is_setter) = (
+            member.kind == FunctionKind::Getter,
+            member.kind == FunctionKind::Setter,
+        );
+        if !is_getter && !is_setter {
+            continue;
+        }
+        let view = fn_view(member, Some(&class.name), names);
+        let is_static = member.receiver == bridge_schema::Receiver::None;
+        let prop = match properties
+            .iter_mut()
+            .find(|p| p.name == member.js_name && p.is_static == is_static)
+        {
+            Some(p) => p,
+            None => {
+                properties.push(PropertyView {
+                    name: member.js_name.clone(),
+                    is_static,
+                    getter: None,
+                    setter: None,
+                });
+                properties.last_mut().expect("just pushed")
+            }
+        };
+        if is_getter {
+            prop.getter = Some(view);
+        } else {
+            prop.setter = Some(view);
+        }
+    }
+    properties
 }

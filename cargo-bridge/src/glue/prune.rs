@@ -21,8 +21,19 @@ use std::collections::HashMap;
 pub fn unused_helpers(js: &str) -> String {
     let lines: Vec<&str> = js.split_inclusive('\n').collect();
     let mut items = definitions(&lines);
-    // References per name, from every line outside the definition's own lines.
     let owner = line_owners(&items, lines.len());
+    let mut refs = references(&lines, &owner, &items);
+    drop_unused(&lines, &mut items, &mut refs);
+    render(js.len(), &lines, &owner, &items)
+}
+
+/// References per name, from every line outside the definition's own lines (`owner`: the
+/// item each line belongs to).
+fn references<'a>(
+    lines: &[&'a str],
+    owner: &[Option<usize>],
+    items: &[Item],
+) -> HashMap<&'a str, usize> {
     let mut refs: HashMap<&str, usize> = HashMap::new();
     for (i, line) in lines.iter().enumerate() {
         if owner[i].is_some_and(|item| i < items[item].def) {
@@ -35,14 +46,18 @@ pub fn unused_helpers(js: &str) -> String {
             *refs.entry(token).or_default() += 1;
         }
     }
+    refs
+}
+
+/// Drop to a fixpoint: each dropped item's references stop counting.
+fn drop_unused<'a>(lines: &[&'a str], items: &mut [Item<'a>], refs: &mut HashMap<&'a str, usize>) {
     let used = |refs: &HashMap<&str, usize>, name: &str| refs.get(name).copied().unwrap_or(0) > 0;
-    // Drop to a fixpoint: each dropped item's references stop counting.
     loop {
         let mut changed = false;
         for item in items.iter_mut().filter(|i| !i.dropped) {
             let before = item.names.iter().filter(|n| n.1).count();
             for name in item.names.iter_mut().filter(|n| n.1) {
-                if !used(&refs, name.0) {
+                if !used(refs, name.0) {
                     name.1 = false;
                 }
             }
@@ -68,7 +83,12 @@ pub fn unused_helpers(js: &str) -> String {
             break;
         }
     }
-    let mut out = String::with_capacity(js.len());
+}
+
+/// The lines of the items still used (a partly dropped declarator list rewritten), and
+/// the rest of the text.
+fn render(len: usize, lines: &[&str], owner: &[Option<usize>], items: &[Item]) -> String {
+    let mut out = String::with_capacity(len);
     let mut i = 0;
     while i < lines.len() {
         match owner[i].map(|k| &items[k]) {
@@ -82,9 +102,7 @@ pub fn unused_helpers(js: &str) -> String {
                 i = item.end;
             }
             // A section header whose section is now empty goes too.
-            _ if lines[i].starts_with("// ----")
-                && is_section_end(&lines, &owner, &items, i + 1) =>
-            {
+            _ if lines[i].starts_with("// ----") && is_section_end(lines, owner, items, i + 1) => {
                 i += 1;
             }
             _ => {
@@ -152,65 +170,61 @@ fn definitions<'a>(lines: &[&'a str]) -> Vec<Item<'a>> {
     let mut items = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let line = lines[i];
-        let Some((keyword, rest)) = ["function ", "const ", "let "]
-            .into_iter()
-            .find_map(|k| line.strip_prefix(k).map(|rest| (k.trim_end(), rest)))
-        else {
-            i += 1;
-            continue;
-        };
-        let Some(name) = dollar_tokens(rest).next().filter(|n| rest.starts_with(n)) else {
-            i += 1;
-            continue;
-        };
-        // The comment right above goes with it; not the file's first line nor a section
-        // header (`// ---- ...`), which belong to what follows them.
-        let mut start = i;
-        while start > 1
-            && lines[start - 1].starts_with("//")
-            && !lines[start - 1].starts_with("// ----")
-        {
-            start -= 1;
-        }
-        let end = if line.trim_end().ends_with(';')
-            || keyword == "function" && line.trim_end().ends_with('}')
-        {
-            i + 1
-        } else {
-            match (i + 1..lines.len()).find(|&j| lines[j].starts_with(['}', ']', ')'])) {
-                Some(j) => j + 1,
-                // Not the layout this pass understands: keep it.
-                None => {
-                    i += 1;
-                    continue;
-                }
+        match definition_at(lines, i) {
+            Some(item) => {
+                i = item.end;
+                items.push(item);
             }
-        };
-        // A definition whose brackets do not balance is not the layout this pass reads
-        // (its end was guessed wrong): keep it, and skip only its first line.
-        if !balanced(&lines[i..end]) {
-            i += 1;
-            continue;
+            None => i += 1,
         }
-        let declarators = (keyword != "function" && end == i + 1)
-            .then(|| declarator_list(rest))
-            .flatten();
-        let names = match &declarators {
-            Some(list) => list.iter().map(|(n, _)| (*n, true)).collect(),
-            None => vec![(name, true)],
-        };
-        items.push(Item {
-            start,
-            def: i,
-            end,
-            names,
-            declarators: declarators.map(|list| (keyword, list)),
-            dropped: false,
-        });
-        i = end;
     }
     items
+}
+
+/// The definition whose first line of code is line `i`, if it is one.
+fn definition_at<'a>(lines: &[&'a str], i: usize) -> Option<Item<'a>> {
+    let line = lines[i];
+    let (keyword, rest) = ["function ", "const ", "let "]
+        .into_iter()
+        .find_map(|k| line.strip_prefix(k).map(|rest| (k.trim_end(), rest)))?;
+    let name = dollar_tokens(rest).next().filter(|n| rest.starts_with(n))?;
+    // The comment right above goes with it; not the file's first line nor a section
+    // header (`// ---- ...`), which belong to what follows them.
+    let mut start = i;
+    while start > 1
+        && lines[start - 1].starts_with("//")
+        && !lines[start - 1].starts_with("// ----")
+    {
+        start -= 1;
+    }
+    let end = if line.trim_end().ends_with(';')
+        || keyword == "function" && line.trim_end().ends_with('}')
+    {
+        i + 1
+    } else {
+        // None: not the layout this pass understands; keep it.
+        (i + 1..lines.len()).find(|&j| lines[j].starts_with(['}', ']', ')']))? + 1
+    };
+    // A definition whose brackets do not balance is not the layout this pass reads
+    // (its end was guessed wrong): keep it, and skip only its first line.
+    if !balanced(&lines[i..end]) {
+        return None;
+    }
+    let declarators = (keyword != "function" && end == i + 1)
+        .then(|| declarator_list(rest))
+        .flatten();
+    let names = match &declarators {
+        Some(list) => list.iter().map(|(n, _)| (*n, true)).collect(),
+        None => vec![(name, true)],
+    };
+    Some(Item {
+        start,
+        def: i,
+        end,
+        names,
+        declarators: declarators.map(|list| (keyword, list)),
+        dropped: false,
+    })
 }
 
 /// `$a = b, $c = d;` (a line of simple declarators, initializers without commas) as pairs.

@@ -182,115 +182,21 @@ impl WasmAbi {
         WasmAbi {
             stack_pointer: bridge_schema::STACK_POINTER_EXPORT,
             wbg_entry: bridge_schema::WBG_ENTRY_EXPORT,
-            exports: RuntimeExports {
-                memory: exports::MEMORY,
-                alloc: exports::ALLOC,
-                realloc: exports::REALLOC,
-                free: exports::FREE,
-                init: exports::INIT,
-                panic_reclaim: exports::PANIC_RECLAIM,
-                ret_area: exports::RET_AREA,
-                unborrow: exports::UNBORROW,
-                unborrow_shared: exports::UNBORROW_SHARED,
-                refused: exports::REFUSED,
-                wire_in: exports::WIRE_IN,
-                error_data: exports::ERROR_DATA,
-                js_exception_cell: exports::JS_EXCEPTION_CELL,
-                pool_begin: exports::POOL_BEGIN,
-                pool_set_active: exports::POOL_SET_ACTIVE,
-                pool_drain: exports::POOL_DRAIN,
-                pool_released: exports::POOL_RELEASED,
-                pool_keep: exports::POOL_KEEP,
-                closure_call: exports::CLOSURE_CALL,
-                closure_free: exports::CLOSURE_FREE,
-                flat_area: exports::FLAT_AREA,
-            },
-            imports: ImportModules {
-                host: host::MODULE,
-                host_throw: host::THROW,
-                host_panic_message: host::PANIC_MESSAGE,
-                host_guards_ended: host::GUARDS_ENDED,
-                host_guards_resumed: host::GUARDS_RESUMED,
-                js_values: bridge_schema::JS_VALUE_MODULE,
-                js_imports: bridge_schema::JS_IMPORT_MODULE,
-            },
+            exports: RuntimeExports::new(),
+            imports: ImportModules::new(),
             header: Header {
                 slot: header::SLOT_OFFSET,
                 hit_tag: header::HIT_TAG,
                 borrow: header::BORROW_OFFSET,
                 moved: header::BORROW_MOVED,
             },
-            js_values: {
-                use js_values::type_code as t;
-                JsValues {
-                    undefined_idx: js_values::UNDEFINED,
-                    null_idx: js_values::NULL,
-                    true_idx: js_values::TRUE,
-                    false_idx: js_values::FALSE,
-                    reserved: js_values::RESERVED,
-                    type_codes: vec![
-                        ("undefined", t::UNDEFINED),
-                        ("boolean", t::BOOLEAN),
-                        ("number", t::NUMBER),
-                        ("bigint", t::BIGINT),
-                        ("string", t::STRING),
-                        ("symbol", t::SYMBOL),
-                        ("function", t::FUNCTION),
-                        ("object", t::OBJECT),
-                    ],
-                    null_type_code: t::NULL,
-                    ops: {
-                        use js_values::ops as o;
-                        JsValueOps {
-                            drop: o::DROP,
-                            clone: o::CLONE,
-                            eq: o::EQ,
-                            type_of: o::TYPE_OF,
-                            as_f64: o::AS_F64,
-                            is_number: o::IS_NUMBER,
-                            as_string: o::AS_STRING,
-                            to_string: o::TO_STRING,
-                            from_f64: o::FROM_F64,
-                            from_str: o::FROM_STR,
-                            get: o::GET,
-                            set: o::SET,
-                            call: o::CALL,
-                            get_text: o::GET_TEXT,
-                            throw: o::THROW,
-                            from_class: o::FROM_CLASS,
-                            class_addr: o::CLASS_ADDR,
-                            new_object: o::NEW_OBJECT,
-                            new_array: o::NEW_ARRAY,
-                            push: o::PUSH,
-                            closure_new: o::CLOSURE_NEW,
-                            closure_drop: o::CLOSURE_DROP,
-                            closure_forget: o::CLOSURE_FORGET,
-                        }
-                    },
-                }
-            },
+            js_values: JsValues::new(),
             released: ReleasedWrapper {
                 class: word(released_wrapper::CLASS_OFFSET),
                 slot: word(released_wrapper::SLOT_OFFSET),
                 words: word(released_wrapper::SIZE),
             },
-            tasks: Tasks {
-                module: tasks::MODULE,
-                schedule: tasks::SCHEDULE,
-                done: tasks::DONE,
-                then: tasks::THEN,
-                unthen: tasks::UNTHEN,
-                report: tasks::REPORT,
-                abort_then: tasks::ABORT_THEN,
-                abort_forget: tasks::ABORT_FORGET,
-                abort_subscribed: tasks::ABORT_SUBSCRIBED as i32,
-                poll_first: tasks::POLL_FIRST,
-                run: tasks::RUN,
-                settle: tasks::SETTLE,
-                abandon: tasks::ABANDON,
-                live: tasks::LIVE,
-                awaiting: tasks::AWAITING,
-            },
+            tasks: Tasks::new(),
             ret: RetArea {
                 ptr: word(ret_area::PTR_OFFSET),
                 len: word(ret_area::LEN_OFFSET),
@@ -301,6 +207,126 @@ impl WasmAbi {
                 slots: flat_area::SLOTS,
                 words: flat_area::SIZE / 4,
             },
+        }
+    }
+}
+
+impl RuntimeExports {
+    /// The runtime's exports, by the schema's names.
+    fn new() -> Self {
+        RuntimeExports {
+            memory: exports::MEMORY,
+            alloc: exports::ALLOC,
+            realloc: exports::REALLOC,
+            free: exports::FREE,
+            init: exports::INIT,
+            panic_reclaim: exports::PANIC_RECLAIM,
+            ret_area: exports::RET_AREA,
+            unborrow: exports::UNBORROW,
+            unborrow_shared: exports::UNBORROW_SHARED,
+            refused: exports::REFUSED,
+            wire_in: exports::WIRE_IN,
+            error_data: exports::ERROR_DATA,
+            js_exception_cell: exports::JS_EXCEPTION_CELL,
+            pool_begin: exports::POOL_BEGIN,
+            pool_set_active: exports::POOL_SET_ACTIVE,
+            pool_drain: exports::POOL_DRAIN,
+            pool_released: exports::POOL_RELEASED,
+            pool_keep: exports::POOL_KEEP,
+            closure_call: exports::CLOSURE_CALL,
+            closure_free: exports::CLOSURE_FREE,
+            flat_area: exports::FLAT_AREA,
+        }
+    }
+}
+
+impl ImportModules {
+    /// The modules and names of the imports the glue provides.
+    fn new() -> Self {
+        ImportModules {
+            host: host::MODULE,
+            host_throw: host::THROW,
+            host_panic_message: host::PANIC_MESSAGE,
+            host_guards_ended: host::GUARDS_ENDED,
+            host_guards_resumed: host::GUARDS_RESUMED,
+            js_values: bridge_schema::JS_VALUE_MODULE,
+            js_imports: bridge_schema::JS_IMPORT_MODULE,
+        }
+    }
+}
+
+impl JsValues {
+    /// The `JsValue` table's layout and the ops the runtime calls on it.
+    fn new() -> Self {
+        use js_values::type_code as t;
+        JsValues {
+            undefined_idx: js_values::UNDEFINED,
+            null_idx: js_values::NULL,
+            true_idx: js_values::TRUE,
+            false_idx: js_values::FALSE,
+            reserved: js_values::RESERVED,
+            type_codes: vec![
+                ("undefined", t::UNDEFINED),
+                ("boolean", t::BOOLEAN),
+                ("number", t::NUMBER),
+                ("bigint", t::BIGINT),
+                ("string", t::STRING),
+                ("symbol", t::SYMBOL),
+                ("function", t::FUNCTION),
+                ("object", t::OBJECT),
+            ],
+            null_type_code: t::NULL,
+            ops: {
+                use js_values::ops as o;
+                JsValueOps {
+                    drop: o::DROP,
+                    clone: o::CLONE,
+                    eq: o::EQ,
+                    type_of: o::TYPE_OF,
+                    as_f64: o::AS_F64,
+                    is_number: o::IS_NUMBER,
+                    as_string: o::AS_STRING,
+                    to_string: o::TO_STRING,
+                    from_f64: o::FROM_F64,
+                    from_str: o::FROM_STR,
+                    get: o::GET,
+                    set: o::SET,
+                    call: o::CALL,
+                    get_text: o::GET_TEXT,
+                    throw: o::THROW,
+                    from_class: o::FROM_CLASS,
+                    class_addr: o::CLASS_ADDR,
+                    new_object: o::NEW_OBJECT,
+                    new_array: o::NEW_ARRAY,
+                    push: o::PUSH,
+                    closure_new: o::CLOSURE_NEW,
+                    closure_drop: o::CLOSURE_DROP,
+                    closure_forget: o::CLOSURE_FORGET,
+                }
+            },
+        }
+    }
+}
+
+impl Tasks {
+    /// The async runtime's import names and constants.
+    fn new() -> Self {
+        Tasks {
+            module: tasks::MODULE,
+            schedule: tasks::SCHEDULE,
+            done: tasks::DONE,
+            then: tasks::THEN,
+            unthen: tasks::UNTHEN,
+            report: tasks::REPORT,
+            abort_then: tasks::ABORT_THEN,
+            abort_forget: tasks::ABORT_FORGET,
+            abort_subscribed: tasks::ABORT_SUBSCRIBED as i32,
+            poll_first: tasks::POLL_FIRST,
+            run: tasks::RUN,
+            settle: tasks::SETTLE,
+            abandon: tasks::ABANDON,
+            live: tasks::LIVE,
+            awaiting: tasks::AWAITING,
         }
     }
 }

@@ -83,14 +83,9 @@ pub fn find(quiet: bool) -> Result<WasmOpt> {
     }
 }
 
-/// `npm install binaryen@<PINNED>` into a staging directory beside `dir`, renamed to it.
-fn install(home: &Path, dir: &Path, why: &str, quiet: bool) -> Result<()> {
-    let fix = format!(
-        "install binaryen {MIN_VERSION} or newer so that `wasm-opt` on PATH is it (e.g. \
-         `npm install -g binaryen@{PINNED}`), or set {ENV_OVERRIDE} to such a wasm-opt, or \
-         turn wasm-opt off for the profile (`wasm-opt = false` in \
-         [package.metadata.bridge])"
-    );
+/// The bridge home, created, locked for this process (held until the guard drops) so
+/// that one build at a time installs.
+fn lock_home(home: &Path) -> Result<std::fs::File> {
     std::fs::create_dir_all(home).with_context(|| {
         format!(
             "creating {}; set CARGO_BRIDGE_HOME to a writable directory",
@@ -101,6 +96,36 @@ fn install(home: &Path, dir: &Path, why: &str, quiet: bool) -> Result<()> {
         .with_context(|| format!("creating a lock file in {}", home.display()))?;
     lock.lock()
         .with_context(|| format!("locking {}", home.display()))?;
+    Ok(lock)
+}
+
+/// `npm install binaryen@PINNED` into `prefix`.
+fn npm_install(prefix: &Path) -> std::io::Result<std::process::Output> {
+    let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
+    Command::new(npm)
+        .args([
+            "install",
+            "--no-save",
+            "--no-package-lock",
+            "--no-audit",
+            "--no-fund",
+        ])
+        .args(["--loglevel=error", "--prefix"])
+        .arg(prefix)
+        .arg(format!("binaryen@{PINNED}"))
+        .stdin(Stdio::null())
+        .output()
+}
+
+/// `npm install binaryen@<PINNED>` into a staging directory beside `dir`, renamed to it.
+fn install(home: &Path, dir: &Path, why: &str, quiet: bool) -> Result<()> {
+    let fix = format!(
+        "install binaryen {MIN_VERSION} or newer so that `wasm-opt` on PATH is it (e.g. \
+         `npm install -g binaryen@{PINNED}`), or set {ENV_OVERRIDE} to such a wasm-opt, or \
+         turn wasm-opt off for the profile (`wasm-opt = false` in \
+         [package.metadata.bridge])"
+    );
+    let _lock = lock_home(home)?;
     if dir.join("node_modules/binaryen/bin/wasm-opt").is_file() {
         return Ok(()); // another build installed it while this one waited
     }
@@ -112,21 +137,7 @@ fn install(home: &Path, dir: &Path, why: &str, quiet: bool) -> Result<()> {
     let staging = dir.with_file_name(format!("binaryen-{PINNED}.partial-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&staging);
     std::fs::create_dir_all(&staging).with_context(|| format!("creating {}", staging.display()))?;
-    let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
-    let output = Command::new(npm)
-        .args([
-            "install",
-            "--no-save",
-            "--no-package-lock",
-            "--no-audit",
-            "--no-fund",
-        ])
-        .args(["--loglevel=error", "--prefix"])
-        .arg(&staging)
-        .arg(format!("binaryen@{PINNED}"))
-        .stdin(Stdio::null())
-        .output();
-    let output = match output {
+    let output = match npm_install(&staging) {
         Ok(output) => output,
         Err(error) => {
             let _ = std::fs::remove_dir_all(&staging);

@@ -292,6 +292,23 @@ fn replace_file(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// package.json's `sideEffects`: the glue (it instantiates the module) but for `web`,
+/// whose glue only does when `init()` is called, and the JS snippets it imports.
+fn side_effects(stem: &str, target: Target, imported_files: &[String]) -> serde_json::Value {
+    let mut effects: Vec<String> = match target {
+        Target::Web => Vec::new(),
+        Target::Nodejs | Target::Bundler | Target::NodejsCjs | Target::Deno | Target::NoModules => {
+            vec![format!("./{stem}.js")]
+        }
+    };
+    effects.extend(imported_files.iter().map(|f| format!("./{f}")));
+    if effects.is_empty() {
+        json!(false)
+    } else {
+        json!(effects)
+    }
+}
+
 /// package.json from the crate's metadata. `sideEffects` is true to the target: the
 /// nodejs and bundler glue instantiate the module when imported, the web glue only in
 /// `init()`, so bundlers may drop an unused web glue but must keep the others; imported
@@ -304,18 +321,7 @@ fn package_json(
     licenses: &[String],
 ) -> String {
     let name = &package.stem;
-    let mut effects: Vec<String> = match target {
-        Target::Web => Vec::new(),
-        Target::Nodejs | Target::Bundler | Target::NodejsCjs | Target::Deno | Target::NoModules => {
-            vec![format!("./{name}.js")]
-        }
-    };
-    effects.extend(imported_files.iter().map(|f| format!("./{f}")));
-    let side_effects = if effects.is_empty() {
-        json!(false)
-    } else {
-        json!(effects)
-    };
+    let side_effects = side_effects(name, target, imported_files);
     let mut manifest = json!({ "name": package.npm_name });
     cargo_fields(&mut manifest, krate);
     if let Some(homepage) = &krate.homepage {

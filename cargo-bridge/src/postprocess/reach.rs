@@ -41,70 +41,15 @@ type Signature = (Vec<walrus::ValType>, Vec<walrus::ValType>);
 
 impl<'m> JsReach<'m> {
     pub fn new(module: &'m Module) -> Self {
-        let mut taken: HashSet<FunctionId> = HashSet::new();
-        let (mut tables, mut globals, mut funcs) = (HashSet::new(), HashSet::new(), HashSet::new());
-        for e in module.exports.iter() {
-            match e.item {
-                ExportItem::Table(t) => {
-                    tables.insert(t);
-                }
-                ExportItem::Global(g) => {
-                    globals.insert(g);
-                }
-                ExportItem::Function(f) => {
-                    funcs.insert(f);
-                }
-                ExportItem::Memory(_) | ExportItem::Tag(_) => {}
-            }
-        }
+        let exported = Exported::of(module);
         // A function table JS can reach (imported, or exported: `table.set`) may hold any
         // function; an `externref` table (wasm-bindgen's value heap) holds none.
-        let mut indirect_unknown = module.tables.iter().any(|t| {
+        let table_open = module.tables.iter().any(|t| {
             holds_functions(walrus::ValType::Ref(t.element_ty))
-                && (t.import.is_some() || tables.contains(&t.id()))
+                && (t.import.is_some() || exported.tables.contains(&t.id()))
         });
-        for element in module.elements.iter() {
-            match &element.items {
-                ElementItems::Functions(funcs) => taken.extend(funcs.iter().copied()),
-                ElementItems::Expressions(_, exprs) => {
-                    for expr in exprs {
-                        match expr {
-                            ConstExpr::RefFunc(f) => {
-                                taken.insert(*f);
-                            }
-                            ConstExpr::RefNull(_) => {}
-                            _ => indirect_unknown = true,
-                        }
-                    }
-                }
-            }
-        }
-        for global in module.globals.iter() {
-            if let walrus::GlobalKind::Local(ConstExpr::RefFunc(f)) = &global.kind {
-                taken.insert(*f);
-            }
-        }
-        // A function reference JS hands in (an import's result, an export's argument, an
-        // imported or exported global) may be any function, of any module.
-        indirect_unknown |= module.globals.iter().any(|g| {
-            holds_functions(g.ty)
-                && (matches!(g.kind, walrus::GlobalKind::Import(_)) || globals.contains(&g.id()))
-        });
-        indirect_unknown |= module.funcs.iter().any(|f| {
-            let ty = module.types.get(f.ty());
-            let crosses = matches!(f.kind, FunctionKind::Import(_)) || funcs.contains(&f.id());
-            crosses
-                && ty
-                    .params()
-                    .iter()
-                    .chain(ty.results())
-                    .any(|t| holds_functions(*t))
-        });
-        for (_, func) in module.funcs.iter_local() {
-            let mut refs = Refs::default();
-            walrus::ir::dfs_in_order(&mut refs, func, func.entry_block());
-            taken.extend(refs.funcs);
-        }
+        let (taken, elements_open) = taken_functions(module);
+        let indirect_unknown = table_open || elements_open || refs_cross(module, &exported);
         let mut by_signature: HashMap<Signature, Vec<FunctionId>> = HashMap::new();
         for f in taken {
             by_signature
@@ -129,6 +74,31 @@ impl<'m> JsReach<'m> {
         func.is_none_or(|f| self.runs_js(f))
     }
 
+    /// The functions `f` may call, or `None` if `f` itself may run JS (a JS import, an
+    /// indirect call whose targets are not all known).
+    fn callees(&self, f: FunctionId) -> Option<Vec<FunctionId>> {
+        match &self.module.funcs.get(f).kind {
+            FunctionKind::Import(import) => {
+                let import = self.module.imports.get(import.import);
+                quiet_import(&import.module, &import.name).then(Vec::new)
+            }
+            FunctionKind::Local(local) => {
+                let mut calls = Calls::default();
+                walrus::ir::dfs_in_order(&mut calls, local, local.entry_block());
+                let mut callees = calls.direct;
+                for ty in calls.indirect {
+                    if self.indirect_unknown {
+                        return None;
+                    }
+                    let sig = signature(self.module, ty);
+                    callees.extend(self.by_signature.get(&sig).into_iter().flatten());
+                }
+                Some(callees.into_iter().collect())
+            }
+            FunctionKind::Uninitialized(_) => None,
+        }
+    }
+
     /// Whether calling `root` can run JS: a depth-first walk of what it calls, each
     /// function visited once (a cycle adds nothing new).
     pub fn runs_js(&self, root: FunctionId) -> bool {
@@ -146,38 +116,13 @@ impl<'m> JsReach<'m> {
                 }
                 continue;
             }
-            match &self.module.funcs.get(f).kind {
-                FunctionKind::Import(import) => {
-                    let import = self.module.imports.get(import.import);
-                    if !quiet_import(&import.module, &import.name) {
-                        runs = true;
-                        break;
-                    }
-                }
-                FunctionKind::Local(local) => {
-                    let mut calls = Calls::default();
-                    walrus::ir::dfs_in_order(&mut calls, local, local.entry_block());
-                    let mut callees = calls.direct;
-                    for ty in calls.indirect {
-                        if self.indirect_unknown {
-                            runs = true;
-                            break;
-                        }
-                        let sig = signature(self.module, ty);
-                        callees.extend(self.by_signature.get(&sig).into_iter().flatten());
-                    }
-                    if runs {
-                        break;
-                    }
-                    for callee in callees {
-                        if seen.insert(callee) {
-                            todo.push(callee);
-                        }
-                    }
-                }
-                FunctionKind::Uninitialized(_) => {
-                    runs = true;
-                    break;
+            let Some(callees) = self.callees(f) else {
+                runs = true;
+                break;
+            };
+            for callee in callees {
+                if seen.insert(callee) {
+                    todo.push(callee);
                 }
             }
         }
@@ -273,6 +218,91 @@ impl<'instr> Visitor<'instr> for Refs {
             }
         }
     }
+}
+
+/// What a module exports, by kind.
+#[derive(Default)]
+struct Exported {
+    tables: HashSet<walrus::TableId>,
+    globals: HashSet<walrus::GlobalId>,
+    funcs: HashSet<FunctionId>,
+}
+
+impl Exported {
+    fn of(module: &Module) -> Self {
+        let mut exported = Exported::default();
+        for e in module.exports.iter() {
+            match e.item {
+                ExportItem::Table(t) => {
+                    exported.tables.insert(t);
+                }
+                ExportItem::Global(g) => {
+                    exported.globals.insert(g);
+                }
+                ExportItem::Function(f) => {
+                    exported.funcs.insert(f);
+                }
+                ExportItem::Memory(_) | ExportItem::Tag(_) => {}
+            }
+        }
+        exported
+    }
+}
+
+/// Every function whose reference is taken (element segments, globals, `ref.func` in
+/// code), and whether an element segment holds a reference not known here.
+fn taken_functions(module: &Module) -> (HashSet<FunctionId>, bool) {
+    let mut taken: HashSet<FunctionId> = HashSet::new();
+    let mut unknown = false;
+    for element in module.elements.iter() {
+        match &element.items {
+            ElementItems::Functions(funcs) => taken.extend(funcs.iter().copied()),
+            ElementItems::Expressions(_, exprs) => {
+                for expr in exprs {
+                    match expr {
+                        ConstExpr::RefFunc(f) => {
+                            taken.insert(*f);
+                        }
+                        ConstExpr::RefNull(_) => {}
+                        _ => unknown = true,
+                    }
+                }
+            }
+        }
+    }
+    for global in module.globals.iter() {
+        if let walrus::GlobalKind::Local(ConstExpr::RefFunc(f)) = &global.kind {
+            taken.insert(*f);
+        }
+    }
+    for (_, func) in module.funcs.iter_local() {
+        let mut refs = Refs::default();
+        walrus::ir::dfs_in_order(&mut refs, func, func.entry_block());
+        taken.extend(refs.funcs);
+    }
+    (taken, unknown)
+}
+
+/// A function reference JS hands in (an import's result, an export's argument, an
+/// imported or exported global) may be any function, of any module.
+fn refs_cross(module: &Module, exported: &Exported) -> bool {
+    let globals = module.globals.iter().any(|g| {
+        holds_functions(g.ty)
+            && (matches!(g.kind, walrus::GlobalKind::Import(_))
+                || exported.globals.contains(&g.id()))
+    });
+    globals
+        || module.funcs.iter().any(|f| {
+            let ty = module.types.get(f.ty());
+            let crosses =
+                matches!(f.kind, FunctionKind::Import(_)) || exported.funcs.contains(&f.id());
+            crosses
+                && ty
+                    .params()
+                    .iter()
+                    .chain(ty.results())
+                    .any(|t| holds_functions(*t))
+        })
 }
 
 #[cfg(test)]

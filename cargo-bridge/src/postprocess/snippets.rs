@@ -3,7 +3,7 @@
 //! glue imports (both targets).
 
 use crate::postprocess::exports::ImportExport;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use bridge_schema::ImportSource;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -46,33 +46,7 @@ pub fn resolve(
         };
         let source = dir.join(path);
         if !source.is_file() {
-            let functions: Vec<String> = imports
-                .iter()
-                .filter(|i| &i.crate_name == crate_name)
-                .filter_map(|i| match &i.import.source {
-                    ImportSource::Module {
-                        path: p,
-                        name,
-                        namespace,
-                    } if p == path => Some(format!(
-                        "`{}`",
-                        namespace
-                            .iter()
-                            .chain([name])
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(".")
-                    )),
-                    _ => None,
-                })
-                .collect();
-            bail!(
-                "JS module {} (imported by crate `{crate_name}` for {}) does not exist: create it, \
-                 or fix the path in #[bridge(module = \"{path}\")] (relative to the crate's \
-                 Cargo.toml)",
-                source.display(),
-                functions.join(", ")
-            );
+            return Err(missing(imports, crate_name, path, &source));
         }
         snippets.push(Snippet {
             crate_name: crate_name.clone(),
@@ -82,6 +56,37 @@ pub fn resolve(
         });
     }
     Ok(snippets)
+}
+
+/// The error for a JS module file that does not exist, naming the functions imported from it.
+fn missing(imports: &[ImportExport], crate_name: &str, path: &str, source: &Path) -> anyhow::Error {
+    let functions: Vec<String> = imports
+        .iter()
+        .filter(|i| i.crate_name == crate_name)
+        .filter_map(|i| match &i.import.source {
+            ImportSource::Module {
+                path: p,
+                name,
+                namespace,
+            } if p == path => Some(format!(
+                "`{}`",
+                namespace
+                    .iter()
+                    .chain([name])
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(".")
+            )),
+            _ => None,
+        })
+        .collect();
+    anyhow!(
+        "JS module {} (imported by crate `{crate_name}` for {}) does not exist: create it, \
+         or fix the path in #[bridge(module = \"{path}\")] (relative to the crate's \
+         Cargo.toml)",
+        source.display(),
+        functions.join(", ")
+    )
 }
 
 /// Copy every snippet into `out_dir`.

@@ -194,24 +194,35 @@ fn read_tool_table(
             continue;
         };
         let here = format!("[{table}.profile.{name}]");
-        let Some(keys) = value.as_object() else {
-            bail!(
-                "{}: `{here}` must be a table, found {value}",
-                manifest.display()
-            );
-        };
-        let settings = &mut profiles[index];
-        for (key, value) in keys {
-            match key.as_str() {
-                "wasm-opt" => {
-                    settings.wasm_opt = read_wasm_opt(value, &format!("{here} wasm-opt"), manifest)?
-                }
-                "wasm-bindgen" => {
-                    let here = format!("[{table}.profile.{name}.wasm-bindgen]");
-                    read_wasm_bindgen(value, &here, manifest, settings, &mut unknown)?
-                }
-                _ => unknown(format!("{key}` in `{here}"), &["wasm-opt", "wasm-bindgen"])?,
+        read_profile(value, &here, manifest, &mut profiles[index], &mut unknown)?;
+    }
+    Ok(())
+}
+
+/// One `[<here>]` profile table: `wasm-opt` and `wasm-bindgen` into `settings`.
+fn read_profile(
+    value: &Value,
+    here: &str,
+    manifest: &Path,
+    settings: &mut ProfileSettings,
+    unknown: &mut impl FnMut(String, &[&str]) -> Result<()>,
+) -> Result<()> {
+    let Some(keys) = value.as_object() else {
+        bail!(
+            "{}: `{here}` must be a table, found {value}",
+            manifest.display()
+        );
+    };
+    for (key, value) in keys {
+        match key.as_str() {
+            "wasm-opt" => {
+                settings.wasm_opt = read_wasm_opt(value, &format!("{here} wasm-opt"), manifest)?
             }
+            "wasm-bindgen" => {
+                let here = format!("{}.wasm-bindgen]", here.trim_end_matches(']'));
+                read_wasm_bindgen(value, &here, manifest, settings, unknown)?
+            }
+            _ => unknown(format!("{key}` in `{here}"), &["wasm-opt", "wasm-bindgen"])?,
         }
     }
     Ok(())

@@ -67,27 +67,7 @@ pub fn load(
     options.extend(features.iter().cloned());
     cmd.other_options(options);
     if let Some(path) = manifest_path {
-        if path.is_dir() {
-            let inside = path.join("Cargo.toml");
-            let hint = if inside.is_file() {
-                format!(
-                    "pass the manifest in it: --manifest-path {}",
-                    inside.display()
-                )
-            } else {
-                "pass --manifest-path with the path of a Cargo.toml file".to_string()
-            };
-            bail!(
-                "--manifest-path `{}` is a directory, not a manifest; {hint}",
-                path.display()
-            );
-        }
-        if !path.is_file() {
-            bail!(
-                "manifest `{}` does not exist; pass --manifest-path with the path of a Cargo.toml",
-                path.display()
-            );
-        }
+        check_manifest_path(path)?;
         cmd.manifest_path(path);
     }
     let metadata = cmd
@@ -115,6 +95,33 @@ pub fn load(
         settings,
         crates,
     })
+}
+
+/// `--manifest-path` names a manifest that exists (cargo's own message for a directory
+/// does not say what to pass instead).
+fn check_manifest_path(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        let inside = path.join("Cargo.toml");
+        let hint = if inside.is_file() {
+            format!(
+                "pass the manifest in it: --manifest-path {}",
+                inside.display()
+            )
+        } else {
+            "pass --manifest-path with the path of a Cargo.toml file".to_string()
+        };
+        bail!(
+            "--manifest-path `{}` is a directory, not a manifest; {hint}",
+            path.display()
+        );
+    }
+    if !path.is_file() {
+        bail!(
+            "manifest `{}` does not exist; pass --manifest-path with the path of a Cargo.toml",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 fn depends_on_runtime(pkg: &Package) -> bool {
@@ -145,57 +152,12 @@ fn select_crates(
     workspace_manifest: &Path,
     package: Option<&str>,
 ) -> Result<Vec<BridgeCrate>> {
-    let members = metadata.workspace_packages();
     let chosen: Vec<&Package> = if let Some(spec) = package {
-        // A package ID spec as cargo takes it: `name` or `name@version`.
-        let (name, version) = match spec.split_once('@') {
-            Some((name, version)) => (name, Some(version)),
-            None => (spec, None),
-        };
-        let Some(pkg) = members.iter().find(|p| p.name.as_str() == name) else {
-            let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
-            bail!(
-                "package `{name}` is not a member of the workspace at {}; members: {}",
-                workspace_manifest.display(),
-                names.join(", ")
-            );
-        };
-        if let Some(version) = version
-            && !version_matches(&pkg.version, version)
-        {
-            bail!(
-                "package `{spec}`: the workspace member `{name}` is version {}, not {version}; \
-                 pass `-p {name}` or `-p {name}@{}`",
-                pkg.version,
-                pkg.version
-            );
-        }
-        vec![*pkg]
+        vec![named_member(metadata, workspace_manifest, spec)?]
     } else if let Some(root) = metadata.root_package() {
         vec![root]
     } else {
-        let bridge: Vec<&Package> = members
-            .iter()
-            .copied()
-            .filter(|p| depends_on_runtime(p) && is_cdylib(p))
-            .collect();
-        // No bridge crate: the wasm-bindgen cdylibs (a wasm-pack workspace).
-        let plain: Vec<&Package> = members
-            .iter()
-            .copied()
-            .filter(|p| {
-                is_cdylib(p) && crate::wasm_bindgen::detect::locked_version(metadata, p).is_some()
-            })
-            .collect();
-        if bridge.is_empty() && plain.is_empty() {
-            bail!(
-                "no bridge crates in the workspace at {}: a bridge crate depends on `{RUNTIME_CRATE}` \
-                 (or on `wasm-bindgen`, as wasm-pack builds them) and has \
-                 `[lib] crate-type = [\"cdylib\"]`",
-                workspace_manifest.display()
-            );
-        }
-        if bridge.is_empty() { plain } else { bridge }
+        default_members(metadata, workspace_manifest)?
     };
     chosen
         .into_iter()
@@ -204,6 +166,68 @@ fn select_crates(
             check_bridge_crate(pkg, wasm_bindgen)
         })
         .collect()
+}
+
+/// The member `-p` names: a package ID spec as cargo takes it, `name` or `name@version`.
+fn named_member<'m>(
+    metadata: &'m Metadata,
+    workspace_manifest: &Path,
+    spec: &str,
+) -> Result<&'m Package> {
+    let members = metadata.workspace_packages();
+    let (name, version) = match spec.split_once('@') {
+        Some((name, version)) => (name, Some(version)),
+        None => (spec, None),
+    };
+    let Some(pkg) = members.iter().find(|p| p.name.as_str() == name) else {
+        let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
+        bail!(
+            "package `{name}` is not a member of the workspace at {}; members: {}",
+            workspace_manifest.display(),
+            names.join(", ")
+        );
+    };
+    if let Some(version) = version
+        && !version_matches(&pkg.version, version)
+    {
+        bail!(
+            "package `{spec}`: the workspace member `{name}` is version {}, not {version}; \
+             pass `-p {name}` or `-p {name}@{}`",
+            pkg.version,
+            pkg.version
+        );
+    }
+    Ok(*pkg)
+}
+
+/// A virtual workspace's crates to build: its bridge crates, else (a wasm-pack workspace)
+/// its wasm-bindgen cdylibs.
+fn default_members<'m>(
+    metadata: &'m Metadata,
+    workspace_manifest: &Path,
+) -> Result<Vec<&'m Package>> {
+    let members = metadata.workspace_packages();
+    let bridge: Vec<&Package> = members
+        .iter()
+        .copied()
+        .filter(|p| depends_on_runtime(p) && is_cdylib(p))
+        .collect();
+    let plain: Vec<&Package> = members
+        .iter()
+        .copied()
+        .filter(|p| {
+            is_cdylib(p) && crate::wasm_bindgen::detect::locked_version(metadata, p).is_some()
+        })
+        .collect();
+    if bridge.is_empty() && plain.is_empty() {
+        bail!(
+            "no bridge crates in the workspace at {}: a bridge crate depends on `{RUNTIME_CRATE}` \
+             (or on `wasm-bindgen`, as wasm-pack builds them) and has \
+             `[lib] crate-type = [\"cdylib\"]`",
+            workspace_manifest.display()
+        );
+    }
+    Ok(if bridge.is_empty() { plain } else { bridge })
 }
 
 fn check_bridge_crate(pkg: &Package, wasm_bindgen: Option<String>) -> Result<BridgeCrate> {

@@ -46,80 +46,15 @@ pub struct PlainCrate {
 /// that depends on bridge-runtime or links wasm-bindgen.
 pub fn select(args: &TestArgs) -> Result<Selection> {
     crate::build::runtime_copy::restore_for(args.manifest_path.as_deref())?;
-    let cargo_args = flags::cargo_args(&args.build_args())?;
-    let mut cmd = MetadataCommand::new();
-    let mut options = vec!["--filter-platform".to_string(), WASM_TARGET.to_string()];
-    options.extend(flags::feature_args(&cargo_args));
-    cmd.other_options(options);
-    if let Some(path) = &args.manifest_path {
-        cmd.manifest_path(path);
-    }
-    let metadata = cmd
-        .exec()
-        .context("reading the workspace with `cargo metadata`")
-        .map_err(crate::build::runtime_copy::explain_metadata_error)?;
-    let members = metadata.workspace_packages();
-    let (chosen, named): (Vec<&Package>, bool) = match &args.package {
-        Some(spec) => {
-            let name = spec.split_once('@').map_or(spec.as_str(), |(name, _)| name);
-            match members.iter().find(|p| p.name.as_str() == name) {
-                Some(pkg) => (vec![*pkg], true),
-                None => {
-                    let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
-                    bail!(
-                        "package `{name}` is not a member of the workspace at {}; members: {}",
-                        metadata.workspace_root,
-                        names.join(", ")
-                    );
-                }
-            }
-        }
-        None => match metadata.root_package() {
-            Some(root) => (vec![root], true),
-            None => (members.clone(), false),
-        },
-    };
+    let metadata = metadata(args)?;
+    let (chosen, named) = chosen(&metadata, args.package.as_deref())?;
     let mut selection = Selection {
         bridge: Vec::new(),
         plain: Vec::new(),
     };
     for pkg in chosen {
         if pkg.dependencies.iter().any(|d| d.name == "bridge-runtime") {
-            // The package pipeline runs wasm-bindgen's CLI for what the crate links; its
-            // test build must not link more (wasm-bindgen-test brings wasm-bindgen).
-            if let (Some(version), None) = (
-                test_wasm_bindgen(&metadata, pkg),
-                crate::wasm_bindgen::detect::locked_version(&metadata, pkg),
-            ) {
-                bail!(
-                    "`{}` links wasm-bindgen {version} only through its dev-dependencies \
-                     (wasm-bindgen-test), which cargo bridge test does not support for a crate \
-                     depending on bridge-runtime: add `wasm-bindgen = \"={version}\"` to its \
-                     [dependencies]",
-                    pkg.name
-                );
-            }
-            let dir = pkg
-                .manifest_path
-                .parent()
-                .map(|d| d.as_std_path().to_path_buf());
-            let integration_tests = pkg
-                .targets
-                .iter()
-                .filter(|t| t.kind.contains(&cargo_metadata::TargetKind::Test))
-                .map(|t| {
-                    let file = t.src_path.as_std_path();
-                    let relative = dir
-                        .as_deref()
-                        .and_then(|d| file.strip_prefix(d).ok())
-                        .unwrap_or(file);
-                    (t.name.clone(), relative.to_path_buf())
-                })
-                .collect();
-            selection.bridge.push(BridgeCrate {
-                name: pkg.name.to_string(),
-                integration_tests,
-            });
+            selection.bridge.push(bridge_crate(&metadata, pkg)?);
         } else if let Some(version) = test_wasm_bindgen(&metadata, pkg) {
             selection.plain.push(PlainCrate {
                 name: pkg.name.to_string(),
@@ -148,6 +83,86 @@ pub fn select(args: &TestArgs) -> Result<Selection> {
         );
     }
     Ok(selection)
+}
+
+/// The workspace as the wasm32 test build sees it (its features).
+fn metadata(args: &TestArgs) -> Result<Metadata> {
+    let cargo_args = flags::cargo_args(&args.build_args())?;
+    let mut cmd = MetadataCommand::new();
+    let mut options = vec!["--filter-platform".to_string(), WASM_TARGET.to_string()];
+    options.extend(flags::feature_args(&cargo_args));
+    cmd.other_options(options);
+    if let Some(path) = &args.manifest_path {
+        cmd.manifest_path(path);
+    }
+    cmd.exec()
+        .context("reading the workspace with `cargo metadata`")
+        .map_err(crate::build::runtime_copy::explain_metadata_error)
+}
+
+/// The packages `-p` names, else the manifest's package, else every member; and whether
+/// they were named (a named one that has no tests in wasm is an error).
+fn chosen<'m>(metadata: &'m Metadata, package: Option<&str>) -> Result<(Vec<&'m Package>, bool)> {
+    let members = metadata.workspace_packages();
+    Ok(match package {
+        Some(spec) => {
+            let name = spec.split_once('@').map_or(spec, |(name, _)| name);
+            match members.iter().find(|p| p.name.as_str() == name) {
+                Some(pkg) => (vec![*pkg], true),
+                None => {
+                    let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
+                    bail!(
+                        "package `{name}` is not a member of the workspace at {}; members: {}",
+                        metadata.workspace_root,
+                        names.join(", ")
+                    );
+                }
+            }
+        }
+        None => match metadata.root_package() {
+            Some(root) => (vec![root], true),
+            None => (members.clone(), false),
+        },
+    })
+}
+
+/// A crate depending on bridge-runtime, and its integration tests.
+fn bridge_crate(metadata: &Metadata, pkg: &Package) -> Result<BridgeCrate> {
+    // The package pipeline runs wasm-bindgen's CLI for what the crate links; its
+    // test build must not link more (wasm-bindgen-test brings wasm-bindgen).
+    if let (Some(version), None) = (
+        test_wasm_bindgen(metadata, pkg),
+        crate::wasm_bindgen::detect::locked_version(metadata, pkg),
+    ) {
+        bail!(
+            "`{}` links wasm-bindgen {version} only through its dev-dependencies \
+             (wasm-bindgen-test), which cargo bridge test does not support for a crate \
+             depending on bridge-runtime: add `wasm-bindgen = \"={version}\"` to its \
+             [dependencies]",
+            pkg.name
+        );
+    }
+    let dir = pkg
+        .manifest_path
+        .parent()
+        .map(|d| d.as_std_path().to_path_buf());
+    let integration_tests = pkg
+        .targets
+        .iter()
+        .filter(|t| t.kind.contains(&cargo_metadata::TargetKind::Test))
+        .map(|t| {
+            let file = t.src_path.as_std_path();
+            let relative = dir
+                .as_deref()
+                .and_then(|d| file.strip_prefix(d).ok())
+                .unwrap_or(file);
+            (t.name.clone(), relative.to_path_buf())
+        })
+        .collect();
+    Ok(BridgeCrate {
+        name: pkg.name.to_string(),
+        integration_tests,
+    })
 }
 
 /// The wasm-bindgen version `pkg`'s test build links: through its normal and
@@ -218,30 +233,12 @@ pub fn run(
             outcome.compiled.extend(info.wbg_tests);
             continue;
         }
-        // A folder per host: a Node run and a Chromium run at once do not share files.
-        let out_dir = krate
-            .target_dir
-            .join("bridge/test")
-            .join(&krate.name)
-            .join(if hosts.chromium.is_some() {
-                "chromium"
-            } else {
-                "node"
-            })
-            .join(format!("module-{index}"));
+        let out_dir = module_dir(krate, hosts, index);
         bindgen(&cli, &module.wasm, &out_dir)?;
-        let plan = serde_json::json!({
-            "glue": null,
-            "wbg": {
-                "glue": out_dir.join("test.js"),
-                "wasm": out_dir.join("test_bg.wasm"),
-                "skip": null,
-            },
-        });
         let (module_failed, result) = run_host(
             hosts,
             &out_dir.join(".runner"),
-            plan,
+            wbg_plan(&out_dir),
             options,
             &format!("{} of {}", module.source, krate.name),
             args.quiet,
@@ -257,6 +254,30 @@ pub fn run(
         &outcome,
     )?;
     Ok(failed)
+}
+
+/// Where the test module `index` of `krate` is bound: a folder per host, so a Node run
+/// and a Chromium run at once do not share files.
+fn module_dir(krate: &PlainCrate, hosts: &Hosts, index: usize) -> PathBuf {
+    let host = if hosts.chromium.is_some() {
+        "chromium"
+    } else {
+        "node"
+    };
+    let test = krate.target_dir.join("bridge/test").join(&krate.name);
+    test.join(host).join(format!("module-{index}"))
+}
+
+/// The runner's plan for a module wasm-bindgen's CLI bound into `out_dir`: no bridge glue.
+fn wbg_plan(out_dir: &Path) -> serde_json::Value {
+    serde_json::json!({
+        "glue": null,
+        "wbg": {
+            "glue": out_dir.join("test.js"),
+            "wasm": out_dir.join("test_bg.wasm"),
+            "skip": null,
+        },
+    })
 }
 
 /// `cargo test --no-run --tests` for wasm32: every test module, in cargo's order.

@@ -103,19 +103,7 @@ impl MissPath {
 /// `classes` in glue order: a class's index is its position (the fast pool's class id).
 pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
     let memory = main_memory(module)?;
-    let pool_note = match module.exports.get_func(exports::POOL_NOTE) {
-        Ok(note) => {
-            super::check_signature(
-                module,
-                note,
-                &[ValType::I32, ValType::I32],
-                &[],
-                &format!("export `{}`", exports::POOL_NOTE),
-            )?;
-            Some((note, pool_active_address(module)?))
-        }
-        Err(_) => None,
-    };
+    let pool_note = pool_note(module)?;
     // Indexed before the loop adds its own exports (none of which it looks up).
     let exports = super::by_name::FuncExports::of(module);
     let imports = super::by_name::func_imports(module, bridge_schema::IDENTITY_IMPORT_MODULE);
@@ -154,16 +142,7 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
             add_release_wrapper(module, &exports, class, memory, table_len)?;
         }
     }
-    if let Some(stray) = module.imports.iter().find(|i| {
-        i.module == bridge_schema::IDENTITY_IMPORT_MODULE
-            && i.name != bridge_schema::POOL_RELEASE_IMPORT
-    }) {
-        bail!(
-            "the module imports an identity hook for `{}`, which no #[bridge] struct declares; \
-             rebuild with matching bridge-runtime and cargo-bridge versions",
-            stray.name
-        );
-    }
+    check_no_stray_hook(module)?;
     Ok(hooks)
 }
 
@@ -204,6 +183,40 @@ fn add_to_global(body: &mut InstrSeqBuilder, global: GlobalId, delta: i32) {
         .i32_const(delta)
         .binop(BinaryOp::I32Add)
         .global_set(global);
+}
+
+/// The runtime's pool-note export, if the module has one, and the address of its
+/// "a pool is active" flag.
+fn pool_note(module: &Module) -> Result<Option<(FunctionId, u32)>> {
+    Ok(match module.exports.get_func(exports::POOL_NOTE) {
+        Ok(note) => {
+            super::check_signature(
+                module,
+                note,
+                &[ValType::I32, ValType::I32],
+                &[],
+                &format!("export `{}`", exports::POOL_NOTE),
+            )?;
+            Some((note, pool_active_address(module)?))
+        }
+        Err(_) => None,
+    })
+}
+
+/// Every identity import is a class's hook (or the pool release): anything else is a
+/// runtime the CLI does not match.
+fn check_no_stray_hook(module: &Module) -> Result<()> {
+    if let Some(stray) = module.imports.iter().find(|i| {
+        i.module == bridge_schema::IDENTITY_IMPORT_MODULE
+            && i.name != bridge_schema::POOL_RELEASE_IMPORT
+    }) {
+        bail!(
+            "the module imports an identity hook for `{}`, which no #[bridge] struct declares; \
+             rebuild with matching bridge-runtime and cargo-bridge versions",
+            stray.name
+        );
+    }
+    Ok(())
 }
 
 /// The address of the runtime's pool-recording byte: the exported static

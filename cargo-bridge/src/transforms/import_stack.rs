@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use walrus::ir::{
     Call, GlobalGet, Instr, InstrSeq, InstrSeqId, LocalGet, LocalSet, Value, Visitor,
 };
-use walrus::{FunctionId, LocalFunction, LocalId, Module, ModuleLocals, ValType};
+use walrus::{FunctionId, GlobalId, LocalFunction, LocalId, Module, ModuleLocals, ValType};
 
 pub fn run(module: &mut Module) -> Result<()> {
     let stack_pointer = module
@@ -30,6 +30,17 @@ pub fn run(module: &mut Module) -> Result<()> {
         .iter()
         .find(|g| g.name.as_deref() == Some("__stack_pointer"))
         .map(|g| g.id());
+    let wrappers = wrap_imports(module, stack_pointer)?;
+    inline_wrappers(module, &wrappers, stack_pointer);
+    Ok(())
+}
+
+/// Each wrapper → the import it calls and its parameter types.
+type Wrappers = HashMap<FunctionId, (FunctionId, Vec<ValType>)>;
+
+/// Every import that runs user JS becomes an import taking the stack pointer first, and
+/// the old import's id a wrapper passing it.
+fn wrap_imports(module: &mut Module, stack_pointer: Option<GlobalId>) -> Result<Wrappers> {
     let imports: Vec<(String, String, FunctionId)> = module
         .imports
         .iter()
@@ -39,7 +50,6 @@ pub fn run(module: &mut Module) -> Result<()> {
             _ => None,
         })
         .collect();
-    // wrapper → (the import it calls, its parameter types)
     let mut wrappers = HashMap::new();
     for (import_module, name, func) in imports {
         let ty = module.types.get(module.funcs.get(func).ty());
@@ -67,13 +77,19 @@ pub fn run(module: &mut Module) -> Result<()> {
             .to_vec();
         wrappers.insert(func, (callee, params));
     }
+    Ok(wrappers)
+}
+
+/// Every call of a wrapper replaced by the wrapper's body, the arguments spilled to
+/// locals around the stack pointer.
+fn inline_wrappers(module: &mut Module, wrappers: &Wrappers, stack_pointer: Option<GlobalId>) {
     for (id, func) in module.funcs.iter_local_mut() {
         if wrappers.contains_key(&id) {
             continue;
         }
         let mut spill = Spill::default();
         // Back to front, so that splicing never moves a site still to do.
-        for (seq, pos, wrapper) in call_sites(func, &wrappers).into_iter().rev() {
+        for (seq, pos, wrapper) in call_sites(func, wrappers).into_iter().rev() {
             let (callee, params) = &wrappers[&wrapper];
             let locals = spill.locals(&mut module.locals, params);
             let mut code: Vec<Instr> = locals
@@ -96,7 +112,6 @@ pub fn run(module: &mut Module) -> Result<()> {
             }
         }
     }
-    Ok(())
 }
 
 /// Whether the import `module`.`name` runs user JS code, which may call back into wasm.

@@ -31,26 +31,7 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
             bridge_schema::POOL_RELEASE_IMPORT
         ),
     )?;
-    let exports = super::by_name::FuncExports::of(module);
-    let mut targets = Vec::new();
-    for (index, c) in classes.iter().enumerate() {
-        if c.mode != IdentityMode::Rust {
-            continue;
-        }
-        let release = exported_func(
-            module,
-            &exports,
-            &bridge_schema::release_wrapper_export(c.type_id),
-            &[ValType::I32],
-        )?;
-        let drop_ref = exported_func(
-            module,
-            &exports,
-            &bridge_schema::drop_ref_export(c.type_id),
-            &[ValType::I32],
-        )?;
-        targets.push((index as i32, release, drop_ref));
-    }
+    let targets = targets(module, classes)?;
     let has_fast_path = !targets.is_empty();
     module.replace_imported_func(import, |(body, args)| {
         let (class, addr, release_wrapper) = (args[0], args[1], args[2]);
@@ -78,6 +59,34 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<()> {
         remove_pool_exports(module);
     }
     Ok(())
+}
+
+/// The `rust`-mode classes: (class index, its release wrapper, its drop-ref export).
+fn targets(
+    module: &Module,
+    classes: &[ClassMode],
+) -> Result<Vec<(i32, walrus::FunctionId, walrus::FunctionId)>> {
+    let exports = super::by_name::FuncExports::of(module);
+    let mut targets = Vec::new();
+    for (index, c) in classes.iter().enumerate() {
+        if c.mode != IdentityMode::Rust {
+            continue;
+        }
+        let release = exported_func(
+            module,
+            &exports,
+            &bridge_schema::release_wrapper_export(c.type_id),
+            &[ValType::I32],
+        )?;
+        let drop_ref = exported_func(
+            module,
+            &exports,
+            &bridge_schema::drop_ref_export(c.type_id),
+            &[ValType::I32],
+        )?;
+        targets.push((index as i32, release, drop_ref));
+    }
+    Ok(targets)
 }
 
 fn remove_pool_exports(module: &mut Module) {

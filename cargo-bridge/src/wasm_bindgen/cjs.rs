@@ -10,88 +10,41 @@ use anyhow::{Result, bail};
 
 /// `js` (the file `path` of the package) as a CommonJS module exporting the same names.
 pub fn convert(js: &str, path: &str) -> Result<String> {
-    let refuse = |what: &str| -> Result<String> {
+    to_commonjs(js).or_else(|what| {
         bail!(
             "{path} (wasm-bindgen's JS in the package) uses {what}, which cargo bridge cannot \
              turn into CommonJS for `--target nodejs-cjs`; build with `--target nodejs` (an \
              ES-module package, which Node 20.19+ can `require()`)"
         )
-    };
+    })
+}
+
+/// An export: (exported name, local binding, read through a getter: `let`/`var` may change).
+type Export = (String, String, bool);
+
+/// [`convert`]'s work; an error says what could not be converted.
+fn to_commonjs(js: &str) -> Result<String, String> {
     if js.contains("import.meta") {
-        return refuse("`import.meta`");
+        return Err("`import.meta`".into());
     }
     let mut out = String::with_capacity(js.len() + 256);
-    // (exported name, local binding, read through a getter: `let`/`var` may change)
-    let mut exports: Vec<(String, String, bool)> = Vec::new();
+    let mut exports: Vec<Export> = Vec::new();
     let mut lines = js.lines();
     while let Some(line) = lines.next() {
         if let Some(rest) = line.strip_prefix("import ") {
-            let mut text = rest.to_string();
-            // A statement ends with its specifier's closing quote (and maybe `;`).
-            while !ends_with_specifier(&text) {
-                match lines.next() {
-                    Some(more) => {
-                        text.push(' ');
-                        text.push_str(more.trim());
-                    }
-                    None => return refuse(&format!("an unterminated `import {rest}`")),
-                }
+            out.push_str(&import_statement(rest, &mut lines)?);
+        } else if let Some(rest) = line.strip_prefix("export ") {
+            let rest = rest.trim_start();
+            if let Some(list) = rest.strip_prefix('{') {
+                exports.extend(export_list(list, &mut lines)?);
+                continue;
             }
-            match require(text.trim().trim_end_matches(';')) {
-                Some(stmt) => out.push_str(&stmt),
-                None => return refuse(&format!("the import `import {}`", text.trim())),
-            }
-            out.push('\n');
-            continue;
-        }
-        let Some(rest) = line.strip_prefix("export ") else {
+            let (name, live) = exported_declaration(line, rest)?;
+            exports.push((name.clone(), name, live));
+            out.push_str(rest);
+        } else {
             out.push_str(line);
-            out.push('\n');
-            continue;
-        };
-        let rest = rest.trim_start();
-        if let Some(list) = rest.strip_prefix('{') {
-            let mut text = list.to_string();
-            while !text.contains('}') {
-                match lines.next() {
-                    Some(more) => text.push_str(more),
-                    None => return refuse("an unterminated `export {` list"),
-                }
-            }
-            let (inner, after) = text.split_once('}').expect("checked");
-            if after.trim_start().starts_with("from") {
-                return refuse(&format!("a re-export `export {{{inner}}}{after}`"));
-            }
-            for item in inner.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-                let (local, name) = item.split_once(" as ").unwrap_or((item, item));
-                exports.push((name.trim().into(), local.trim().into(), true));
-            }
-            continue;
         }
-        let found = [
-            ("async function ", false),
-            ("function* ", false),
-            ("function ", false),
-            ("class ", false),
-            ("const ", false),
-            ("let ", true),
-            ("var ", true),
-        ]
-        .into_iter()
-        .find_map(|(kw, live)| rest.strip_prefix(kw).map(|decl| (decl, live)));
-        let Some((decl, live)) = found else {
-            return refuse(&format!("the export `{line}`"));
-        };
-        let name: String = decl
-            .trim_start()
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
-            .collect();
-        if name.is_empty() || decl.contains(',') && live {
-            return refuse(&format!("the export `{line}`"));
-        }
-        exports.push((name.clone(), name, live));
-        out.push_str(rest);
         out.push('\n');
     }
     for (name, local, live) in exports {
@@ -108,6 +61,79 @@ pub fn convert(js: &str, path: &str) -> Result<String> {
         }
     }
     Ok(out)
+}
+
+/// The `require()` form of the import statement that starts with `import <rest>` (and may
+/// go on over the next `lines`).
+fn import_statement<'a>(
+    rest: &str,
+    lines: &mut impl Iterator<Item = &'a str>,
+) -> Result<String, String> {
+    let mut text = rest.to_string();
+    // A statement ends with its specifier's closing quote (and maybe `;`).
+    while !ends_with_specifier(&text) {
+        match lines.next() {
+            Some(more) => {
+                text.push(' ');
+                text.push_str(more.trim());
+            }
+            None => return Err(format!("an unterminated `import {rest}`")),
+        }
+    }
+    require(text.trim().trim_end_matches(';'))
+        .ok_or_else(|| format!("the import `import {}`", text.trim()))
+}
+
+/// The names of `export {<list>` (which may go on over the next `lines`).
+fn export_list<'a>(
+    list: &str,
+    lines: &mut impl Iterator<Item = &'a str>,
+) -> Result<Vec<Export>, String> {
+    let mut text = list.to_string();
+    while !text.contains('}') {
+        match lines.next() {
+            Some(more) => text.push_str(more),
+            None => return Err("an unterminated `export {` list".into()),
+        }
+    }
+    let (inner, after) = text.split_once('}').expect("checked");
+    if after.trim_start().starts_with("from") {
+        return Err(format!("a re-export `export {{{inner}}}{after}`"));
+    }
+    let items = inner.split(',').map(str::trim).filter(|i| !i.is_empty());
+    Ok(items
+        .map(|item| {
+            let (local, name) = item.split_once(" as ").unwrap_or((item, item));
+            (name.trim().into(), local.trim().into(), true)
+        })
+        .collect())
+}
+
+/// The name `export <rest>` (the whole `line`) declares, and whether it may change.
+fn exported_declaration(line: &str, rest: &str) -> Result<(String, bool), String> {
+    let found = [
+        ("async function ", false),
+        ("function* ", false),
+        ("function ", false),
+        ("class ", false),
+        ("const ", false),
+        ("let ", true),
+        ("var ", true),
+    ]
+    .into_iter()
+    .find_map(|(kw, live)| rest.strip_prefix(kw).map(|decl| (decl, live)));
+    let Some((decl, live)) = found else {
+        return Err(format!("the export `{line}`"));
+    };
+    let name: String = decl
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+        .collect();
+    if name.is_empty() || decl.contains(',') && live {
+        return Err(format!("the export `{line}`"));
+    }
+    Ok((name, live))
 }
 
 fn ends_with_specifier(text: &str) -> bool {

@@ -82,6 +82,23 @@ pub fn find_or_install(version: &str, quiet: bool) -> Result<PathBuf> {
 /// same flags, at opt-level 0 (the tests run it a dozen times; optimizing took 2.6× as long).
 const INSTALL_ONLY_THE_CLI: [&str; 3] = ["--no-default-features", "--bin", "wasm-bindgen"];
 
+/// `cargo install`'s output, its progress shown on `step` as it comes.
+fn follow(stderr: impl std::io::Read, step: &Step, version: &str) -> Result<Vec<String>> {
+    let mut log = Vec::new();
+    let mut compiled = 0;
+    for line in BufReader::new(stderr).lines() {
+        let line = line.context("reading `cargo install`'s output")?;
+        if let Some(what) = line.trim_start().strip_prefix("Compiling ") {
+            compiled += 1;
+            step.message(format!(
+                "wasm-bindgen-cli {version}: {compiled} crates compiled, now {what}"
+            ));
+        }
+        log.push(line);
+    }
+    Ok(log)
+}
+
 /// `cargo install wasm-bindgen-cli --version <version>` into a staging directory beside
 /// `dir`, renamed to `dir` when complete; progress from cargo's `Compiling` lines.
 fn install(version: &str, dir: &Path, quiet: bool) -> Result<()> {
@@ -104,18 +121,7 @@ fn install(version: &str, dir: &Path, quiet: bool) -> Result<()> {
         .spawn()
         .with_context(|| format!("running `{cargo} install`"))?;
     let stderr = child.stderr.take().expect("piped stderr");
-    let mut log = Vec::new();
-    let mut compiled = 0;
-    for line in BufReader::new(stderr).lines() {
-        let line = line.context("reading `cargo install`'s output")?;
-        if let Some(what) = line.trim_start().strip_prefix("Compiling ") {
-            compiled += 1;
-            step.message(format!(
-                "wasm-bindgen-cli {version}: {compiled} crates compiled, now {what}"
-            ));
-        }
-        log.push(line);
-    }
+    let log = follow(stderr, &step, version)?;
     let status = child.wait().context("waiting for `cargo install`")?;
     if !status.success() {
         let _ = std::fs::remove_dir_all(&staging);

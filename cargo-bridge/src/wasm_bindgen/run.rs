@@ -41,6 +41,21 @@ pub fn run(
     // empty or overwrite each other's output while the other reads it.
     let run_dir = crate::scratch::run_dir(scratch, lib_name)?;
     let scratch = run_dir.path();
+    bind(cli, wasm, lib_name, scratch, debug, settings)?;
+    let processed = read_output(scratch, lib_name)?;
+    step.done("Bound", &format!("{lib_name} (wasm-bindgen's half)"));
+    Ok(processed)
+}
+
+/// `wasm-bindgen --target bundler` over `wasm` into `scratch`; its warnings passed on.
+fn bind(
+    cli: &Path,
+    wasm: &Path,
+    lib_name: &str,
+    scratch: &Path,
+    debug: bool,
+    settings: &ProfileSettings,
+) -> Result<()> {
     let mut cmd = Command::new(cli);
     cmd.args(["--target", "bundler", "--out-name", lib_name])
         .arg("--out-dir")
@@ -71,6 +86,11 @@ pub fn run(
     {
         eprintln!("{line}");
     }
+    Ok(())
+}
+
+/// What the CLI wrote into `scratch`.
+fn read_output(scratch: &Path, lib_name: &str) -> Result<Processed> {
     let read = |name: String| -> Result<Vec<u8>> {
         let path = scratch.join(&name);
         std::fs::read(&path).with_context(|| {
@@ -83,14 +103,12 @@ pub fn run(
     let text = |name: String| -> Result<String> {
         String::from_utf8(read(name.clone())?).with_context(|| format!("{name} is not UTF-8"))
     };
-    let processed = Processed {
+    Ok(Processed {
         wasm: read(format!("{lib_name}_bg.wasm"))?,
         bg_js: text(format!("{lib_name}_bg.js"))?,
         dts: text(format!("{lib_name}.d.ts")).unwrap_or_default(),
         snippets: snippet_files(scratch)?,
-    };
-    step.done("Bound", &format!("{lib_name} (wasm-bindgen's half)"));
-    Ok(processed)
+    })
 }
 
 /// Every file under `<scratch>/snippets`, sorted, with `/`-separated paths relative to

@@ -10,7 +10,7 @@ use crate::peer;
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use serde_json::json;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use xshell::{Shell, cmd};
 use xtask::fixtures::{build_fixture_with, install_cargo_bridge, project_root};
 use xtask::js_tools;
@@ -87,21 +87,9 @@ pub fn run(sh: &Shell, args: &BenchBrowserArgs) -> Result<()> {
     let js = js_tools::npm_packages(sh)?;
     let chromium = js_tools::chromium(sh)?;
     js_tools::wasm_opt(sh)?;
-    let cargo_bridge = install_cargo_bridge(sh)?;
     let root = project_root();
     let out = root.join("target/bench-browser");
-    let bridge = out.join("bridge");
-    let bridge_arg = bridge.display().to_string();
-    build_fixture_with(
-        sh,
-        &cargo_bridge,
-        &root.join("fixtures/Cargo.toml"),
-        Some("bench"),
-        &["--release", "--target", "web", "--out-dir", &bridge_arg],
-    )?;
-    let peer_dir = out.join("peer");
-    let peer_js = peer::build_with(sh, &root, true, "web", &peer_dir)
-        .context("the wasm-bindgen peer is needed for the browser table")?;
+    let (bridge_js, peer_js) = build_packages(sh, &root, &out)?;
     let url = |p: &Path| -> Result<String> {
         let rel = p.strip_prefix(&root).context("under the repository")?;
         Ok(format!("/{}", rel.display()))
@@ -109,24 +97,14 @@ pub fn run(sh: &Shell, args: &BenchBrowserArgs) -> Result<()> {
     let config = json!({
         "root": root,
         "chromium": chromium,
-        "bridge": url(&bridge.join("bench.js"))?,
+        "bridge": url(&bridge_js)?,
         "peer": url(&peer_js)?,
         "rows": rows,
         "quick": args.quick,
     });
     let config_path = out.join("config.json");
     std::fs::write(&config_path, serde_json::to_string_pretty(&config)?)?;
-    let driver = js.join("browser/bench.mjs");
-    let stdout = cmd!(sh, "node {driver} {config_path}").read()?;
-    let results: Vec<Measured> = stdout
-        .lines()
-        .filter_map(|l| l.strip_prefix("BENCH_BROWSER_JSON "))
-        .map(serde_json::from_str)
-        .collect::<Result<_, _>>()
-        .context("reading the browser bench results")?;
-    if results.len() != rows.len() {
-        bail!("expected {} results, got {}", rows.len(), results.len());
-    }
+    let results = measure(sh, &js, &config_path, rows.len())?;
     let version = cmd!(sh, "{chromium} --version")
         .ignore_stderr()
         .read()
@@ -138,6 +116,40 @@ pub fn run(sh: &Shell, args: &BenchBrowserArgs) -> Result<()> {
         println!("bench-browser: wrote its section of docs/benchmarks.md");
     }
     Ok(())
+}
+
+/// The bench fixture's `--release --target web` package and the wasm-bindgen peer's, in
+/// `out`: their JS modules.
+fn build_packages(sh: &Shell, root: &Path, out: &Path) -> Result<(PathBuf, PathBuf)> {
+    let cargo_bridge = install_cargo_bridge(sh)?;
+    let bridge = out.join("bridge");
+    let bridge_arg = bridge.display().to_string();
+    build_fixture_with(
+        sh,
+        &cargo_bridge,
+        &root.join("fixtures/Cargo.toml"),
+        Some("bench"),
+        &["--release", "--target", "web", "--out-dir", &bridge_arg],
+    )?;
+    let peer_js = peer::build_with(sh, root, true, "web", &out.join("peer"))
+        .context("the wasm-bindgen peer is needed for the browser table")?;
+    Ok((bridge.join("bench.js"), peer_js))
+}
+
+/// Run the browser driver over the config; one result per row.
+fn measure(sh: &Shell, js: &Path, config_path: &Path, rows: usize) -> Result<Vec<Measured>> {
+    let driver = js.join("browser/bench.mjs");
+    let stdout = cmd!(sh, "node {driver} {config_path}").read()?;
+    let results: Vec<Measured> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("BENCH_BROWSER_JSON "))
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()
+        .context("reading the browser bench results")?;
+    if results.len() != rows {
+        bail!("expected {rows} results, got {}", results.len());
+    }
+    Ok(results)
 }
 
 fn table(results: &[Measured], browser: &str) -> String {

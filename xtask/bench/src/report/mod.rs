@@ -188,37 +188,7 @@ fn generated(run: &Run, machine: &Machine) -> String {
         machine.date, machine.commit, run.command
     );
     out += "## Machine\n\n";
-    let rows = vec![
-        vec![
-            "CPU".into(),
-            format!("{} ({} cores)", machine.cpu, machine.nproc),
-        ],
-        vec!["OS".into(), machine.os.clone()],
-        vec!["Node.js".into(), machine.node.clone()],
-        vec!["rustc".into(), machine.rustc.clone()],
-        vec![
-            "build".into(),
-            "`cargo bridge build --release` (opt-level 3, LTO, 1 codegen unit)".into(),
-        ],
-        vec![
-            "sampling".into(),
-            format!(
-                "warm-up (whole runs until ≥ 3 and ≥ {} ms), then {}–{} runs until CV ≤ {}%, \
-                 IQR outliers dropped; a time row whose process took under {} s runs in {} \
-                 fresh processes, and the one with the median median is reported; a paired row \
-                 (two scenarios timed in turn in one process, sampled on their ratio) always \
-                 runs in {}",
-                run.sampling.warmup_ms,
-                run.sampling.min_runs,
-                run.sampling.max_runs,
-                run.sampling.target_cv,
-                MORE_PROCESSES_UNDER.as_secs_f64(),
-                run.sampling.processes,
-                run.sampling.processes
-            ),
-        ],
-    ];
-    out += &table(&["".into(), "".into()], &rows, 2);
+    out += &table(&["".into(), "".into()], &machine_rows(run, machine), 2);
     out += &identity::doc(run);
     if let Some(t) = workload::doc(run) {
         out += &t;
@@ -248,6 +218,40 @@ fn generated(run: &Run, machine: &Machine) -> String {
     }
     out += &pools::doc(&run.pools);
     out
+}
+
+/// The machine table: what ran the benchmark, and how it sampled.
+fn machine_rows(run: &Run, machine: &Machine) -> Vec<Vec<String>> {
+    vec![
+        vec![
+            "CPU".into(),
+            format!("{} ({} cores)", machine.cpu, machine.nproc),
+        ],
+        vec!["OS".into(), machine.os.clone()],
+        vec!["Node.js".into(), machine.node.clone()],
+        vec!["rustc".into(), machine.rustc.clone()],
+        vec![
+            "build".into(),
+            "`cargo bridge build --release` (opt-level 3, LTO, 1 codegen unit)".into(),
+        ],
+        vec![
+            "sampling".into(),
+            format!(
+                "warm-up (whole runs until ≥ 3 and ≥ {} ms), then {}–{} runs until CV ≤ {}%, \
+                 IQR outliers dropped; a time row whose process took under {} s runs in {} \
+                 fresh processes, and the one with the median median is reported; a paired row \
+                 (two scenarios timed in turn in one process, sampled on their ratio) always \
+                 runs in {}",
+                run.sampling.warmup_ms,
+                run.sampling.min_runs,
+                run.sampling.max_runs,
+                run.sampling.target_cv,
+                MORE_PROCESSES_UNDER.as_secs_f64(),
+                run.sampling.processes,
+                run.sampling.processes
+            ),
+        ],
+    ]
 }
 
 /// Rewrite the generated part of `docs/benchmarks.md`, keeping what is outside the markers.

@@ -141,47 +141,50 @@ fn summary(records: &[PoolRecord]) -> String {
         }
         parts.push(s);
     }
-    let n = find(records, RELEASE, "oneByOne")
-        .or_else(|| records.iter().find(|r| r.scenario.name == RELEASE))
-        .map(|r| r.iterations);
-    if let Some(n) = n {
-        let mut bits = Vec::new();
-        let drops = |v| median(records, RELEASE, v, "droppedMs");
-        if let Some(d) = drops("oneByOne") {
-            bits.push(format!("one by one {} ms", fmt_ms(d)));
-        }
-        if let Some(d) = drops("poolDrain") {
-            bits.push(format!("through one pool drain {} ms", fmt_ms(d)));
-        }
-        if let Some(d) = drops("nonePool") {
-            bits.push(format!(
-                "(`none` mode through the JS pool {} ms)",
-                fmt_ms(d)
-            ));
-        }
-        if let Some(d) = drops("gc") {
-            let sync = median(records, RELEASE, "gc", "releaseMs").unwrap_or(f64::NAN);
-            let calls = median(records, RELEASE, "gc", "gcCalls").unwrap_or(f64::NAN);
-            bits.push(format!(
-                "`none` mode left to the GC {} ms synchronously and {} ms until every Drop ran \
-                 ({calls:.0} forced `gc()` calls)",
-                fmt_ms(sync),
-                fmt_ms(d)
-            ));
-        }
-        if !bits.is_empty() {
-            parts.push(format!(
-                "releasing {n} objects: {}",
-                bits.join(", ").replace(", (", " (")
-            ));
-        }
-    }
+    parts.extend(releasing(records));
     if parts.is_empty() {
         return String::new();
     }
     let mut s = parts.join("; ");
     s[..1].make_ascii_uppercase();
     s + ".\n"
+}
+
+/// What releasing the scenario's objects cost, each way this run measured.
+fn releasing(records: &[PoolRecord]) -> Option<String> {
+    let n = find(records, RELEASE, "oneByOne")
+        .or_else(|| records.iter().find(|r| r.scenario.name == RELEASE))?
+        .iterations;
+    let mut bits = Vec::new();
+    let drops = |v| median(records, RELEASE, v, "droppedMs");
+    if let Some(d) = drops("oneByOne") {
+        bits.push(format!("one by one {} ms", fmt_ms(d)));
+    }
+    if let Some(d) = drops("poolDrain") {
+        bits.push(format!("through one pool drain {} ms", fmt_ms(d)));
+    }
+    if let Some(d) = drops("nonePool") {
+        bits.push(format!(
+            "(`none` mode through the JS pool {} ms)",
+            fmt_ms(d)
+        ));
+    }
+    if let Some(d) = drops("gc") {
+        let sync = median(records, RELEASE, "gc", "releaseMs").unwrap_or(f64::NAN);
+        let calls = median(records, RELEASE, "gc", "gcCalls").unwrap_or(f64::NAN);
+        bits.push(format!(
+            "`none` mode left to the GC {} ms synchronously and {} ms until every Drop ran \
+             ({calls:.0} forced `gc()` calls)",
+            fmt_ms(sync),
+            fmt_ms(d)
+        ));
+    }
+    (!bits.is_empty()).then(|| {
+        format!(
+            "releasing {n} objects: {}",
+            bits.join(", ").replace(", (", " (")
+        )
+    })
 }
 
 fn errors(records: &[PoolRecord]) -> String {

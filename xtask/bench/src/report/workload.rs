@@ -49,66 +49,28 @@ pub fn doc(run: &Run) -> Option<String> {
     ))
 }
 
+/// The table's columns.
+const HEADER: [&str; 12] = [
+    "mode",
+    "ms per render",
+    "best ms",
+    "wasm-bindgen / mode",
+    "(best runs)",
+    "memo hits (unchanged nodes)",
+    "parent() identity",
+    "JS heap peak Δ (1 render)",
+    "after gc() Δ",
+    "wasm memory",
+    "sustained first → last ms",
+    "last/first",
+];
+
 /// The table, or nothing when the workload did not run.
 fn table_of(run: &Run) -> Option<String> {
     let rows = records(run);
     let first = rows.first()?;
-    let peer = run.median(UI_TREE, Mode::WasmBindgen);
-    let best = |m: Mode| {
-        let r = run.find(UI_TREE, m)?;
-        Some(r.time.as_ref()?.summary.min_ms / r.iterations as f64)
-    };
-    let peer_best = best(Mode::WasmBindgen);
-    let header: Vec<String> = [
-        "mode",
-        "ms per render",
-        "best ms",
-        "wasm-bindgen / mode",
-        "(best runs)",
-        "memo hits (unchanged nodes)",
-        "parent() identity",
-        "JS heap peak Δ (1 render)",
-        "after gc() Δ",
-        "wasm memory",
-        "sustained first → last ms",
-        "last/first",
-    ]
-    .map(String::from)
-    .to_vec();
-    let body = rows
-        .iter()
-        .map(|r| {
-            let per_render = r.time.as_ref().map(|t| {
-                let s = &t.summary;
-                let n = r.iterations as f64;
-                format!("{} ±{:.0}%", fmt_ms(s.median_ms / n), s.cv * 100.0)
-            });
-            let ratio = |p: Option<f64>, m: Option<f64>| match (p, m) {
-                (Some(p), Some(m)) if m > 0.0 => fmt_ratio(p / m),
-                _ => "—".into(),
-            };
-            let over = ratio(peer, r.median_ms());
-            let over_best = ratio(peer_best, best(r.mode));
-            let mem = r.memory.as_ref();
-            let sus = r.sustained.as_ref();
-            vec![
-                r.mode.name().to_string(),
-                per_render.unwrap_or_else(|| "—".into()),
-                best(r.mode).map_or("—".into(), fmt_ms),
-                over,
-                over_best,
-                pct(hit_rate(r)),
-                pct(parent_identity(r)),
-                mem.map_or("—".into(), |m| fmt_bytes(m.peak_heap_delta)),
-                mem.map_or("—".into(), |m| fmt_bytes(m.post_gc_heap_delta)),
-                mem.map_or("—".into(), |m| fmt_bytes(m.wasm_memory_bytes)),
-                sus.map_or("—".into(), |s| {
-                    format!("{} → {}", fmt_ms(s.first_ms), fmt_ms(s.last_ms))
-                }),
-                sus.map_or("—".into(), |s| format!("{:.2}", s.last_over_first)),
-            ]
-        })
-        .collect::<Vec<_>>();
+    let header: Vec<String> = HEADER.map(String::from).to_vec();
+    let body: Vec<Vec<String>> = rows.iter().map(|r| row(run, r)).collect();
     let renders = first.iterations;
     Some(format!(
         "{UI_TREE}: {renders} render(s) per run, each after a batch of edits in Rust; median ± CV; \
@@ -116,6 +78,45 @@ fn table_of(run: &Run) -> Option<String> {
          best: the fastest kept run; sustained: 10 back-to-back renders:\n\n{}",
         table(&header, &body, 1)
     ))
+}
+
+/// The fastest kept run's ms per render in `mode`.
+fn best_ms(run: &Run, mode: Mode) -> Option<f64> {
+    let r = run.find(UI_TREE, mode)?;
+    Some(r.time.as_ref()?.summary.min_ms / r.iterations as f64)
+}
+
+/// One mode's row of the table.
+fn row(run: &Run, r: &Record) -> Vec<String> {
+    let per_render = r.time.as_ref().map(|t| {
+        let s = &t.summary;
+        let n = r.iterations as f64;
+        format!("{} ±{:.0}%", fmt_ms(s.median_ms / n), s.cv * 100.0)
+    });
+    let ratio = |p: Option<f64>, m: Option<f64>| match (p, m) {
+        (Some(p), Some(m)) if m > 0.0 => fmt_ratio(p / m),
+        _ => "—".into(),
+    };
+    let over = ratio(run.median(UI_TREE, Mode::WasmBindgen), r.median_ms());
+    let over_best = ratio(best_ms(run, Mode::WasmBindgen), best_ms(run, r.mode));
+    let mem = r.memory.as_ref();
+    let sus = r.sustained.as_ref();
+    vec![
+        r.mode.name().to_string(),
+        per_render.unwrap_or_else(|| "—".into()),
+        best_ms(run, r.mode).map_or("—".into(), fmt_ms),
+        over,
+        over_best,
+        pct(hit_rate(r)),
+        pct(parent_identity(r)),
+        mem.map_or("—".into(), |m| fmt_bytes(m.peak_heap_delta)),
+        mem.map_or("—".into(), |m| fmt_bytes(m.post_gc_heap_delta)),
+        mem.map_or("—".into(), |m| fmt_bytes(m.wasm_memory_bytes)),
+        sus.map_or("—".into(), |s| {
+            format!("{} → {}", fmt_ms(s.first_ms), fmt_ms(s.last_ms))
+        }),
+        sus.map_or("—".into(), |s| format!("{:.2}", s.last_over_first)),
+    ]
 }
 
 /// The workload's targets of issue 12.

@@ -36,8 +36,39 @@ pub fn text(run: &Run) -> String {
 /// The identity scenarios' part of `docs/benchmarks.md`: the catalogue, then time, ratios,
 /// memory and sustained.
 pub fn doc(run: &Run) -> String {
-    let mut out = String::new();
-    out += "\n## Scenarios\n\n";
+    let mut out = scenarios();
+    out +=
+        "\n## Time\n\nMedian ms per run, ± the coefficient of variation of the kept samples:\n\n";
+    out += &time_table(run);
+    out += "\nMean, and samples kept after IQR outlier removal, of runs taken:\n\n";
+    out += &sampling_table(run);
+    out += "\nns per crossing:\n\n";
+    out += &per_crossing_table(run);
+    out += "\n## Ratios\n\nOf medians; `x/rust` is how many times faster `rust` is, `mode/floor` how \
+            far a mode is from the physical limit (per element for the pool).\n\n";
+    out += &ratio_table(run);
+    out += "\nThe same ratios from each row's best (fastest kept) run: on a machine shared with \
+            other work, the least disturbed figure. Compare the two tables: where they disagree, \
+            the load moved the medians.\n\n";
+    out += &ratio_table(&run.best_runs());
+    if let Some(note) = &run.peer_note {
+        let _ = writeln!(out, "\n{note}.");
+    }
+    out += "\n## Memory\n\nOne run after the warm-up, heap sampled every 1% of the iterations. \
+            JS heap: V8 `used_heap_size`; peak and retained are before any GC, `after gc()` after \
+            one forced GC. Wasm: linear memory growth during the run; Rust heap: bytes held by \
+            the Rust allocator at the end of the run → after GC and finalizers ran (settled); \
+            live objects likewise.\n\n";
+    out += &memory_table(run);
+    out += "\n## Sustained\n\n10 back-to-back runs in one process with no pause between them, so \
+            FinalizationRegistry callbacks never get to run; last/first shows the degradation.\n\n";
+    out += &sustained_table(run);
+    out
+}
+
+/// The catalogue of scenarios, and what the `floor`, `alloc-floor` and `js-only` rows are.
+fn scenarios() -> String {
+    let mut out = String::from("\n## Scenarios\n\n");
     let rows = SCENARIOS
         .iter()
         .map(|s| {
@@ -68,32 +99,6 @@ pub fn doc(run: &Run) -> String {
             so that their finalizers run outside the timed runs. (A forced full GC deoptimizes \
             the glue, `reason: weak objects`, so it is kept away from the modes that do not \
             need it.)\n";
-    out +=
-        "\n## Time\n\nMedian ms per run, ± the coefficient of variation of the kept samples:\n\n";
-    out += &time_table(run);
-    out += "\nMean, and samples kept after IQR outlier removal, of runs taken:\n\n";
-    out += &sampling_table(run);
-    out += "\nns per crossing:\n\n";
-    out += &per_crossing_table(run);
-    out += "\n## Ratios\n\nOf medians; `x/rust` is how many times faster `rust` is, `mode/floor` how \
-            far a mode is from the physical limit (per element for the pool).\n\n";
-    out += &ratio_table(run);
-    out += "\nThe same ratios from each row's best (fastest kept) run: on a machine shared with \
-            other work, the least disturbed figure. Compare the two tables: where they disagree, \
-            the load moved the medians.\n\n";
-    out += &ratio_table(&run.best_runs());
-    if let Some(note) = &run.peer_note {
-        let _ = writeln!(out, "\n{note}.");
-    }
-    out += "\n## Memory\n\nOne run after the warm-up, heap sampled every 1% of the iterations. \
-            JS heap: V8 `used_heap_size`; peak and retained are before any GC, `after gc()` after \
-            one forced GC. Wasm: linear memory growth during the run; Rust heap: bytes held by \
-            the Rust allocator at the end of the run → after GC and finalizers ran (settled); \
-            live objects likewise.\n\n";
-    out += &memory_table(run);
-    out += "\n## Sustained\n\n10 back-to-back runs in one process with no pause between them, so \
-            FinalizationRegistry callbacks never get to run; last/first shows the degradation.\n\n";
-    out += &sustained_table(run);
     out
 }
 
