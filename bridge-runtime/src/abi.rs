@@ -38,7 +38,7 @@ pub use crate::ret::{
 };
 pub use crate::task::{await_or_throw, finish_task, start_task};
 use crate::text::concat;
-pub use crate::types::{ArgSite, TakeParam, handle_arg, lower_class};
+pub use crate::types::{ArgSite, ExternProbe, NotExtern, TakeParam, handle_arg, lower_class};
 use crate::{BridgeClass, FromJs, Handle, IntoJs};
 use std::cell::Cell;
 

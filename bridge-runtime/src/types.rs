@@ -37,6 +37,22 @@ pub trait BridgeType: 'static {
     const WASM_BINDGEN: bool = false;
 }
 
+/// Whether a wasm-bindgen type is an imported JS type (`JsCast`: `extern "C"` types,
+/// js-sys, web-sys) rather than an exported struct or enum, asked where the record names it
+/// (`cargo bridge` types the two apart in the `.d.ts`): `ExternProbe::<T>::IS_EXTERN` is the
+/// inherent const for `T: JsCast` (feature `wasm-bindgen`, `js/wbg_types.rs`), else
+/// [`NotExtern`]'s `false`.
+#[doc(hidden)]
+pub struct ExternProbe<T>(core::marker::PhantomData<T>);
+
+/// The fallback of [`ExternProbe`].
+#[doc(hidden)]
+pub trait NotExtern {
+    const IS_EXTERN: bool = false;
+}
+
+impl<T> NotExtern for ExternProbe<T> {}
+
 /// Implemented by `#[bridge]` for every exported class. Not meant to be implemented by hand.
 ///
 /// # Safety

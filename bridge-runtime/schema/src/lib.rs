@@ -110,15 +110,36 @@ pub fn type_id(crate_name: &str, rust_name: &str) -> String {
 }
 
 /// The type id of every wasm-bindgen type in a `#[bridge]` signature
-/// (`bridge_runtime`'s `js/wbg_types.rs`); the record follows it with `:` and the type as
-/// written (`#wasm-bindgen:web_sys::HtmlElement`).
+/// (`bridge_runtime`'s `js/wbg_types.rs`); the record follows it with `:extern:` (an
+/// imported type: `JsCast`) or `:value:` (an exported struct or enum, anything else) and
+/// the type as written (`#wasm-bindgen:extern:web_sys::HtmlElement`).
 pub const WASM_BINDGEN_TYPE_ID: &str = "#wasm-bindgen";
 
-/// The type as written of a wasm-bindgen type's id, `None` for any other type id.
-pub fn wasm_bindgen_type(type_id: &str) -> Option<&str> {
-    type_id
-        .strip_prefix(WASM_BINDGEN_TYPE_ID)
-        .and_then(|rest| rest.strip_prefix(':'))
+/// A wasm-bindgen type's id, read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WasmBindgenType<'a> {
+    /// An imported JS type (`JsCast`), not an exported struct or enum.
+    pub external: bool,
+    /// The type as written in the signature (`web_sys::HtmlElement`, `Level`).
+    pub written: &'a str,
+}
+
+/// The wasm-bindgen type `type_id` names, `None` for any other type id.
+pub fn wasm_bindgen_type(type_id: &str) -> Option<WasmBindgenType<'_>> {
+    let rest = type_id
+        .strip_prefix(WASM_BINDGEN_TYPE_ID)?
+        .strip_prefix(':')?;
+    if let Some(written) = rest.strip_prefix("extern:") {
+        Some(WasmBindgenType {
+            external: true,
+            written,
+        })
+    } else {
+        rest.strip_prefix("value:").map(|written| WasmBindgenType {
+            external: false,
+            written,
+        })
+    }
 }
 
 /// Export of a member (`rust_name` without `r#`) of the type `type_id`.

@@ -16,12 +16,13 @@
 //! an enum read from its number or string), and back through `Into<JsValue>` (a struct gets
 //! its wasm-bindgen JS object). The value JS sees is the one wasm-bindgen gives it.
 //!
-//! The type id is `"#wasm-bindgen"`: the macro appends the type as written (the record
-//! then says `#wasm-bindgen:web_sys::HtmlElement`), and `cargo bridge` types it in the
-//! `.d.ts` by wasm-bindgen's name for it (`postprocess/exports.rs`, `wasm_bindgen/types.rs`).
+//! The type id is `"#wasm-bindgen"`: the macro appends whether it is an imported type
+//! (`ExternProbe`) and the type as written (the record then says
+//! `#wasm-bindgen:extern:web_sys::HtmlElement` or `#wasm-bindgen:value:Level`), and
+//! `cargo bridge` types it in the `.d.ts` by wasm-bindgen's name for it (`postprocess/exports.rs`, `wasm_bindgen/types.rs`).
 
 use super::JsValue;
-use crate::types::{BridgeType, FromJs, IntoJs};
+use crate::types::{BridgeType, ExternProbe, FromJs, IntoJs};
 use wasm_bindgen::convert::TryFromJsValue;
 
 /// What every wasm-bindgen type is to `#[bridge]`: converted by wasm-bindgen from and to
@@ -64,6 +65,11 @@ impl<T: WasmBindgenType> FromJs for T {
             Err(_) => refused(core::any::type_name::<T>()),
         }
     }
+}
+
+/// An imported JS type (the record says so: its `.d.ts` name is its `typescript_type`).
+impl<T: wasm_bindgen::JsCast> ExternProbe<T> {
+    pub const IS_EXTERN: bool = true;
 }
 
 #[cold]

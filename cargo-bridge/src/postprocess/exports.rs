@@ -444,8 +444,8 @@ fn add_wasm_bindgen_types(exports: &mut Exports) {
     }
     for (type_id, crate_name) in found {
         let written = bridge_schema::wasm_bindgen_type(&type_id)
-            .unwrap_or_default()
-            .to_string();
+            .map(|t| t.written.to_string())
+            .unwrap_or_default();
         let name = wasm_bindgen_name(&written);
         exports.js_types.push(DataExport {
             crate_name,

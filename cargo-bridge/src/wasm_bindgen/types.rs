@@ -3,27 +3,28 @@
 //! `.d.ts` as wasm-bindgen types it, so a `#[bridge]` item and a `#[wasm_bindgen]` one
 //! taking the same type read the same in TypeScript.
 //!
-//! The record names such a type as written (`#wasm-bindgen:web_sys::HtmlElement`), so the
-//! name is found from that: a class, enum or type wasm-bindgen's own `.d.ts` declares under
-//! the type's Rust name (`#[wasm_bindgen]` structs and enums); else an imported type's
-//! `typescript_type`, which js-sys and web-sys give their types: js-sys's that differ from
-//! the Rust name are listed here (`JsString` is `string`), web-sys's are the Web IDL names
-//! its Rust names are made from (`HtmlElement` is `HTMLElement`). Anything else is `any`,
-//! wasm-bindgen's own type for an imported type without `typescript_type`. A
-//! `#[wasm_bindgen(js_name = ..)]` struct or enum is not found by its Rust name: `any`.
+//! The record names such a type as written and says whether it is an imported type
+//! (`#wasm-bindgen:extern:web_sys::HtmlElement`, `#wasm-bindgen:value:Level`), so the name
+//! is found from that: an exported struct or enum by the class, enum or type wasm-bindgen's
+//! own `.d.ts` declares under its Rust name (not found, e.g. `js_name`d or an alias of a
+//! number: `any`); an imported type by its `typescript_type`, which js-sys and web-sys give
+//! their types: js-sys's that differ from the Rust name are listed here (`JsString` is
+//! `string`), web-sys's are the Web IDL names its Rust names are made from (`HtmlElement`
+//! is `HTMLElement`; an unqualified name is taken as one of theirs). Another crate's
+//! imported type is `any`, wasm-bindgen's own type for one without `typescript_type`.
 
 use crate::postprocess::exports::{Exports, wasm_bindgen_name};
-use bridge_schema::ImportSource;
+use bridge_schema::{ImportSource, WasmBindgenType};
 
 /// Give each wasm-bindgen type of `exports` its `.d.ts` name (the global `name` of its JS
 /// type), from wasm-bindgen's declarations `dts`.
 pub fn name_types(exports: &mut Exports, dts: &str) {
     let declared = declared_names(dts);
     for t in &mut exports.js_types {
-        let Some(written) = bridge_schema::wasm_bindgen_type(&t.def.type_id) else {
+        let Some(ty) = bridge_schema::wasm_bindgen_type(&t.def.type_id) else {
             continue;
         };
-        let name = ts_name(written, &declared);
+        let name = ts_name(ty, &declared);
         t.def.source = ImportSource::Global {
             namespace: Vec::new(),
             name,
@@ -118,13 +119,20 @@ const ACRONYMS: &[(&str, &str)] = &[
     ("Gpu", "GPU"),
 ];
 
-fn ts_name(written: &str, declared: &[String]) -> String {
+fn ts_name(ty: WasmBindgenType, declared: &[String]) -> String {
+    let written = ty.written;
     let name = wasm_bindgen_name(written);
     if written == "wasm_bindgen::JsValue" || name == "JsValue" {
         return "any".into();
     }
-    if declared.contains(&name) {
-        return name;
+    if !ty.external {
+        // A #[wasm_bindgen] struct or enum: the class or enum wasm-bindgen declares (a
+        // `js_name`d one is not found, nor is an alias of a number: `any`).
+        return if declared.contains(&name) {
+            name
+        } else {
+            "any".into()
+        };
     }
     let qualified = written.contains("::");
     let js_sys = !qualified || written.starts_with("js_sys::");
@@ -133,13 +141,15 @@ fn ts_name(written: &str, declared: &[String]) -> String {
         if let Some((_, ts)) = JS_SYS.iter().find(|(rust, _)| *rust == name) {
             return (*ts).into();
         }
-        if JS_SYS_SAME.contains(&name.as_str()) {
+        if JS_SYS_SAME.contains(&name.as_str()) || qualified {
             return name;
         }
     }
     if web_sys {
         return web_idl_name(&name);
     }
+    // Another crate's imported type: wasm-bindgen's own type for one without
+    // `typescript_type`.
     "any".into()
 }
 
@@ -172,20 +182,36 @@ mod tests {
                    export type Color = \"red\" | \"green\";\n";
         let declared = declared_names(dts);
         assert_eq!(declared, ["Tally", "Level", "Color"]);
-        assert_eq!(ts_name("Tally", &declared), "Tally");
-        assert_eq!(ts_name("crate::Level", &declared), "Level");
-        assert_eq!(ts_name("Color", &declared), "Color");
-        assert_eq!(ts_name("js_sys::Function", &declared), "Function");
-        assert_eq!(ts_name("js_sys::JsString", &declared), "string");
-        assert_eq!(ts_name("Function", &declared), "Function");
-        assert_eq!(ts_name("web_sys::HtmlElement", &declared), "HTMLElement");
-        assert_eq!(ts_name("web_sys::Element", &declared), "Element");
+        let value = |written| WasmBindgenType {
+            external: false,
+            written,
+        };
+        let external = |written| WasmBindgenType {
+            external: true,
+            written,
+        };
+        assert_eq!(ts_name(value("Tally"), &declared), "Tally");
+        assert_eq!(ts_name(value("crate::Level"), &declared), "Level");
+        assert_eq!(ts_name(value("Color"), &declared), "Color");
+        // A js_name'd struct, an alias of a number: not declared under the Rust name.
+        assert_eq!(ts_name(value("Renamed"), &declared), "any");
+        assert_eq!(ts_name(value("Id"), &declared), "any");
+        assert_eq!(ts_name(external("js_sys::Function"), &declared), "Function");
+        assert_eq!(ts_name(external("js_sys::JsString"), &declared), "string");
+        assert_eq!(ts_name(external("js_sys::Reflect"), &declared), "Reflect");
+        assert_eq!(ts_name(external("Function"), &declared), "Function");
         assert_eq!(
-            ts_name("web_sys::CanvasRenderingContext2d", &declared),
+            ts_name(external("web_sys::HtmlElement"), &declared),
+            "HTMLElement"
+        );
+        assert_eq!(ts_name(external("HtmlElement"), &declared), "HTMLElement");
+        assert_eq!(ts_name(external("web_sys::Element"), &declared), "Element");
+        assert_eq!(
+            ts_name(external("web_sys::CanvasRenderingContext2d"), &declared),
             "CanvasRenderingContext2D"
         );
-        assert_eq!(ts_name("wasm_bindgen::JsValue", &declared), "any");
-        assert_eq!(ts_name("other_crate::Thing", &declared), "any");
-        assert_eq!(ts_name("Htmlish", &declared), "Htmlish");
+        assert_eq!(ts_name(external("wasm_bindgen::JsValue"), &declared), "any");
+        assert_eq!(ts_name(external("other_crate::Thing"), &declared), "any");
+        assert_eq!(ts_name(external("web_sys::Htmlish"), &declared), "Htmlish");
     }
 }

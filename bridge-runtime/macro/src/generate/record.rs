@@ -20,17 +20,29 @@ fn type_id(r: &TypeRef) -> TokenStream {
     }
 }
 
-/// After a type id, the type as written when it is a wasm-bindgen type (the id is then
-/// `#wasm-bindgen:<type>`: `cargo bridge` names it in the `.d.ts` by wasm-bindgen's name).
+/// After a type id, whether a wasm-bindgen type is an imported one and the type as written
+/// (the id is then `#wasm-bindgen:extern:<type>` or `#wasm-bindgen:value:<type>`:
+/// `cargo bridge` names it in the `.d.ts` by wasm-bindgen's name); nothing for other types.
 fn as_written(ty: &syn::Type) -> TokenStream {
     let written: String = quote!(#ty)
         .to_string()
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    let written = format!(":{written}");
+    let external = format!(":extern:{written}");
+    let value = format!(":value:{written}");
     quote! {
-        (if <#ty as ::bridge_runtime::BridgeType>::WASM_BINDGEN { #written } else { "" }).as_bytes()
+        (if !<#ty as ::bridge_runtime::BridgeType>::WASM_BINDGEN {
+            ""
+        } else if {
+            #[allow(unused_imports)]
+            use ::bridge_runtime::abi::NotExtern as _;
+            ::bridge_runtime::abi::ExternProbe::<#ty>::IS_EXTERN
+        } {
+            #external
+        } else {
+            #value
+        }).as_bytes()
     }
 }
 
