@@ -68,8 +68,8 @@ pub enum FromWasm {
     Value,
     /// A `bool`: `v !== 0`.
     NonZero,
-    /// A call of this function of a JS builtin on the number (`char`:
-    /// `String.fromCodePoint`); the builtin is `String`, which the glue may have captured.
+    /// A call of this function on the number (`char`: `String.fromCodePoint`), a
+    /// builtin's (the glue may call it through its captured `$` binding).
     Call(&'static str),
 }
 
@@ -238,7 +238,7 @@ impl Scalar {
                 typed_array: None,
                 range: None,
                 unsigned_wasm: false,
-                from_wasm: Call("fromCodePoint"),
+                from_wasm: Call("String.fromCodePoint"),
             },
         }
     }

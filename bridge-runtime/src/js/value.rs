@@ -55,6 +55,17 @@ impl JsValue {
         JsValue { idx: UNDEFINED }
     }
 
+    /// What an `Option<&T>` argument of an import lends JS: the object, or `undefined`
+    /// for `None` (as wasm-bindgen passes it).
+    #[doc(hidden)]
+    pub fn lent_or_undefined<T: AsRef<JsValue>>(value: Option<&T>) -> &JsValue {
+        static LENT_UNDEFINED: JsValue = JsValue { idx: UNDEFINED };
+        match value {
+            Some(v) => v.as_ref(),
+            None => &LENT_UNDEFINED,
+        }
+    }
+
     pub fn null() -> JsValue {
         JsValue { idx: NULL }
     }

@@ -1,11 +1,12 @@
 //! A flat record's reader, as `templates/flat.js.j2` renders it: each field's slot of the
 //! flat area (`bridge_schema::abi::flat_area`) as an element of the typed array over the
-//! area that holds its wasm value (`lowering::flat_record`). A leaf: imports nothing of
-//! `glue/`.
+//! area that holds its wasm value (`lowering::flat_record`). Imports only the leaf
+//! `numbers.rs` of `glue/`.
 
+use super::numbers::{self, ScalarView};
 use bridge_schema::Field;
 use bridge_schema::abi::flat_area;
-use bridge_schema::lowering::Abi;
+use bridge_schema::lowering::{Abi, Scalar};
 use serde::Serialize;
 
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -21,8 +22,9 @@ pub struct FlatSlotView {
     /// Elements of that view per slot (2 for a 32-bit view): where a record whose first
     /// slot is not 0 has its fields.
     pub per_slot: u32,
-    /// A `bool` (`!== 0`) or a `char` (`String.fromCodePoint`): what JS makes of the number.
-    pub lift: Option<&'static str>,
+    /// Its scalar's facts: what JS makes of the number (`bool`: `!== 0`, `char`:
+    /// `String.fromCodePoint`).
+    pub scalar: ScalarView,
 }
 
 /// The slots of a record's `fields`, given their wasm values (`abis`, from
@@ -47,11 +49,9 @@ pub fn slots(fields: &[Field], abis: &[Abi]) -> Vec<FlatSlotView> {
                 view,
                 index: slot as u32 * per_slot(abi.size()),
                 per_slot: per_slot(abi.size()),
-                lift: match f.ty {
-                    bridge_schema::Ty::Scalar(bridge_schema::Scalar::Bool) => Some("bool"),
-                    bridge_schema::Ty::Scalar(bridge_schema::Scalar::Char) => Some("char"),
-                    _ => None,
-                },
+                scalar: numbers::scalar_view(
+                    Scalar::of(&f.ty).expect("a flat record's fields are scalars"),
+                ),
             }
         })
         .collect()
@@ -81,16 +81,16 @@ mod tests {
         let abis = bridge_schema::lowering::flat_record(&tys).unwrap();
         let got: Vec<_> = slots(&fields, &abis)
             .into_iter()
-            .map(|s| (s.view, s.index, s.lift))
+            .map(|s| (s.view, s.index, s.scalar.non_zero, s.scalar.call))
             .collect();
         assert_eq!(
             got,
             [
-                ("f64", 0, None),
-                ("u32", 2, Some("bool")),
-                ("u32", 4, Some("char")),
-                ("i32", 6, None),
-                ("u64", 4, None),
+                ("f64", 0, false, None),
+                ("u32", 2, true, None),
+                ("u32", 4, false, Some("String.fromCodePoint")),
+                ("i32", 6, false, None),
+                ("u64", 4, false, None),
             ]
         );
     }

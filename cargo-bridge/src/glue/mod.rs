@@ -172,6 +172,12 @@ fn environment() -> Result<Environment<'static>> {
         "kinds",
         minijinja::Value::from_serialize(types::Kind::all()),
     );
+    // The lowering table's scalars and their facts: the per-scalar helpers of
+    // `data.js.j2`, `wire.js.j2` and `debug/wire.js.j2` are written from them.
+    env.add_global(
+        "scalars",
+        minijinja::Value::from_serialize(numbers::scalar_views()),
+    );
     for (name, source) in TEMPLATES {
         env.add_template(name, source)
             .with_context(|| format!("template {name} does not parse"))?;

@@ -11,7 +11,7 @@
 //! `wasm_params` walk in order.
 
 use super::flat;
-use super::numbers::{self, NumberView};
+use super::numbers::{self, NumberView, ScalarView};
 use super::ts;
 use super::type_names::TypeNames;
 use super::wire;
@@ -357,6 +357,9 @@ pub struct TyView {
     /// The Rust number type of a scalar number kind (also inside `Option`) or of a number
     /// vector's elements, for the debug glue's argument checks (`templates/debug/args.js.j2`).
     pub number: Option<NumberView>,
+    /// A scalar kind's facts (also inside `Option`): how JS makes its value of the wasm
+    /// number (`abi.js.j2`'s `lift_value`).
+    pub scalar: Option<ScalarView>,
     /// The wasm values it crosses as where it is viewed (an export's parameter or result,
     /// a call into JS's argument or result): the lowering table's parts. Empty until
     /// [`at`] places it; a result in the return area has none.
@@ -547,6 +550,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         error_codec: None,
         error_ts: None,
         number: None,
+        scalar: None,
         wasm: Vec::new(),
         buffer: false,
         cap: false,
@@ -650,6 +654,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         // The debug glue checks a number's range.
         Ty::Scalar(scalar) => TyView {
             number: number_view(ty),
+            scalar: Some(numbers::scalar_view(*scalar)),
             ..simple(Kind::scalar(*scalar))
         },
     }

@@ -14,7 +14,7 @@
 //! a number's range, so `wire.js.j2` names no scalar.
 
 use super::flat::{self, FlatSlotView};
-use super::numbers::{self, NumberView, typed_array};
+use super::numbers::{self, NumberView, ScalarView, suffix, typed_array};
 use super::ts;
 use super::type_names::TypeNames;
 use crate::postprocess::exports::TypeDef;
@@ -133,13 +133,6 @@ impl Serialize for LeafKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.tag())
     }
-}
-
-/// `u32` → `U32`: the suffix of a `$wire$` helper.
-fn suffix(name: &str) -> String {
-    let mut out = name.to_string();
-    out[..1].make_ascii_uppercase();
-    out
 }
 
 impl LeafKind {
@@ -285,6 +278,8 @@ pub struct LeafView {
     pub write: Option<String>,
     /// A number type's range (the debug glue checks a number vector's elements).
     pub number: Option<NumberView>,
+    /// A scalar's facts (how JS makes its value of the number read, its check).
+    pub scalar: Option<ScalarView>,
     /// [`LeafKind::fixed`].
     pub fixed: Option<FixedRead>,
     /// A class leaf of a fixed codec whose class is in `rust` mode: release glue reads its
@@ -352,6 +347,10 @@ pub(super) fn leaf(ty: &Ty, names: &TypeNames) -> LeafView {
         key_read: kind.key_reader(),
         write: kind.writer(),
         number: numbers::of(ty).map(|n| n.view),
+        scalar: match kind {
+            LeafKind::Scalar(s) => Some(numbers::scalar_view(s)),
+            _ => None,
+        },
         fixed: kind.fixed(),
         cached: false,
         canon: kind.canon(),

@@ -460,6 +460,26 @@ fn block_type<'a>(ty: &syn::Type, types: &'a [BlockType], by_ref: bool) -> Optio
     types.iter().find(|t| t.ident == *ident)
 }
 
+/// `Option<&T>` with `T` a `pub type` of the block.
+fn optional_block_ref(ty: &syn::Type, types: &[BlockType]) -> bool {
+    let syn::Type::Path(p) = ty else { return false };
+    let Some(seg) = p.path.segments.last() else {
+        return false;
+    };
+    if seg.ident != "Option" || p.qself.is_some() {
+        return false;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+        return false;
+    };
+    match args.args.first() {
+        Some(syn::GenericArgument::Type(inner)) if args.args.len() == 1 => {
+            block_type(inner, types, true).is_some()
+        }
+        _ => false,
+    }
+}
+
 /// What member of which class `f` is, from its arguments (`None`: a plain function).
 fn member_of(
     f: &syn::ForeignItemFn,
@@ -816,6 +836,8 @@ fn build(
         // A `&T` of a JS class of the block is lent as its `&JsValue`; a method's first
         // parameter is its `&self`.
         let lent = block_type(&t.ty, types, true).is_some();
+        // `Option<&T>` of the same: lent as that `&JsValue`, or `undefined` for `None`.
+        let lent_option = !lent && optional_block_ref(&t.ty, types);
         let receiver = i == 0
             && matches!(
                 member.as_ref().map(|m| m.form),
@@ -828,9 +850,16 @@ fn build(
             (false, true) => {
                 quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(#user) }
             }
+            (false, false) if lent_option => {
+                quote! { ::bridge_runtime::JsValue::lent_or_undefined(#user) }
+            }
             (false, false) => quote! { #user },
         });
-        let classified = if lent { &js_value } else { &*t.ty };
+        let classified = if lent || lent_option {
+            &js_value
+        } else {
+            &*t.ty
+        };
         let info = types::classify_in(classified, None, &mut refs)?;
         params.push(Param {
             name: attrs::camel_case(js),

@@ -35,8 +35,9 @@ pub fn check(
             && matches!(**inner, Ty::ClassRef(_) | Ty::ClassMut(_))
         {
             return bad(
-                "JS gets no borrow: pass `Option<T>` for an imported JS class (a clone of \
-                 the handle: `t.cloned()`) or `Option<Handle<C>>` for a #[bridge] class",
+                "JS gets no borrow of a #[bridge] class: pass `Option<Handle<C>>` (an \
+                 `Option<&T>` is lent only for `T` an imported JS class of the import's own \
+                 extern block)",
             );
         }
         let lower = match &info.ty {
