@@ -1,6 +1,6 @@
-//! The `pub` fields of a `#[bridge]` class: a JS property each, read by a getter (the
-//! field cloned: `Copy` types by value, `Handle<C>` keeping identity) and written by a
-//! setter unless `#[bridge(readonly)]`. The macro writes both as hidden members of an
+//! The `pub` fields of a `#[bridge]` class (named, or a tuple struct's as `obj[0]`): a JS
+//! property each, read by a getter (the field cloned: `Copy` types by value, `Handle<C>`
+//! keeping identity) and written by a setter unless `#[bridge(readonly)]`. The macro writes both as hidden members of an
 //! impl block of their own, so they are checked, borrowed and exported as a
 //! `#[bridge(getter)]`/`#[bridge(setter)]` written by hand would be; their records say
 //! they are a field's (`Function::field`), for the CLI's name clash message.
@@ -22,13 +22,30 @@ use syn::spanned::Spanned;
 pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<ImplBlock>> {
     let ident = &item.ident;
     let self_ty: syn::Type = syn::parse_quote!(#ident);
-    let syn::Fields::Named(named) = &mut item.fields else {
-        return Ok(None);
+    // A tuple struct's fields are `obj[0]`, `obj[1]`, … (as in wasm-bindgen).
+    let all: Vec<(syn::Member, &mut syn::Field)> = match &mut item.fields {
+        syn::Fields::Named(named) => named
+            .named
+            .iter_mut()
+            .map(|f| {
+                (
+                    syn::Member::Named(f.ident.clone().expect("a named field")),
+                    f,
+                )
+            })
+            .collect(),
+        syn::Fields::Unnamed(unnamed) => unnamed
+            .unnamed
+            .iter_mut()
+            .enumerate()
+            .map(|(i, f)| (syn::Member::Unnamed(i.into()), f))
+            .collect(),
+        syn::Fields::Unit => return Ok(None),
     };
     let mut fields = Vec::new();
     let mut errors: Option<syn::Error> = None;
-    for field in &mut named.named {
-        match field_of(class, field) {
+    for (member, field) in all {
+        match field_of(class, member, field) {
             Ok(Some(f)) => fields.push(f),
             Ok(None) => {}
             Err(e) => combine(&mut errors, e),
@@ -144,7 +161,8 @@ struct Exported {
 
 /// A `pub` field JS sees (in at least one configuration).
 struct Field {
-    ident: syn::Ident,
+    /// Its name, or its index in a tuple struct.
+    ident: syn::Member,
     rust_name: String,
     class: String,
     ty: syn::Type,
@@ -154,9 +172,12 @@ struct Field {
     args: Configured<FieldArgs>,
 }
 
-fn field_of(class: &str, field: &mut syn::Field) -> syn::Result<Option<Field>> {
-    let ident = field.ident.clone().expect("a named field");
-    let rust_name = ident.unraw().to_string();
+fn field_of(class: &str, ident: syn::Member, field: &mut syn::Field) -> syn::Result<Option<Field>> {
+    let rust_name = match &ident {
+        syn::Member::Named(name) => name.unraw().to_string(),
+        syn::Member::Unnamed(index) => index.index.to_string(),
+    };
+    let tuple = matches!(ident, syn::Member::Unnamed(_));
     let taken = attrs::take_bridge_attrs(&mut field.attrs)?;
     if !matches!(field.vis, syn::Visibility::Public(_)) {
         if let Some(first) = taken.first() {
@@ -193,14 +214,17 @@ fn field_of(class: &str, field: &mut syn::Field) -> syn::Result<Option<Field>> {
         let js_name = args
             .js_name
             .unwrap_or_else(|| attrs::camel_case(&rust_name));
-        names::check_member_name(
-            ident.span(),
-            class,
-            &rust_name,
-            FunctionKind::Getter,
-            false,
-            &js_name,
-        )?;
+        // A tuple field's index is a property name JS writes as `obj[0]`.
+        if !(tuple && js_name == rust_name) {
+            names::check_member_name(
+                ident.span(),
+                class,
+                &rust_name,
+                FunctionKind::Getter,
+                false,
+                &js_name,
+            )?;
+        }
         Ok(Some(Exported {
             js_name,
             as_written,
