@@ -4,10 +4,11 @@
 //! post-process check (an export's wasm signature against its record) read it.
 //!
 //! Two layers:
-//! - [`Scalar`]: the Rust types that cross as one wasm value. Everything the boundary
-//!   knows about them (wasm type, the Rust type the value is declared as in generated
-//!   code, wire size, JS value, TypeScript spelling, typed array, range) is a `const fn`,
-//!   so the runtime can assert its layouts against it at compile time.
+//! - [`Scalar`] (`scalar.rs`, re-exported here): the Rust types that cross as one wasm
+//!   value and their facts, one [`Row`] each (wasm type, the Rust type the value is
+//!   declared as in generated code, wire size, JS value, typed array, range, how JS makes
+//!   its value), all `const fn`, so the runtime can assert its layouts against it at
+//!   compile time; [`Scalar::of`] is how a [`Ty`] is one.
 //! - [`parts`]: the wasm values a [`Ty`] crosses as at a [`Site`] (an export's parameter
 //!   or result, a call into JS's argument or result), in the order the generated code
 //!   declares them. [`export_signature`] and [`closure_call_signature`] put them together

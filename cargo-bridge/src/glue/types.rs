@@ -2,10 +2,11 @@
 //! its TypeScript spelling (printed by `ts.rs`) and, for vectors, the typed array that
 //! holds it (`numbers.rs`).
 //!
-//! `Kind` is exhaustive and serialized as the tag the templates switch on (every switch ends
-//! in `fail(...)`). Questions about a kind are exhaustive `Kind` methods with no `_` arm
-//! (`optional`, `on_wire`, `is_vec`, `base`, `to_number`, `bigint`, `checked`, `pass`), so a
-//! new kind must answer each; the view carries their answers and, placed at its site by
+//! `Kind` is a `Base` (one `Scalar(Scalar)` arm for every scalar of the lowering table),
+//! alone or as an `Option`'s value, serialized as the tag the templates switch on (every
+//! switch ends in `fail(...)`). Questions about a kind (`optional`, `on_wire`, `is_vec`,
+//! `base`, `to_number`, `bigint`, `checked`, `pass`) read the base and, for a scalar, its
+//! facts in the table, never a list of scalars; the view carries their answers and, placed at its site by
 //! `types::at`, its wasm values from the lowering table (`wasm`: role, wasm type and, for an
 //! export's parameter, the `Pass` tag), which `abi.js.j2`'s `arg` and `js/marshal.js.j2`'s
 //! `wasm_params` walk in order.
