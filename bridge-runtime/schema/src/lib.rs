@@ -280,6 +280,19 @@ pub struct EnumDef {
     /// returned `&[E]` view of it is in JS (a typed array of the discriminants).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repr: Option<Ty>,
+    /// An untagged union (wasm-bindgen's dynamic union): a unit variant is its JS string
+    /// (`js_name`, else its name), a one-field tuple variant its value itself; JS values
+    /// are told apart by strings first, then each tuple variant in order.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub untagged: bool,
+    /// `#[bridge(fallback)]` on an untagged union: its last tuple variant takes any value
+    /// no other variant matches.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fallback: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

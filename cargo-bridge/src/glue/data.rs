@@ -5,8 +5,9 @@
 
 use super::ts;
 use super::type_names::TypeNames;
+use super::untagged;
 use crate::postprocess::exports::Exports;
-use bridge_schema::{Field, Variant, VariantValue};
+use bridge_schema::Field;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -26,6 +27,8 @@ pub struct EnumView {
     pub doc: Vec<String>,
     /// Crosses as the variant's string or number; else as `{ kind, ...fields }`.
     pub fieldless: bool,
+    /// An untagged union (`glue/untagged.rs`): `.d.ts` `"a" | "b" | string | Foo`.
+    pub untagged: bool,
     /// What a fieldless enum's value must be, for messages (`one of "a", "b" (a Mode)`);
     /// raw text (templates escape it).
     pub expected: String,
@@ -89,12 +92,13 @@ pub fn enums(exports: &Exports, names: &TypeNames) -> Vec<EnumView> {
         .enums
         .iter()
         .map(|e| {
-            let values: Vec<String> = e.def.variants.iter().map(literal).collect();
+            let values: Vec<String> = e.def.variants.iter().map(untagged::literal).collect();
             EnumView {
                 name: e.def.name.clone(),
                 ts_plain: ts::plain(&e.def.name),
                 doc: doc_lines(&e.def.doc),
                 fieldless: e.def.is_fieldless(),
+                untagged: e.def.untagged,
                 numeric: e.def.is_fieldless()
                     && e.def.variants.iter().all(|v| v.discriminant.is_some()),
                 expected: format!("one of {} (a {})", values.join(", "), e.def.name),
@@ -112,13 +116,4 @@ pub fn enums(exports: &Exports, names: &TypeNames) -> Vec<EnumView> {
             }
         })
         .collect()
-}
-
-/// A variant's JS value as a literal valid in JS and TypeScript alike (a JSON string is
-/// a JS string literal: quotes, backslashes and line terminators escaped).
-fn literal(v: &Variant) -> String {
-    match v.js_value() {
-        VariantValue::String(s) => serde_json::to_string(s).expect("a string serializes"),
-        VariantValue::Number(n) => n.to_string(),
-    }
 }

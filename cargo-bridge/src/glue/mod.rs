@@ -28,6 +28,7 @@ mod ts;
 mod ts_names;
 mod type_names;
 mod types;
+mod untagged;
 mod wasm_abi;
 mod wasm_bindgen;
 mod wire;
@@ -332,6 +333,8 @@ mod tests {
                     }],
                     doc: String::new(),
                     repr: None,
+                    untagged: false,
+                    fallback: false,
                 },
             }],
             ..Exports::default()

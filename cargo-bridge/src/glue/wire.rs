@@ -17,6 +17,7 @@ use super::flat::{self, FlatSlotView};
 use super::numbers::{self, NumberView, ScalarView, suffix, typed_array};
 use super::ts;
 use super::type_names::TypeNames;
+use super::untagged::{self, Witness};
 use crate::postprocess::exports::TypeDef;
 use bridge_schema::lowering::{FromWasm, JsType, Scalar};
 use bridge_schema::{Field, Ty};
@@ -83,6 +84,12 @@ pub struct FieldView {
 pub struct VariantView {
     pub name: String,
     pub fields: Vec<FieldView>,
+    /// An untagged union's unit variant: its JS string, as a JS literal.
+    pub literal: Option<String>,
+    /// An untagged union's tuple variant: the test its value must pass.
+    pub witness: Option<Witness>,
+    /// The last tuple variant of a `fallback` union: it takes any value left.
+    pub catch_all: bool,
 }
 
 /// What a codec is: the tag `templates/wire.js.j2` switches on (snake_case), ending in an
@@ -101,6 +108,8 @@ pub enum CodecKind {
     Enum,
     /// An enum crossing as its variant's name.
     Fieldless,
+    /// An untagged union (`untagged.rs`): a unit variant's string, a tuple variant's value.
+    Union,
     /// A JS array of a fixed length: its elements (`fields`) in order.
     Tuple,
     /// A JS `Map`: a count, then each key (`fields[0]`) and value (`fields[1]`).
@@ -506,22 +515,41 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
                 fields: fields(&r.fields, names, out),
                 ..base
             },
-            TypeDef::Enum(e) => CodecView {
-                kind: if e.is_fieldless() {
-                    CodecKind::Fieldless
-                } else {
-                    CodecKind::Enum
-                },
-                variants: e
-                    .variants
-                    .iter()
-                    .map(|v| VariantView {
-                        name: v.name.clone(),
-                        fields: fields(&v.fields, names, out),
-                    })
-                    .collect(),
-                ..base
-            },
+            TypeDef::Enum(e) => {
+                let last_tuple = e.variants.iter().rposition(|v| !v.fields.is_empty());
+                CodecView {
+                    kind: if e.untagged {
+                        CodecKind::Union
+                    } else if e.is_fieldless() {
+                        CodecKind::Fieldless
+                    } else {
+                        CodecKind::Enum
+                    },
+                    variants: e
+                        .variants
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| {
+                            let (literal, witness) = match (e.untagged, &v.fields[..]) {
+                                (true, []) => (Some(untagged::literal(v)), None),
+                                (true, [f]) => {
+                                    let codec = |t: &Ty| codec_name(t, names);
+                                    (None, Some(untagged::witness(&f.ty, names, codec)))
+                                }
+                                _ => (None, None),
+                            };
+                            VariantView {
+                                name: v.name.clone(),
+                                fields: fields(&v.fields, names, out),
+                                literal,
+                                witness,
+                                catch_all: e.untagged && e.fallback && last_tuple == Some(i),
+                            }
+                        })
+                        .collect(),
+                    ..base
+                }
+            }
             TypeDef::Class(_) | TypeDef::JsType(_) => unreachable!("classes are read inline"),
         },
         Ty::Tuple(elems) => CodecView {

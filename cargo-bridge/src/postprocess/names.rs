@@ -544,6 +544,8 @@ mod tests {
                     variants: vec![],
                     doc: String::new(),
                     repr: None,
+                    untagged: false,
+                    fallback: false,
                 },
             }],
             ..Exports::default()

@@ -59,10 +59,14 @@ pub struct DataArgs {
     pub js_name: Option<String>,
     /// `numeric` (enums): a fieldless enum crosses as its discriminants (JS numbers).
     pub numeric: bool,
+    /// `untagged` (enums): an untagged union (`parse::variants::untagged`).
+    pub untagged: bool,
+    /// `fallback` (enums): an untagged union whose last tuple variant takes any value.
+    pub fallback: bool,
 }
 
 /// `record` (a struct's first argument, already recognized by the caller),
-/// `js_name = "Name"` and, on an enum, `numeric`.
+/// `js_name = "Name"` and, on an enum, `numeric`, `untagged` and `fallback`.
 pub fn parse_data_args(attr: proc_macro2::TokenStream, what: &str) -> syn::Result<DataArgs> {
     let mut args = DataArgs::default();
     let is_struct = what.starts_with("record");
@@ -78,11 +82,17 @@ pub fn parse_data_args(attr: proc_macro2::TokenStream, what: &str) -> syn::Resul
         } else if !is_struct && meta.path.is_ident("numeric") {
             args.numeric = true;
             Ok(())
+        } else if !is_struct && meta.path.is_ident("untagged") {
+            args.untagged = true;
+            Ok(())
+        } else if !is_struct && meta.path.is_ident("fallback") {
+            args.fallback = true;
+            Ok(())
         } else {
             let valid = if is_struct {
                 "`record` and `js_name = \"Name\"`"
             } else {
-                "`js_name = \"Name\"` and `numeric`"
+                "`js_name = \"Name\"`, `numeric`, `untagged` and `fallback`"
             };
             Err(meta.error(format!(
                 "unknown #[bridge] argument on {what}: valid arguments are {valid}"

@@ -61,7 +61,9 @@ fn flat(fields: &[DataField]) -> Flat {
 /// its record(s).
 pub fn enumeration(args: DataArgs, mut item: syn::ItemEnum) -> syn::Result<Data> {
     let mut taken = Vec::new();
-    let values = variants::values(&mut item, args.numeric)?;
+    let untagged = variants::untagged(&item, args.numeric, args.untagged, args.fallback)?;
+    let values = variants::values(&mut item, args.numeric, untagged)?;
+    let fallback = untagged && args.fallback;
     let repr = args
         .numeric
         .then(|| variants::view_repr(&item.attrs))
@@ -76,9 +78,13 @@ pub fn enumeration(args: DataArgs, mut item: syn::ItemEnum) -> syn::Result<Data>
             let owner = format!("variant `{}::{variant}`", names.rust_name);
             let tagged = Some((names.rust_name.as_str(), variant.as_str()));
             let js_names = field_names(&v.fields, &taken, c, &owner, tagged)?;
+            let fields = schema_fields(&v.fields, &js_names, &mut refs)?;
+            if untagged && let [f] = &fields[..] {
+                check_untagged_value(f, &v.fields[0], &names.rust_name, &variant)?;
+            }
             schema_variants.push(Variant {
                 name: v.ident.unraw().to_string(),
-                fields: schema_fields(&v.fields, &js_names, &mut refs)?,
+                fields,
                 js_name: value.js_name.clone(),
                 discriminant: value.discriminant,
             });
@@ -90,6 +96,8 @@ pub fn enumeration(args: DataArgs, mut item: syn::ItemEnum) -> syn::Result<Data>
             variants: schema_variants,
             doc: doc_of(&item.attrs),
             repr: repr.clone(),
+            untagged,
+            fallback,
         });
         Ok(record::section(def, refs))
     })?;
@@ -98,6 +106,22 @@ pub fn enumeration(args: DataArgs, mut item: syn::ItemEnum) -> syn::Result<Data>
         records,
         shape: Shape::Enum(item, variants, repr.is_some()),
     })
+}
+
+/// A value JS can tell from the untagged union's other variants: not an `Option`
+/// (`undefined` is no value of a union: the `Option` goes outside, `Option<Enum>`).
+fn check_untagged_value(f: &Field, data: &DataField, name: &str, variant: &str) -> syn::Result<()> {
+    if matches!(f.ty, bridge_schema::Ty::Option(_) | bridge_schema::Ty::Unit) {
+        return Err(syn::Error::new(
+            data.span,
+            format!(
+                "`{name}::{variant}` holds an `Option`, but enum `{name}` is an untagged union: \
+                 JS tells its variants apart by the value, and `undefined` is none of them; \
+                 take `Option<{name}>` where it is used, or add a unit variant (`None = \"none\"`)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The JS names of `fields` in configuration `c`: `js_name` or the default, each unique

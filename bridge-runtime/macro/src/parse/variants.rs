@@ -22,7 +22,96 @@ const INTEGER_REPRS: [&str; 12] = [
 ];
 
 /// The JS value of every variant of `item` (their `#[bridge]` attributes taken off).
-pub fn values(item: &mut syn::ItemEnum, numeric: bool) -> syn::Result<Vec<VariantJs>> {
+/// Whether `item` is an untagged union, as wasm-bindgen 0.2.121's dynamic unions: its
+/// unit variants are JS strings (`Loading = "loading"`, or their names) and its one-field
+/// tuple variants are their value itself (`Data(String)` is a string), told apart in JS by
+/// the value (strings first, then each tuple variant in order; `fallback`: the last tuple
+/// variant takes anything else). So is an enum saying `untagged` or `fallback`, and one
+/// with string variants beside tuple variants (which was an error before; an enum of tuple
+/// variants alone keeps crossing as `{ kind, value }`). Its shape is checked here.
+pub fn untagged(
+    item: &syn::ItemEnum,
+    numeric: bool,
+    asked: bool,
+    fallback: bool,
+) -> syn::Result<bool> {
+    let name = item.ident.unraw().to_string();
+    let literal = item.variants.iter().any(|v| {
+        matches!(
+            &v.discriminant,
+            Some((
+                _,
+                Expr::Lit(ExprLit {
+                    lit: Lit::Str(_),
+                    ..
+                })
+            ))
+        )
+    });
+    let tuple = item
+        .variants
+        .iter()
+        .any(|v| matches!(&v.fields, Fields::Unnamed(f) if f.unnamed.len() == 1));
+    if fallback && !tuple {
+        return Err(syn::Error::new_spanned(
+            &item.ident,
+            format!(
+                "#[bridge(fallback)] enum `{name}` has no tuple variant: `fallback` makes the \
+                 last one-field tuple variant (`Other(JsValue)`) take any value no other \
+                 variant matches; add one, or remove `fallback`"
+            ),
+        ));
+    }
+    if !tuple || (!asked && !fallback && !literal) {
+        return Ok(false);
+    }
+    if numeric {
+        return Err(syn::Error::new_spanned(
+            &item.ident,
+            format!(
+                "enum `{name}` is an untagged union (strings and one-value tuple variants), \
+                 which cannot be `numeric`: remove `numeric`"
+            ),
+        ));
+    }
+    for v in &item.variants {
+        let count = match &v.fields {
+            Fields::Unit => continue,
+            Fields::Unnamed(f) if f.unnamed.len() == 1 => continue,
+            Fields::Unnamed(f) => f.unnamed.len(),
+            Fields::Named(_) => 0,
+        };
+        let what = if count == 0 {
+            "named fields".to_string()
+        } else {
+            format!("{count} fields")
+        };
+        return Err(syn::Error::new_spanned(
+            &v.fields,
+            format!(
+                "`{name}::{}` has {what}, but enum `{name}` is an untagged union (as \
+                 wasm-bindgen's): its variants are strings (`Loading = \"loading\"`) or hold \
+                 one value (`Data(String)`); hold a #[bridge(record)] (`{}(Record)`), or \
+                 remove the string variants{} to make it cross as `{{ kind, ... }}` objects",
+                v.ident.unraw(),
+                v.ident.unraw(),
+                if asked || fallback {
+                    " and `untagged`/`fallback`"
+                } else {
+                    ""
+                },
+            ),
+        ));
+    }
+    Ok(true)
+}
+
+/// `untagged`: an untagged union (see [`untagged`]), whose unit variants are strings too.
+pub fn values(
+    item: &mut syn::ItemEnum,
+    numeric: bool,
+    untagged: bool,
+) -> syn::Result<Vec<VariantJs>> {
     let name = item.ident.unraw().to_string();
     let all_unit = item
         .variants
@@ -61,7 +150,9 @@ pub fn values(item: &mut syn::ItemEnum, numeric: bool) -> syn::Result<Vec<Varian
     let mut next = 0i64;
     for v in &mut item.variants {
         let variant = v.ident.unraw().to_string();
-        let fieldless = all_unit;
+        // Whether this variant is a JS string: every variant of a fieldless enum, the unit
+        // variants of an untagged one.
+        let fieldless = all_unit || (untagged && matches!(v.fields, Fields::Unit));
         let mut js_name = variant_js_name(v, &name, &variant)?;
         // wasm-bindgen's string enum: `Red = "red"` is the variant's JS string (the Rust
         // enum is emitted without it: Rust has no string discriminants).

@@ -76,10 +76,12 @@ pub enum NumericString {
     Red = "red",
 }
 
+// A string variant beside one with named fields (beside one-value tuple variants it is an
+// untagged union: ui/untagged.rs).
 #[bridge]
 pub enum StringWithFields {
     Red = "red",
-    Mix(u32),
+    Mix { n: u32 },
 }
 
 #[bridge]

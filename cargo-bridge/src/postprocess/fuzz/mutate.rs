@@ -485,6 +485,8 @@ fn edit_record(record: &mut Record, edit: &RecordEdit, classes: &[String], symbo
                     variants: Vec::new(),
                     doc: String::new(),
                     repr: None,
+                    untagged: false,
+                    fallback: false,
                 }),
                 _ => match functions.into_iter().next() {
                     Some(f) => Item::Function(f),
