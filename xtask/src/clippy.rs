@@ -67,9 +67,7 @@ pub fn run(sh: &Shell, scope: Scope) -> Result<()> {
         "cargo clippy --workspace --all-targets --quiet -- -D warnings"
     )
     .run()?;
-    cmd!(sh, "rustup target add wasm32-unknown-unknown")
-        .quiet()
-        .run()?;
+    wasm_target(sh)?;
     // In the fixtures' own target directory: the host half (the macro, build scripts) is
     // the one their builds compiled, and nothing there is rebuilt by a check.
     for workspace in WASM_WORKSPACES {
@@ -85,6 +83,16 @@ pub fn run(sh: &Shell, scope: Scope) -> Result<()> {
         .run()
         .with_context(|| format!("clippy of {manifest} for wasm32-unknown-unknown"))?;
     }
+    Ok(())
+}
+
+/// Install the wasm32 target (nothing when it is there). `cargo xtask test` does it once,
+/// before the CLI tests, which run `cargo bridge` in parallel: parallel first-time
+/// `rustup target add`s can trip over each other.
+pub fn wasm_target(sh: &Shell) -> Result<()> {
+    cmd!(sh, "rustup target add wasm32-unknown-unknown")
+        .quiet()
+        .run()?;
     Ok(())
 }
 

@@ -62,10 +62,7 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
 
     // Every workspace the repo has (the root one, fixtures/, the bench peer, the demo...).
     phases.run("fmt", || fmt::check(&fixtures::project_root()))?;
-    // Also installs the wasm32 target (the fixtures are checked for it), once, up front:
-    // the CLI tests run `cargo bridge` in parallel, and parallel first-time `rustup
-    // target add`s can trip over each other.
-    phases.run("clippy", || clippy::run(sh, clippy::Scope::TestRun))?;
+    clippy::wasm_target(sh)?;
     // The tests compile while the installs finish: only running them needs Chromium and
     // the wasm-bindgen CLI.
     let bridge = phases.run("cargo test (build)", || {
@@ -81,13 +78,26 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
     sh.set_var(fixtures::BUILT_BRIDGE_ENV, &bridge);
     // `cargo bridge test --chromium` is tested in cargo-bridge/tests/bridge_test.rs; the
     // with_wasm_bindgen tests use the CLI the background install puts in the bridge home.
-    let chromium = debian.join()?;
-    wasm_bindgen.join()?;
-    phases.run("cargo test", || {
-        Ok(cmd!(sh, "cargo test --workspace --quiet")
-            .env("CHROMIUM", &chromium)
-            .run()?)
-    })?;
+    // Clippy runs while the tests do: its checks share nothing with the test build
+    // (check-mode units; cargo holds the target directory's lock only while building, not
+    // while tests run), and the CLI tests' builds take turns on the fixtures' target
+    // directory, which leaves a core idle for much of the run. Both are joined before
+    // anything else starts; a lint fails the run as it did when clippy went first.
+    let lints = {
+        let sh = shell()?;
+        phases.spawn("clippy", move || clippy::run(&sh, clippy::Scope::TestRun))
+    };
+    let tests = (|| {
+        let chromium = debian.join()?;
+        wasm_bindgen.join()?;
+        phases.run("cargo test", || {
+            Ok(cmd!(sh, "cargo test --workspace --quiet")
+                .env("CHROMIUM", &chromium)
+                .run()?)
+        })
+    })();
+    lints.join()?;
+    tests?;
     // The guide: links, the mdBook build, its Rust blocks (checked for wasm32 in the
     // fixtures' target directory, where the runtime is already compiled).
     let mdbook = mdbook.join()?;

@@ -37,11 +37,13 @@ pub const FIXTURES: [Fixture; 2] = [
     },
 ];
 
-/// What to build: `touches` paired touch builds per profile, cold pairs or not, which
-/// profiles, which fixtures.
+/// What to build: `touches` paired touch builds per profile, cold pairs or not (else an
+/// untimed warm-up pair, unless `warm_up` is off: a smoke run), which profiles, which
+/// fixtures.
 pub struct Plan {
     pub fixtures: usize,
     pub cold: bool,
+    pub warm_up: bool,
     pub touches: u32,
     pub release: bool,
     pub release_cli: bool,
@@ -170,13 +172,15 @@ impl Ways<'_> {
                 pair.by_hand.push(self.by_hand()?);
             }
             Some(pair)
-        } else {
+        } else if plan.warm_up {
             // No cold builds before: whichever way built first would compile the
             // dependencies in its touch build. Both ways once, untimed (they share the
             // target directory: cheap when the tests built it already).
             eprintln!("bench: build-plain: {} {} warm-up", k.dir, self.profile());
             self.bridge_build()?;
             self.by_hand()?;
+            None
+        } else {
             None
         };
         let mut touch = PairedBuilds::default();

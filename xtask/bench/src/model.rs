@@ -301,6 +301,9 @@ pub enum SizeCrate {
     Classes(usize),
     /// The Game of Life port (issue 24).
     Life,
+    /// Two free functions, no class (issue 48): what a package that uses no class, pool
+    /// or object identity ships.
+    Functions,
 }
 
 /// Which tool made a package.

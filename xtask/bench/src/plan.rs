@@ -68,6 +68,30 @@ fn iterations(args: &BenchArgs, quick: u64, per_iteration: u64, own: u64) -> u64
     }
 }
 
+/// The measures of one row: time, and for a way of bridging (not a floor) the sustained
+/// and memory measures too, unless `--time-only`. A smoke run (`--quick`) takes those two
+/// in one mode only (`rust`, else the first way of bridging selected): every scenario
+/// still goes through each measure and every mode through time (the harness of a measure
+/// is the same code in every mode; a smoke run checks the pipeline, not the figures), in
+/// about two thirds of the processes.
+fn measures(args: &BenchArgs, modes: &[Mode], mode: Mode) -> &'static [Kind] {
+    const ALL: &[Kind] = &[Kind::Time, Kind::Sustained, Kind::Memory];
+    const TIME: &[Kind] = &[Kind::Time];
+    if mode.is_floor() || args.time_only {
+        return TIME;
+    }
+    if !args.quick {
+        return ALL;
+    }
+    let mut bridging = modes.iter().copied().filter(|m| !m.is_floor());
+    let smoke_mode = if modes.contains(&Mode::Rust) {
+        Some(Mode::Rust)
+    } else {
+        bridging.next()
+    };
+    if smoke_mode == Some(mode) { ALL } else { TIME }
+}
+
 fn identity_jobs(
     jobs: &mut Vec<Job>,
     args: &BenchArgs,
@@ -93,12 +117,7 @@ fn identity_jobs(
         if (mode == Mode::AllocFloor && !s.alloc_floor) || (mode == Mode::JsOnly && !s.js_only) {
             continue;
         }
-        let kinds: &[Kind] = if mode.is_floor() || args.time_only {
-            &[Kind::Time]
-        } else {
-            &[Kind::Time, Kind::Sustained, Kind::Memory]
-        };
-        for &kind in kinds {
+        for &kind in measures(args, modes, mode) {
             jobs.push(job(mode, kind, pkgs.for_mode(mode)));
             if (mode, kind) != (Mode::Rust, Kind::Time) {
                 continue;
@@ -282,6 +301,41 @@ mod tests {
                 "rustConsumesSameObject none memory",
             ]
         );
+    }
+
+    #[test]
+    fn a_smoke_run_takes_the_sustained_and_memory_measures_in_one_mode_only() {
+        let a = args(&["--filter", "consumesSame", "--quick"]);
+        let all = [Mode::Floor, Mode::None, Mode::Pointer, Mode::Rust];
+        assert_eq!(
+            rows(&plan(&a, &all, &pkgs())),
+            [
+                "rustConsumesSameObject floor time",
+                "rustConsumesSameObject none time",
+                "rustConsumesSameObject pointer time",
+                "rustConsumesSameObject rust time",
+                "rustConsumesSameObject rust sustained",
+                "rustConsumesSameObject rust memory",
+            ]
+        );
+        // Without `rust`, the first way of bridging selected.
+        assert_eq!(
+            rows(&plan(
+                &a,
+                &[Mode::Floor, Mode::Pointer, Mode::None],
+                &pkgs()
+            )),
+            [
+                "rustConsumesSameObject floor time",
+                "rustConsumesSameObject pointer time",
+                "rustConsumesSameObject pointer sustained",
+                "rustConsumesSameObject pointer memory",
+                "rustConsumesSameObject none time",
+            ]
+        );
+        // A measuring run takes every measure in every way of bridging.
+        let a = args(&["--filter", "consumesSame"]);
+        assert_eq!(plan(&a, &all, &pkgs()).len(), 1 + 3 * 3);
     }
 
     #[test]

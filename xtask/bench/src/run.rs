@@ -207,8 +207,9 @@ fn alongside_section(
     }
 }
 
-/// The size table, when selected; a smoke run builds the 1-class crate only, without the
-/// peer.
+/// The size table, when selected; a smoke run builds the 1-class and the functions-only
+/// crates, without the peer and without the rebuilds against patched runtimes (their
+/// module features show as not measured).
 fn size_section(
     sh: &Shell,
     root: &Path,
@@ -224,7 +225,7 @@ fn size_section(
     } else {
         &size::CLASS_COUNTS
     };
-    match size::measure(sh, root, bridge, counts, peer && !args.quick) {
+    match size::measure(sh, root, bridge, counts, peer && !args.quick, !args.quick) {
         Ok(size) => (Some(size), None),
         Err(e) => {
             eprintln!("bench: FAILED size: {e:#}");
@@ -256,7 +257,8 @@ fn build_section(
 /// `cargo-bridge --release` and runs every fixture: per profile a cold pair and three
 /// touch pairs. A smoke run (CI) builds the first fixture in debug with the debug
 /// `cargo-bridge`, in the fixtures' target directory (whose dependencies the tests built):
-/// each way once untimed, then once after a touch: the pipeline checked, nothing measured.
+/// each way once after a touch (no untimed warm-up: the first may compile the
+/// dependencies), the pipeline checked, nothing measured.
 fn build_plain_section(
     sh: &Shell,
     root: &Path,
@@ -282,6 +284,7 @@ fn build_plain_section(
                 build_plain::FIXTURES.len()
             },
             cold: !args.quick,
+            warm_up: !args.quick,
             touches: if args.quick { 1 } else { 3 },
             release: !args.quick,
             release_cli: !args.quick,

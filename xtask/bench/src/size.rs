@@ -162,6 +162,35 @@ pub fn wasm_memory() -> JsValue {
 }
 "#;
 
+/// Two free functions, a number one and a string one: a package with no class (issue 48:
+/// what a package does not use, it does not ship).
+const FUNCTIONS_SOURCE: &str = r#"use bridge_runtime::bridge;
+
+#[bridge]
+pub fn add(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+
+#[bridge]
+pub fn greet(name: String) -> String {
+    format!("hello {name}")
+}
+"#;
+
+/// The same in wasm-bindgen.
+const PEER_FUNCTIONS_SOURCE: &str = r#"use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+pub fn add(a: i32, b: i32) -> i32 {
+    a.wrapping_add(b)
+}
+
+#[wasm_bindgen]
+pub fn greet(name: String) -> String {
+    format!("hello {name}")
+}
+"#;
+
 /// Conway's rules on a torus, shared by both Life crates.
 const LIFE_STEP: &str = r#"
 fn step(width: u32, height: u32, cells: &[u8], next: &mut [u8]) {
@@ -256,8 +285,9 @@ fn gzip_text(text: &str) -> u64 {
 }
 
 /// The glue's module-scope definitions by feature: what the size table says stays in a
-/// package, and why (`FEATURES`' last field).
-pub const FEATURES: [(&str, &[&str], &str); 4] = [
+/// package, and why (`FEATURES`' last field). A name ending in `$` stands for every name
+/// it starts (`$debug$`: the debug build's checks).
+pub const FEATURES: [(&str, &[&str], &str); 5] = [
     (
         "release pools",
         &[
@@ -307,7 +337,16 @@ pub const FEATURES: [(&str, &[&str], &str); 4] = [
         ],
         "instantiates once, with a clear error before `init()`",
     ),
+    (
+        "debug checks",
+        &["$debug$", "__bridgeLeaks"],
+        "debug builds only: argument checks, the leak detector, checked views (0 B in a \
+         release package)",
+    ),
 ];
+
+/// The feature whose glue a release package must not ship at all.
+pub const DEBUG_CHECKS: &str = "debug checks";
 
 /// gzip'd bytes each of `FEATURES` adds to `js`: the whole file gzip'd, less the file
 /// without that feature's definitions gzip'd. A feature absent from the glue is 0.
@@ -337,7 +376,9 @@ fn without(js: &str, names: &[&str]) -> String {
                     .chars()
                     .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
                     .collect();
-                names.contains(&name.as_str())
+                names
+                    .iter()
+                    .any(|n| *n == name || (n.ends_with('$') && name.starts_with(n)))
             })
         })
     };
@@ -368,47 +409,75 @@ struct Crate {
     source: String,
 }
 
+/// The crates of a run: the class counts `counts` and the functions-only crate; with
+/// `peer`, each also in wasm-bindgen, and both Life crates.
+fn crates(counts: &[usize], peer: bool) -> Vec<Crate> {
+    let one = |krate, tool, name: String, source: String| Crate {
+        krate,
+        tool,
+        name,
+        source,
+    };
+    let mut crates = Vec::new();
+    for &n in counts {
+        let krate = SizeCrate::Classes(n);
+        crates.push(one(
+            krate,
+            Tool::Bridge,
+            format!("size{n}"),
+            bridge_source(n),
+        ));
+        if peer {
+            crates.push(one(
+                krate,
+                Tool::WasmBindgen,
+                format!("peer{n}"),
+                peer_source(n),
+            ));
+        }
+    }
+    let functions = SizeCrate::Functions;
+    crates.push(one(
+        functions,
+        Tool::Bridge,
+        "sizefns".into(),
+        FUNCTIONS_SOURCE.into(),
+    ));
+    if peer {
+        let peer_fns = PEER_FUNCTIONS_SOURCE.into();
+        crates.push(one(
+            functions,
+            Tool::WasmBindgen,
+            "peerfns".into(),
+            peer_fns,
+        ));
+        let life = format!("{LIFE_SOURCE}{LIFE_STEP}");
+        crates.push(one(SizeCrate::Life, Tool::Bridge, "life".into(), life));
+        let peer_life = format!("{PEER_LIFE_SOURCE}{LIFE_STEP}");
+        crates.push(one(
+            SizeCrate::Life,
+            Tool::WasmBindgen,
+            "peerlife".into(),
+            peer_life,
+        ));
+    }
+    crates
+}
+
 /// Build and measure with `cargo_bridge`, the fresh `cargo-bridge`; `counts` are the class
-/// counts to build; `peer`: also the same crates in wasm-bindgen, and both Life crates.
+/// counts to build; `peer`: also the same crates in wasm-bindgen, and both Life crates;
+/// `patches`: the module features a runtime copy measures are measured too (a build
+/// each, for the small crates).
 pub fn measure(
     sh: &Shell,
     root: &Path,
     cargo_bridge: &CargoBridge,
     counts: &[usize],
     peer: bool,
+    patches: bool,
 ) -> Result<SizeReport> {
     let base = root.join("target/bench-size");
-    let mut crates = Vec::new();
-    for &n in counts {
-        crates.push(Crate {
-            krate: SizeCrate::Classes(n),
-            tool: Tool::Bridge,
-            name: format!("size{n}"),
-            source: bridge_source(n),
-        });
-        if peer {
-            crates.push(Crate {
-                krate: SizeCrate::Classes(n),
-                tool: Tool::WasmBindgen,
-                name: format!("peer{n}"),
-                source: peer_source(n),
-            });
-        }
-    }
-    if peer {
-        crates.push(Crate {
-            krate: SizeCrate::Life,
-            tool: Tool::Bridge,
-            name: "life".into(),
-            source: format!("{LIFE_SOURCE}{LIFE_STEP}"),
-        });
-        crates.push(Crate {
-            krate: SizeCrate::Life,
-            tool: Tool::WasmBindgen,
-            name: "peerlife".into(),
-            source: format!("{PEER_LIFE_SOURCE}{LIFE_STEP}"),
-        });
-    }
+    let crates = crates(counts, peer);
     let wasm_opt = cmd!(sh, "wasm-opt --version")
         .quiet()
         .ignore_stderr()
@@ -447,7 +516,11 @@ pub fn measure(
                     gzip_len,
                 };
                 // Rebuilding against patched runtimes costs a build each: only the small rows.
-                let patches = matches!(c.krate, SizeCrate::Classes(1) | SizeCrate::Life);
+                let patches = patches
+                    && matches!(
+                        c.krate,
+                        SizeCrate::Classes(1) | SizeCrate::Life | SizeCrate::Functions
+                    );
                 (
                     feature_bytes(&std::fs::read_to_string(&js)?),
                     crate::size_without::feature_bytes(
@@ -479,7 +552,7 @@ pub fn measure(
 fn bridge_mode(krate: SizeCrate) -> &'static str {
     match krate {
         SizeCrate::Classes(_) => "identity-mode = \"rust\"\n",
-        SizeCrate::Life => "",
+        SizeCrate::Life | SizeCrate::Functions => "",
     }
 }
 
@@ -557,6 +630,18 @@ mod tests {
         let bytes = feature_bytes(js);
         assert!(bytes[0].1 > 0, "{bytes:?}");
         assert_eq!(bytes[1].1, 0, "no $rethrow here: {bytes:?}");
+    }
+
+    #[test]
+    fn a_name_ending_in_a_dollar_stands_for_every_name_it_starts() {
+        let js = "function $debug$int(v) {\n  return v;\n}\nconst $debug$leaks = new Map();\nexport function __bridgeLeaks() {\n}\nfunction $debugger() {\n}\n";
+        assert_eq!(
+            without(js, &["$debug$", "__bridgeLeaks"]),
+            "function $debugger() {\n}\n"
+        );
+        let debug = FEATURES.iter().position(|f| f.0 == DEBUG_CHECKS).unwrap();
+        assert!(feature_bytes(js)[debug].1 > 0);
+        assert_eq!(feature_bytes("function $debugger() {\n}\n")[debug].1, 0);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 use super::format::{fmt_bytes, fmt_ratio, table};
 use super::target::Target;
 use crate::model::{PackageSize, SizeCrate, SizeReport, SizeRow, Tool};
+use crate::size::DEBUG_CHECKS;
 
 fn total_gz(p: &PackageSize) -> u64 {
     p.js_gz + p.wasm_gz
@@ -19,6 +20,7 @@ fn crate_name(k: SizeCrate) -> String {
         SizeCrate::Classes(1) => "1 class".into(),
         SizeCrate::Classes(n) => format!("{n} classes"),
         SizeCrate::Life => "Game of Life".into(),
+        SizeCrate::Functions => "functions only".into(),
     }
 }
 
@@ -30,7 +32,7 @@ pub fn per_extra_class(size: &SizeReport) -> Option<f64> {
         .filter(|r| r.tool == Tool::Bridge)
         .filter_map(|r| match r.krate {
             SizeCrate::Classes(n) => Some((n, r)),
-            SizeCrate::Life => None,
+            SizeCrate::Life | SizeCrate::Functions => None,
         })
         .collect();
     let (n0, p0) = classes.first()?;
@@ -59,7 +61,8 @@ pub fn doc(size: &SizeReport) -> String {
          view; default identity mode), `cargo bridge build --release --target web`; and \
          the same crates as a wasm-bindgen user writes them (`wasm-bindgen --target web`; \
          the Life crate as the Rust and WebAssembly book does, cells as a pointer into \
-         the exported memory). gzip level 9. `.wasm` is after `wasm-opt -O` (both tools' \
+         the exported memory); and two free functions (`add(i32, i32)`, `greet(String)`), \
+         no class: what a package that uses no class ships. gzip level 9. `.wasm` is after `wasm-opt -O` (both tools' \
          default), `no wasm-opt` as built.\n\n{}",
         size_table(size)
     )
@@ -187,6 +190,45 @@ fn features_table(size: &SizeReport) -> String {
     )
 }
 
+/// The gzip'd glue bytes of `feature` in the cargo-bridge packages `which` picks: the
+/// largest, with its crate, or `None` when none of them was measured.
+fn feature_glue(
+    size: &SizeReport,
+    feature: &str,
+    which: impl Fn(SizeCrate) -> bool,
+) -> Option<(u64, String)> {
+    size.rows
+        .iter()
+        .filter(|r| r.tool == Tool::Bridge && which(r.krate))
+        .filter_map(|r| {
+            let (_, bytes, _) = r.features.iter().find(|f| f.0 == feature)?;
+            Some((*bytes, crate_name(r.krate)))
+        })
+        .max()
+}
+
+/// Issue 48: what a package does not use, it does not ship. A release package ships no
+/// debug check; a package without classes, no release pool.
+fn unused_feature_targets(size: &SizeReport) -> Vec<Target> {
+    let zero = |what: String, got: Option<(u64, String)>| Target {
+        group: "size (issue 48)",
+        what,
+        want: "0 B".into(),
+        got: got.as_ref().map(|(b, c)| format!("{b} B ({c})")),
+        pass: got.map(|(b, _)| b == 0),
+    };
+    vec![
+        zero(
+            "glue of debug checks in release packages (the largest)".into(),
+            feature_glue(size, DEBUG_CHECKS, |_| true),
+        ),
+        zero(
+            "glue of release pools in the package without classes".into(),
+            feature_glue(size, "release pools", |k| k == SizeCrate::Functions),
+        ),
+    ]
+}
+
 pub fn targets(size: &SizeReport) -> Vec<Target> {
     let per = per_extra_class(size);
     let one = pair(size, SizeCrate::Classes(1));
@@ -209,6 +251,9 @@ pub fn targets(size: &SizeReport) -> Vec<Target> {
             pass: one.map(|(b, w)| b as f64 <= 1.3 * w as f64),
         },
     ]
+    .into_iter()
+    .chain(unused_feature_targets(size))
+    .collect()
 }
 
 #[cfg(test)]
@@ -281,6 +326,55 @@ mod tests {
             table.contains(" — |"),
             "not rebuilt for 10 classes: {table}"
         );
+    }
+
+    #[test]
+    fn a_release_package_ships_no_debug_checks_and_one_without_classes_no_pools() {
+        let with = |krate, pools, debug| SizeRow {
+            features: vec![
+                ("release pools", pools, "every wrapper joins a pool"),
+                (DEBUG_CHECKS, debug, "debug builds only"),
+            ],
+            ..row(krate, Tool::Bridge, p(5000, 9000), None)
+        };
+        let size = |rows| SizeReport {
+            rows,
+            wasm_opt: None,
+        };
+        let judged = |size: &SizeReport| -> Vec<(Option<bool>, Option<String>)> {
+            targets(size)
+                .into_iter()
+                .filter(|t| t.group == "size (issue 48)")
+                .map(|t| (t.pass, t.got))
+                .collect()
+        };
+        let good = size(vec![
+            with(SizeCrate::Classes(1), 1400, 0),
+            with(SizeCrate::Functions, 0, 0),
+        ]);
+        assert_eq!(
+            judged(&good),
+            [
+                (Some(true), Some("0 B (functions only)".into())),
+                (Some(true), Some("0 B (functions only)".into()))
+            ]
+        );
+        let bad = size(vec![
+            with(SizeCrate::Classes(1), 1400, 30),
+            with(SizeCrate::Functions, 200, 0),
+        ]);
+        assert_eq!(
+            judged(&bad),
+            [
+                (Some(false), Some("30 B (1 class)".into())),
+                (Some(false), Some("200 B (functions only)".into()))
+            ]
+        );
+        // Not measured: no verdict.
+        let none = size(vec![with(SizeCrate::Classes(1), 1400, 0)]);
+        assert_eq!(judged(&none)[1], (None, None));
+        let table = size_table(&good);
+        assert!(table.contains("| functions only |"), "{table}");
     }
 
     #[test]
