@@ -58,7 +58,10 @@ fn bits(slot: usize) -> u64 {
 }
 
 macro_rules! flat_fields {
-    ($($t:ty => $scalar:ident, |$v:ident| $put:expr, |$b:ident| $get:expr;)*) => {$(
+    ($($t:ty => $scalar:ident, |$v:ident| $put:expr, |$b:ident| $get:expr;)*) => {
+        /// The scalars with a `FlatField` impl: every one of the table's (asserted below).
+        const FLAT_SCALARS: &[Scalar] = &[$(Scalar::$scalar),*];
+        $(
         impl FlatField for $t {
             const SCALAR: Scalar = Scalar::$scalar;
             #[inline(always)]
@@ -72,7 +75,8 @@ macro_rules! flat_fields {
                 $get
             }
         }
-    )*};
+        )*
+    };
 }
 
 // Each as its `Scalar::abi`: the narrow integers widen with their sign to 32 bits, `bool`
@@ -97,6 +101,13 @@ flat_fields! {
     i64 => I64, |v| v as u64, |b| b as i64;
     u64 => U64, |v| v, |b| b;
 }
+
+// Every scalar of the lowering table is a flat field: a scalar added to the table
+// without its impl above stops the runtime's build here.
+const _: () = assert!(
+    Scalar::all_in(FLAT_SCALARS),
+    "a scalar of bridge_schema::scalar has no FlatField impl in bridge-runtime/src/flat.rs"
+);
 
 /// A tuple of scalars (`lowering::flat_tuple`): its elements in consecutive slots, as the
 /// fields of a flat record. The thunk of an export taking or returning one calls these

@@ -322,7 +322,13 @@ pub unsafe trait WireIn: Sized {
 // Each scalar's bytes on the wire are what the lowering table says (the glue's readers
 // and writers follow the table too).
 macro_rules! scalar {
-    ($($t:ty => $s:ident),*) => {$(
+    ($($t:ty => $s:ident),*) => {
+        /// The scalars with `WireIn`/`WireOut` impls: these, and the four written by hand
+        /// below (`bool`, `usize`, `isize`, `char`); every one of the table's (asserted).
+        const WIRE_SCALARS: &[Scalar] = &[
+            $(Scalar::$s,)* Scalar::Bool, Scalar::Usize, Scalar::Isize, Scalar::Char
+        ];
+        $(
         const _: () = assert!(size_of::<$t>() == Scalar::$s.wire_size() as usize);
         impl WireOut for $t {
             #[inline(always)]
@@ -336,8 +342,14 @@ macro_rules! scalar {
                 Ok(<$t>::from_le_bytes(r.take()?))
             }
         }
-    )*};
+        )*
+    };
 }
+// A scalar added to the lowering table without its impls stops the runtime's build here.
+const _: () = assert!(
+    Scalar::all_in(WIRE_SCALARS),
+    "a scalar of bridge_schema::scalar has no WireIn/WireOut impl in bridge-runtime/src/wire.rs"
+);
 scalar!(i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32, u32 => U32, f32 => F32, f64 => F64, i64 => I64, u64 => U64);
 // 128-bit integers: two 64-bit halves, low first, each 8-aligned (the glue aligns to
 // absolute addresses and the buffers are only 8-aligned, so 16 would not agree).

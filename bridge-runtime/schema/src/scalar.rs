@@ -124,6 +124,23 @@ impl Scalar {
         Scalar::Char,
     ];
 
+    /// Whether `list` holds every scalar: the runtime asserts at compile time that its
+    /// impls of a scalar trait cover the table (`flat.rs`, `wire.rs`).
+    pub const fn all_in(list: &[Scalar]) -> bool {
+        let mut i = 0;
+        while i < Scalar::ALL.len() {
+            let mut j = 0;
+            while j < list.len() && list[j] as u8 != Scalar::ALL[i] as u8 {
+                j += 1;
+            }
+            if j == list.len() {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
     /// The scalar's facts: the table.
     pub const fn row(self) -> Row {
         use FromWasm::*;
@@ -454,5 +471,7 @@ mod tests {
             assert_eq!(row.unsigned_wasm, past_signed, "{what}: unsigned_wasm");
             assert_eq!(s.wasm().name().len(), 3, "{what}");
         }
+        assert!(Scalar::all_in(&Scalar::ALL));
+        assert!(!Scalar::all_in(&Scalar::ALL[1..]), "one missing");
     }
 }
