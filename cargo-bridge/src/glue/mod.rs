@@ -546,6 +546,26 @@ mod tests {
         }
     }
 
+    /// Every identity mode has its template, defining the four macros `class.js.j2`
+    /// calls (ARCHITECTURE.md, "Adding an identity mode").
+    #[test]
+    fn every_identity_mode_has_its_template() {
+        for mode in crate::settings::identity::IdentityMode::ALL {
+            let name = format!("identity/{mode}.js.j2");
+            let source = super::TEMPLATES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .unwrap_or_else(|| panic!("no template {name}"))
+                .1;
+            for m in ["state", "fields", "fill", "private"] {
+                assert!(
+                    source.contains(&format!("{{% macro {m}(")),
+                    "{name}: macro {m}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_wire_template_fails_on_an_unknown_leaf_kind() {
         for call in ["m.read(ty)", "m.write(ty, 'v')"] {

@@ -23,11 +23,7 @@ use std::time::{Duration, Instant};
 /// Cases in a plain `cargo test` run, per property.
 const CI_CASES: u32 = 160;
 
-const MODES: [IdentityMode; 3] = [
-    IdentityMode::None,
-    IdentityMode::Pointer,
-    IdentityMode::Rust,
-];
+const MODES: [IdentityMode; 3] = IdentityMode::ALL;
 
 /// One case: a fixture module, the mutations applied to it in order, and the identity
 /// mode given to each class (by position, cycling).

@@ -223,16 +223,12 @@ fn mode_summary(plans: &[ClassPlan]) -> String {
         return "no classes".into();
     }
     let count = |m: IdentityMode| plans.iter().filter(|p| p.mode == m).count();
-    let modes = [
-        IdentityMode::None,
-        IdentityMode::Pointer,
-        IdentityMode::Rust,
-    ]
-    .into_iter()
-    .filter(|m| count(*m) > 0)
-    .map(|m| format!("{} {m}", count(m)))
-    .collect::<Vec<_>>()
-    .join(", ");
+    let modes = IdentityMode::ALL
+        .into_iter()
+        .filter(|m| count(*m) > 0)
+        .map(|m| format!("{} {m}", count(m)))
+        .collect::<Vec<_>>()
+        .join(", ");
     let classes = if plans.len() == 1 { "class" } else { "classes" };
     format!("{} {classes} by identity mode: {modes}", plans.len())
 }

@@ -16,6 +16,14 @@ pub enum IdentityMode {
 }
 
 impl IdentityMode {
+    /// Every mode: the names the macro accepts (`bridge_schema::IDENTITY_MODES`, tested),
+    /// each with its template `templates/identity/<mode>.js.j2` (`glue/mod.rs` tests).
+    pub const ALL: [IdentityMode; 3] = [
+        IdentityMode::None,
+        IdentityMode::Pointer,
+        IdentityMode::Rust,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             IdentityMode::None => "none",
@@ -25,12 +33,7 @@ impl IdentityMode {
     }
 
     pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "none" => Some(IdentityMode::None),
-            "pointer" => Some(IdentityMode::Pointer),
-            "rust" => Some(IdentityMode::Rust),
-            _ => None,
-        }
+        IdentityMode::ALL.into_iter().find(|m| m.as_str() == s)
     }
 }
 
@@ -75,6 +78,16 @@ fn toml_value(v: &Value) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_modes_are_the_ones_the_macro_accepts() {
+        let names = IdentityMode::ALL.map(IdentityMode::as_str);
+        assert_eq!(names, bridge_schema::IDENTITY_MODES);
+        for m in IdentityMode::ALL {
+            assert_eq!(IdentityMode::parse(m.as_str()), Some(m));
+        }
+        assert_eq!(IdentityMode::parse("Rust"), None);
+    }
 
     fn read(v: Value) -> Result<Option<IdentityMode>> {
         let value = &v["bridge"]["identity-mode"];
