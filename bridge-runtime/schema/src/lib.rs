@@ -17,7 +17,7 @@ pub use abi::header;
 pub use scalar::Scalar;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 15;
+pub const SCHEMA_VERSION: u32 = 16;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -460,6 +460,10 @@ pub struct Class {
     pub rust_name: String,
     /// Identity mode from the class attribute, already validated by the macro.
     pub identity_mode: Option<String>,
+    /// `#[bridge(inspectable)]`: `toJSON()`, `toString()` and Node's inspect show its
+    /// readable properties (as wasm-bindgen's `inspectable`).
+    #[serde(default)]
+    pub inspectable: bool,
     pub doc: String,
 }
 
@@ -842,6 +846,7 @@ mod tests {
                 name: "Counter".into(),
                 rust_name: "Counter".into(),
                 identity_mode: Some("rust".into()),
+                inspectable: false,
                 doc: String::new(),
             }),
         }

@@ -34,6 +34,7 @@ fn sample_records() -> Vec<Record> {
                 name: "Shelf".into(),
                 rust_name: "Shelf".into(),
                 identity_mode: Some("rust".into()),
+                inspectable: false,
                 doc: String::new(),
             }),
         },

@@ -302,6 +302,7 @@ mod tests {
                 name: "Item".into(),
                 rust_name: "Item".into(),
                 identity_mode: None,
+                inspectable: false,
                 doc: String::new(),
                 members: Vec::new(),
             }],

@@ -119,6 +119,30 @@ pub struct ClassView {
     /// member of its own is named `free` (the user's member wins, so a crate with one
     /// builds and behaves as before).
     pub free: bool,
+    /// `#[bridge(inspectable)]`: what the class shows of itself.
+    pub inspect: Option<InspectView>,
+}
+
+/// An inspectable class's `toJSON()` (its instance getters' values), `toString()`
+/// (`JSON.stringify(this)`) and Node's inspect (`Symbol.for("nodejs.util.inspect.custom")`,
+/// so on every target, without importing `node:util`), as wasm-bindgen's `inspectable`.
+#[derive(Serialize)]
+pub struct InspectView {
+    /// `toJSON()`, unless a member of its own has the name (the user's wins).
+    pub to_json: bool,
+    pub to_string: bool,
+    /// The instance getters, in the order the properties are declared.
+    pub readable: Vec<ReadableView>,
+}
+
+#[derive(Serialize)]
+pub struct ReadableView {
+    /// The key in `toJSON()`'s object literal (`a`, `"0"`).
+    pub key: String,
+    /// `this` read: `.a`, `["0"]`.
+    pub access: String,
+    /// Its TypeScript type, for `toJSON()`'s declared result.
+    pub ts: String,
 }
 
 #[derive(Serialize)]
@@ -374,8 +398,27 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         .iter()
         .chain(properties.iter().filter_map(|p| p.getter.as_ref()))
         .any(|f| f.has_self && f.closure.as_ref().is_some_and(|c| c.iterator));
-    let free = !methods.iter().any(|f| f.js_name == "free")
-        && !properties.iter().any(|p| !p.is_static && p.name == "free");
+    let own_member = |name: &str| {
+        methods.iter().any(|f| f.js_name == name)
+            || properties.iter().any(|p| !p.is_static && p.name == name)
+    };
+    let free = !own_member("free");
+    let inspect = class.inspectable.then(|| InspectView {
+        to_json: !own_member("toJSON"),
+        to_string: !own_member("toString"),
+        readable: properties
+            .iter()
+            .filter(|p| !p.is_static)
+            .filter_map(|p| {
+                let getter = p.getter.as_ref()?;
+                Some(ReadableView {
+                    key: serde_json::to_string(&p.name).expect("a string serializes"),
+                    access: super::text::property(&p.name, "."),
+                    ts: getter.ret.ts.clone(),
+                })
+            })
+            .collect(),
+    });
     // Until `seal_iterators` says which are sealed, every iterator is guarded.
     ClassView {
         name: class.name.clone(),
@@ -401,6 +444,7 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         iterates,
         iterates_sealed: false,
         free,
+        inspect,
     }
 }
 

@@ -13,6 +13,7 @@ pub fn exports() -> Exports {
             name: "String".into(),
             rust_name: "Node".into(),
             identity_mode: None,
+            inspectable: false,
             doc: String::new(),
             members: Vec::new(),
         }],

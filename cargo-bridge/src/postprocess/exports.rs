@@ -28,6 +28,8 @@ pub struct ClassExport {
     pub rust_name: String,
     /// From the class attribute, if any.
     pub identity_mode: Option<String>,
+    /// `#[bridge(inspectable)]`.
+    pub inspectable: bool,
     pub doc: String,
     pub members: Vec<Function>,
 }
@@ -174,6 +176,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
                     name: c.name,
                     rust_name: c.rust_name,
                     identity_mode: c.identity_mode,
+                    inspectable: c.inspectable,
                     doc: c.doc,
                     members: Vec::new(),
                 });
@@ -510,6 +513,7 @@ mod tests {
                 name: name.into(),
                 rust_name: name.into(),
                 identity_mode: None,
+                inspectable: false,
                 doc: String::new(),
             }),
         }

@@ -230,6 +230,7 @@ mod tests {
             name: js.into(),
             rust_name: rust.into(),
             identity_mode: None,
+            inspectable: false,
             doc: String::new(),
             members: Vec::new(),
         }

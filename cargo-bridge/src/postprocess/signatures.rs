@@ -225,6 +225,7 @@ mod tests {
                 name: "Shape".into(),
                 rust_name: "Shape".into(),
                 identity_mode: None,
+                inspectable: false,
                 doc: String::new(),
                 members: vec![member],
             }],

@@ -176,6 +176,7 @@ mod tests {
                 name: "Svg".into(),
                 rust_name: "Svg".into(),
                 identity_mode: None,
+                inspectable: false,
                 doc: String::new(),
                 members: vec![
                     function("backgroundColor", Some("background_color")),

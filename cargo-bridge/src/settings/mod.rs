@@ -257,6 +257,7 @@ mod tests {
             name: "C".into(),
             rust_name: "C".into(),
             identity_mode: attr.map(str::to_string),
+            inspectable: false,
             doc: String::new(),
             members: Vec::new(),
         }

@@ -20,6 +20,8 @@ pub struct ClassArgs {
     /// The class's name in JS, if not its Rust name.
     pub js_name: Option<String>,
     name_arg: Option<NameArg>,
+    /// `inspectable`: `toJSON()`, `toString()` and Node's inspect show its properties.
+    pub inspectable: bool,
 }
 
 pub fn parse_class_args(attr: proc_macro2::TokenStream, class: &str) -> syn::Result<ClassArgs> {
@@ -41,9 +43,12 @@ pub fn parse_class_args(attr: proc_macro2::TokenStream, class: &str) -> syn::Res
             set_name(&mut args.name_arg, &meta, "js_name", value.clone())?;
             args.js_name = Some(value);
             Ok(())
+        } else if meta.path.is_ident("inspectable") {
+            args.inspectable = true;
+            Ok(())
         } else {
             Err(meta.error(format!(
-                "unknown #[bridge] argument on class `{class}`: valid arguments are `identity_mode = \"none\" | \"pointer\" | \"rust\"` and `js_name = \"Name\"`"
+                "unknown #[bridge] argument on class `{class}`: valid arguments are `identity_mode = \"none\" | \"pointer\" | \"rust\"`, `js_name = \"Name\"` and `inspectable`"
             )))
         }
     });

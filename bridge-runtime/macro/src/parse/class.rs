@@ -25,6 +25,7 @@ pub fn class(attr: TokenStream, mut item: syn::ItemStruct) -> syn::Result<Class>
             name: js_name.clone(),
             rust_name,
             identity_mode: args.identity_mode,
+            inspectable: args.inspectable,
             doc,
         }),
         TypeRefs::default(),

@@ -1,9 +1,9 @@
 //! The `pub` fields of a `#[bridge]` class (named, or a tuple struct's as `obj[0]`): a JS
 //! property each, read by a getter (the field cloned: `Copy` types by value, `Handle<C>`
-//! keeping identity) and written by a setter unless `#[bridge(readonly)]`. The macro writes both as hidden members of an
-//! impl block of their own, so they are checked, borrowed and exported as a
-//! `#[bridge(getter)]`/`#[bridge(setter)]` written by hand would be; their records say
-//! they are a field's (`Function::field`), for the CLI's name clash message.
+//! keeping identity) and written by a setter unless `#[bridge(readonly)]`. The macro writes
+//! both as hidden members of an impl block of their own, so they are checked, borrowed and
+//! exported as a `#[bridge(getter)]`/`#[bridge(setter)]` written by hand would be; their
+//! records say they are a field's (`Function::field`), for the CLI's name clash message.
 
 use super::attrs::{self, MemberArgs, MemberRole};
 use super::functions::MemberFn;

@@ -465,6 +465,7 @@ fn edit_record(record: &mut Record, edit: &RecordEdit, classes: &[String], symbo
                     rust_name: name.clone(),
                     name,
                     identity_mode: None,
+                    inspectable: false,
                     doc: String::new(),
                 }),
                 1 => Item::Impl(bridge_schema::Impl {
