@@ -177,7 +177,7 @@ pub fn ret_vec<T: Copy>(v: Vec<T>) {
 /// A `&[T]` result's address and length (`T` a number), taken while the thunk still
 /// borrows what it points into; [`ret_view`] describes them after the guards dropped.
 /// JS reads the memory in place and never frees it.
-pub fn view_parts<T: Copy>(view: &[T]) -> (u32, u32) {
+pub fn view_parts<T>(view: &[T]) -> (u32, u32) {
     (view.as_ptr() as usize as u32, view.len() as u32)
 }
 
@@ -196,7 +196,9 @@ pub fn view_parts<T: Copy>(view: &[T]) -> (u32, u32) {
             (`#[repr(u8)]`: a Uint8Array of its discriminants); return `Vec<T>` (a copy) for \
             anything else"
 )]
-pub unsafe trait ViewElem: Copy {}
+// No `Copy` bound: JS only reads the bytes, and a numeric enum without `derive(Copy)`
+// built before views of enums existed (it must keep building).
+pub unsafe trait ViewElem {}
 
 /// [`view_parts`] of a view of a numeric enum ([`ViewElem`]).
 pub fn enum_view_parts<T: ViewElem>(view: &[T]) -> (u32, u32) {
