@@ -6,7 +6,7 @@
 mod support;
 
 use std::path::Path;
-use support::{Project, class_banner, read, run_node_module};
+use support::{Project, class_banner, read, run_in_env, run_node_module};
 
 /// `"none", "pointer" or "rust"` as every identity-mode config error lists them.
 const VALID_VALUES: &str = r#"valid values are "none", "pointer" or "rust""#;
@@ -827,4 +827,88 @@ console.log(JSON.stringify([inside, afterPool, live(), outside.value(), typeof m
     let dts = read(&pointed.join("pointed_class.d.ts"));
     assert!(dts.contains("export function withPool<T>"), "{dts}");
     assert!(dts.contains("export declare const __bridge"), "{dts}");
+}
+
+/// `cargo metadata`'s answer is kept between builds (`settings/metadata_cache.rs`): a
+/// rebuild after a source edit does not run it, and every change it depends on is seen
+/// (a manifest's metadata, a new member under a glob, the features asked for).
+#[test]
+fn a_rebuild_reuses_cargo_metadata_until_what_it_read_changes() {
+    let project = Project::workspace(&["crates/*"], "");
+    project.bridge_crate(
+        "crates/first",
+        "cache-first",
+        "\"cdylib\"",
+        "[features]\nextra = []\n",
+        &one_class_lib("Thing", ""),
+    );
+    // A cargo that notes each `metadata` it runs, then is the real one.
+    let real = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let log = project.path("metadata.log");
+    let wrapper = project.path("bin/cargo");
+    project.file(
+        "bin/cargo",
+        &format!(
+            "#!/bin/sh\nif [ \"$1\" = metadata ]; then echo metadata >> {log:?}; fi\nexec {real:?} \"$@\"\n"
+        ),
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // A bridge home of its own: the entries of other tests are not this one's.
+    let home = project.path("bridge-home");
+    let build = |args: &[&str]| {
+        let mut all = vec!["build", "-p", "cache-first"];
+        all.extend_from_slice(args);
+        run_in_env(
+            &project.root(),
+            &all,
+            &[
+                ("CARGO", wrapper.to_str().unwrap()),
+                ("CARGO_BRIDGE_HOME", home.to_str().unwrap()),
+            ],
+        )
+        .ok();
+    };
+    let runs = || read(&log).lines().count();
+    build(&[]);
+    assert_eq!(runs(), 1);
+    project.file(
+        "crates/first/src/lib.rs",
+        &format!("{}\n// edited\n", one_class_lib("Thing", "")),
+    );
+    build(&[]);
+    assert_eq!(runs(), 1, "a source edit reuses the answer");
+    build(&["--features", "extra"]);
+    assert_eq!(runs(), 2, "other features: another answer");
+    build(&[]);
+    assert_eq!(runs(), 2, "each is kept");
+    let manifest = project.path("crates/first/Cargo.toml");
+    let text = read(&manifest).replacen(
+        "publish = false\n",
+        "publish = false\ndescription = \"Changed\"\n",
+        1,
+    );
+    std::fs::write(&manifest, text).unwrap();
+    build(&[]);
+    assert_eq!(runs(), 3, "a manifest edit is seen");
+    let package: serde_json::Value =
+        serde_json::from_str(&read(&project.path("crates/first/pkg/package.json"))).unwrap();
+    assert_eq!(package["description"], "Changed");
+    project.bridge_crate(
+        "crates/second",
+        "cache-second",
+        "\"cdylib\"",
+        "",
+        &one_class_lib("Other", ""),
+    );
+    run_in_env(
+        &project.root(),
+        &["build", "-p", "cache-second"],
+        &[
+            ("CARGO", wrapper.to_str().unwrap()),
+            ("CARGO_BRIDGE_HOME", home.to_str().unwrap()),
+        ],
+    )
+    .ok();
+    assert_eq!(runs(), 4, "a new member under the glob is seen");
 }

@@ -41,16 +41,49 @@ pub fn ensure_wasm_target(quiet: bool) -> Result<()> {
 }
 
 fn target_installed() -> Result<bool> {
+    if cargos_toolchain_has_target(std::env::var_os("CARGO"), std::env::var_os("RUSTC")) {
+        return Ok(true);
+    }
     let out = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
         .args(["--print", "sysroot"])
         .output()
         .context("running `rustc --print sysroot`")?;
     let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    Ok(sysroot
+    Ok(has_target(&sysroot))
+}
+
+fn has_target(sysroot: &Path) -> bool {
+    sysroot
         .join("lib/rustlib")
         .join(WASM_TARGET)
         .join("lib")
-        .is_dir())
+        .is_dir()
+}
+
+/// Whether the toolchain of the cargo that runs `cargo bridge` (`$CARGO`, e.g.
+/// `~/.rustup/toolchains/stable-…/bin/cargo`) has the target, seen without running
+/// anything: that toolchain's rustc, beside its cargo, is the one cargo compiles with when
+/// `$RUSTC` names none, and its sysroot is the toolchain's directory. This saves a
+/// `rustc --print sysroot` per build (a fixed cost of every rebuild); any other layout
+/// (no `$CARGO`, a `$RUSTC`, a cargo without a rustc beside it) asks rustc.
+fn cargos_toolchain_has_target(
+    cargo: Option<std::ffi::OsString>,
+    rustc: Option<std::ffi::OsString>,
+) -> bool {
+    if rustc.is_some() {
+        return false;
+    }
+    let Some(cargo) = cargo.map(PathBuf::from) else {
+        return false;
+    };
+    let Some(bin) = cargo.parent() else {
+        return false;
+    };
+    let rustc = bin.join(format!("rustc{}", std::env::consts::EXE_SUFFIX));
+    match bin.parent() {
+        Some(toolchain) if bin.ends_with("bin") && rustc.is_file() => has_target(toolchain),
+        _ => false,
+    }
 }
 
 /// What a build produced.
@@ -217,4 +250,33 @@ fn default_wasm_path(target_dir: &Path, lib_name: &str, release: bool) -> PathBu
         .join(WASM_TARGET)
         .join(if release { "release" } else { "debug" })
         .join(format!("{lib_name}.wasm"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_target_is_seen_in_the_toolchain_of_cargo_unless_rustc_is_another() {
+        let dir = tempfile::tempdir().unwrap();
+        let toolchain = dir.path();
+        std::fs::create_dir_all(toolchain.join("bin")).unwrap();
+        let exe = std::env::consts::EXE_SUFFIX;
+        let cargo = toolchain.join(format!("bin/cargo{exe}"));
+        std::fs::write(&cargo, "").unwrap();
+        let seen = |rustc: Option<&str>| {
+            cargos_toolchain_has_target(Some(cargo.clone().into()), rustc.map(Into::into))
+        };
+        assert!(!seen(None), "no rustc beside cargo: ask rustc");
+        std::fs::write(toolchain.join(format!("bin/rustc{exe}")), "").unwrap();
+        assert!(!seen(None), "the target is not installed");
+        std::fs::create_dir_all(toolchain.join("lib/rustlib").join(WASM_TARGET).join("lib"))
+            .unwrap();
+        assert!(seen(None));
+        assert!(
+            !seen(Some("/elsewhere/rustc")),
+            "$RUSTC is another compiler"
+        );
+        assert!(!cargos_toolchain_has_target(None, None), "no $CARGO");
+    }
 }

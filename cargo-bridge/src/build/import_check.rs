@@ -40,14 +40,14 @@ pub fn check(
     wasm_bindgen: Option<&str>,
     crates: &[CrateArtifact],
 ) -> Result<()> {
-    let module = walrus::Module::from_buffer(bytes)
-        .with_context(|| format!("{wasm_name} is not a valid WebAssembly module"))?;
-    for import in module.imports.iter() {
-        let module_name = import.module.as_str();
+    for (module_name, field) in
+        imports(bytes).with_context(|| format!("{wasm_name} is not a valid WebAssembly module"))?
+    {
+        let module_name = module_name.as_str();
+        let field = field.as_str();
         if BRIDGE_MODULES.contains(&module_name) {
             continue;
         }
-        let field = import.name.as_str();
         if WASM_BINDGEN_MODULES.contains(&module_name) {
             if wasm_bindgen.is_some() {
                 continue;
@@ -70,6 +70,31 @@ pub fn check(
         );
     }
     Ok(())
+}
+
+/// The (module, field) of every import of `wasm`. Only the sections before the import
+/// section are read: a debug module is megabytes of code and DWARF that a full parse
+/// would decode on every build (the later steps, wasm-bindgen's CLI or walrus, read and
+/// check the whole module).
+fn imports(wasm: &[u8]) -> Result<Vec<(String, String)>> {
+    let mut found = Vec::new();
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        match payload? {
+            wasmparser::Payload::ImportSection(section) => {
+                for import in section.into_imports() {
+                    let import = import?;
+                    found.push((import.module.to_string(), import.name.to_string()));
+                }
+                break;
+            }
+            // Sections come in a fixed order: none after these holds imports.
+            wasmparser::Payload::FunctionSection(_)
+            | wasmparser::Payload::CodeSectionStart { .. }
+            | wasmparser::Payload::End(_) => break,
+            _ => {}
+        }
+    }
+    Ok(found)
 }
 
 /// ` (imported by the compiled code of crate `a`, `b`)`, or nothing if no crate's object
@@ -119,6 +144,33 @@ fn import_entry(module: &str, field: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_imports_are_read_from_the_import_section() {
+        let mut module = walrus::Module::default();
+        let ty = module.types.add(&[walrus::ValType::I32], &[]);
+        module.add_import_func("env", "f", ty);
+        module.add_import_func("__wbindgen_placeholder__", "g", ty);
+        let bytes = module.emit_wasm();
+        assert_eq!(
+            imports(&bytes).unwrap(),
+            [
+                ("env".to_string(), "f".to_string()),
+                ("__wbindgen_placeholder__".to_string(), "g".to_string())
+            ]
+        );
+        assert!(imports(b"\0asm\x02\0\0\0").is_err(), "a bad header");
+        let error = check(b"not wasm", "x.wasm", None, &[]).unwrap_err();
+        assert!(
+            format!("{error:#}").contains("x.wasm is not a valid WebAssembly module"),
+            "{error:#}"
+        );
+        let error = check(&bytes, "x.wasm", None, &[]).unwrap_err();
+        assert!(
+            format!("{error:#}").contains("`f` from module `env`"),
+            "{error:#}"
+        );
+    }
 
     #[test]
     fn import_entries_are_length_prefixed() {

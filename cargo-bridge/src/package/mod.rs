@@ -116,6 +116,18 @@ fn readme_and_licenses(krate: &BridgeCrate) -> Result<Vec<(String, Vec<u8>)>> {
 
 /// Every file under `dir`, sorted, as (`/`-separated path relative to `dir`, bytes).
 pub fn files_under(dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
+    paths_under(dir)?
+        .into_iter()
+        .map(|(rel, path)| {
+            let bytes =
+                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+            Ok((rel, bytes))
+        })
+        .collect()
+}
+
+/// Every file under `dir`, sorted, as (`/`-separated path relative to `dir`, path).
+fn paths_under(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
     let mut files = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(here) = stack.pop() {
@@ -134,13 +146,33 @@ pub fn files_under(dir: &Path) -> Result<Vec<(String, Vec<u8>)>> {
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect::<Vec<_>>()
                 .join("/");
-            let bytes =
-                std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-            files.push((rel, bytes));
+            files.push((rel, path));
         }
     }
     files.sort();
     Ok(files)
+}
+
+/// Move every file under `from` (a tool's scratch output) to the same path under `to`;
+/// their `/`-separated paths, sorted. Each is renamed over its old version (a reader sees
+/// the old file or the new one), without copying its bytes: a debug module is megabytes,
+/// copied on every rebuild otherwise. Across file systems, it is copied as [`write_files`]
+/// writes.
+pub fn move_files(from: &Path, to: &Path) -> Result<Vec<String>> {
+    let files = paths_under(from)?;
+    for (rel, path) in &files {
+        let dest = to.join(rel);
+        if let Some(parent) = dest.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        if std::fs::rename(path, &dest).is_err() {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            replace_file(&dest, &bytes)?;
+        }
+    }
+    Ok(files.into_iter().map(|(rel, _)| rel).collect())
 }
 
 /// Beside a plain wasm-bindgen crate's files (`written`, wasm-bindgen's): package.json

@@ -9,12 +9,14 @@
 //! `wasm-opt`, the profile tables, and wasm-pack's `[package.metadata.wasm-pack]`) into its
 //! [`PackageSettings`]. The pieces: `identity.rs` and `js_names.rs` (the two values, and
 //! the renaming `js-names` makes), `packaging.rs` (the package's keys, wasm-pack's table),
-//! `workspace.rs` (`cargo metadata`: which crates), `flags.rs` (the command line's build
+//! `workspace.rs` (`cargo metadata`: which crates; `metadata_cache.rs` keeps its answer
+//! between builds), `flags.rs` (the command line's build
 //! flags). Bad input is an error naming the manifest, the key, the value and the valid ones.
 
 pub mod flags;
 pub mod identity;
 pub mod js_names;
+mod metadata_cache;
 pub mod packaging;
 pub mod workspace;
 

@@ -65,13 +65,12 @@ pub fn load(
     // through a `[target.'cfg(target_arch = "wasm32")'.dependencies]` table (uuid's `js`).
     let mut options = vec!["--filter-platform".to_string(), WASM_TARGET.to_string()];
     options.extend(features.iter().cloned());
-    cmd.other_options(options);
+    cmd.other_options(options.clone());
     if let Some(path) = manifest_path {
         check_manifest_path(path)?;
         cmd.manifest_path(path);
     }
-    let metadata = cmd
-        .exec()
+    let metadata = super::metadata_cache::exec(&cmd, manifest_path, &options)
         .context("reading the workspace with `cargo metadata`")
         .map_err(crate::build::runtime_copy::explain_metadata_error)?;
     let manifest_path = metadata

@@ -64,10 +64,13 @@ pub fn package(krate: &BridgeCrate, files: &Files, plain: &Plain) -> Result<Stri
     let out = run_dir.path();
     run_cli(plain, settings, stem, files.typescript, out)?;
     let wasm_file = out.join(format!("{stem}_bg.wasm"));
-    let mut wasm =
-        std::fs::read(&wasm_file).with_context(|| format!("reading {}", wasm_file.display()))?;
-    let built = wasm.len();
+    let built = std::fs::metadata(&wasm_file)
+        .with_context(|| format!("reading {}", wasm_file.display()))?
+        .len();
+    let mut packaged = built;
     if let WasmOpt::Flags(flags) = &settings.wasm_opt {
+        let wasm = std::fs::read(&wasm_file)
+            .with_context(|| format!("reading {}", wasm_file.display()))?;
         let mut flags = flags.clone();
         // Profiling: wasm-opt keeps the name section too.
         if plain.profile == Profile::Profiling {
@@ -75,7 +78,7 @@ pub fn package(krate: &BridgeCrate, files: &Files, plain: &Plain) -> Result<Stri
         }
         let cargo_wasm = std::fs::read(plain.wasm)
             .with_context(|| format!("reading {}", plain.wasm.display()))?;
-        wasm = crate::package::wasm_opt::run(
+        let wasm = crate::package::wasm_opt::run(
             wasm,
             &WasmOpt::Flags(flags),
             &plain.scratch,
@@ -85,6 +88,7 @@ pub fn package(krate: &BridgeCrate, files: &Files, plain: &Plain) -> Result<Stri
         )?;
         std::fs::write(&wasm_file, &wasm)
             .with_context(|| format!("writing {}", wasm_file.display()))?;
+        packaged = wasm.len() as u64;
     }
     // wasm-bindgen's own package.json (npm dependencies of its JS imports) is merged
     // into ours, not shipped as it is.
@@ -101,16 +105,15 @@ pub fn package(krate: &BridgeCrate, files: &Files, plain: &Plain) -> Result<Stri
         }
         Err(_) => None,
     };
-    let written = package::files_under(out)?;
     std::fs::create_dir_all(&files.out_dir)
         .with_context(|| format!("creating the output directory {}", files.out_dir.display()))?;
-    package::write_files(&files.out_dir, &written)?;
-    let names: Vec<&str> = written.iter().map(|(name, _)| name.as_str()).collect();
+    let written = package::move_files(out, &files.out_dir)?;
+    let names: Vec<&str> = written.iter().map(String::as_str).collect();
     package::write_wasm_pack_extras(files, krate, plain.target, &names, dependencies)?;
     Ok(format!(
         "wasm-bindgen --target {}, {built} → {} bytes of wasm",
         cli_target(plain.target),
-        wasm.len()
+        packaged
     ))
 }
 
