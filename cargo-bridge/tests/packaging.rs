@@ -474,3 +474,42 @@ console.log(JSON.stringify(WebAssembly.Module.exports(module).map((e) => e.name)
     );
     assert!(dts.contains("export const memory: __WasmMemory;"), "{dts}");
 }
+
+/// A module built with `strip = true` has no `target_features` section: wasm-opt gets
+/// rustc's default features, unless the crate's flags name features (wasm-pack's
+/// metadata), which are then passed as they are, as wasm-pack passes them.
+#[test]
+fn a_stripped_module_gets_rustcs_features_unless_the_crate_names_its_own() {
+    let project = Project::workspace(&["strip"], "[profile.release]\nstrip = true\n");
+    let metadata = |flags: &str| {
+        format!("[package.metadata.wasm-pack.profile.release]\nwasm-opt = [{flags}]\n")
+    };
+    project.bridge_crate(
+        "strip",
+        "stripped-counter",
+        "\"cdylib\"",
+        &metadata("\"-O\""),
+        LIB,
+    );
+    let (path, log) = fake_wasm_opt(&project);
+    let env = [("PATH", path.as_str())];
+    run_in_env(&project.root(), &["build", "--release"], &env).ok();
+    let args = read(&log);
+    assert!(
+        args.starts_with("-O --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext "),
+        "rustc's default features follow the crate's flags: {args}"
+    );
+    std::fs::remove_file(&log).unwrap();
+    let manifest = project.path("strip/Cargo.toml");
+    let text = read(&manifest).replace(
+        &metadata("\"-O\""),
+        &metadata("\"-Oz\", \"--enable-bulk-memory\""),
+    );
+    std::fs::write(&manifest, text).unwrap();
+    run_in_env(&project.root(), &["build", "--release"], &env).ok();
+    let args = read(&log);
+    assert!(
+        args.starts_with("-Oz --enable-bulk-memory ") && !args.contains("--enable-sign-ext"),
+        "the crate's features are the whole list: {args}"
+    );
+}

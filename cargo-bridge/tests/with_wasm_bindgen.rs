@@ -406,17 +406,23 @@ fn wasm_packs_wasm_bindgen_keys_reach_the_cli_of_a_joined_crate() {
     // Defaults (wasm-pack's): the dev profile's JS glue has wasm-bindgen's debug checks.
     let defaults = build("");
     assert!(defaults.contains("--debug"), "{defaults}");
-    for flag in ["--no-demangle", "--omit-default-module-path"] {
+    for flag in [
+        "--no-demangle",
+        "--omit-default-module-path",
+        "--split-linked-modules",
+    ] {
         assert!(!defaults.contains(flag), "{flag} in {defaults}");
     }
     let set = build(
         "[package.metadata.wasm-pack.profile.dev.wasm-bindgen]\ndebug-js-glue = false\n\
-         demangle-name-section = false\ndwarf-debug-info = true\nomit-default-module-path = true\n",
+         demangle-name-section = false\ndwarf-debug-info = true\nomit-default-module-path = true\n\
+         split-linked-modules = true\n",
     );
     for flag in [
         "--no-demangle",
         "--keep-debug",
         "--omit-default-module-path",
+        "--split-linked-modules",
     ] {
         assert!(set.contains(flag), "{flag} not in {set}");
     }

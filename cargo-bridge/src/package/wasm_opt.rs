@@ -4,7 +4,8 @@
 //! Which binaryen: `binaryen.rs`. wasm-opt is told the module's WebAssembly features: it
 //! reads rustc's `target_features` section itself, and a module without one (built with
 //! `strip = true`) gets rustc's default features by flag, so wasm-opt neither rejects
-//! its bulk-memory or sign-ext instructions nor adds instructions the target lacks.
+//! its bulk-memory or sign-ext instructions nor adds instructions the target lacks, unless
+//! the crate's flags name features of their own (as wasm-pack, which adds none).
 
 use crate::progress::Step;
 use crate::settings::packaging::WasmOpt;
@@ -34,6 +35,24 @@ pub fn features_stripped(cargo_wasm: &[u8]) -> bool {
     !has_custom_section(cargo_wasm, "target_features")
 }
 
+/// wasm-opt's flags: the profile's, and for a module whose features were stripped,
+/// rustc's default features, unless the flags name features themselves (wasm-pack's
+/// `wasm-opt = ["-Oz", "--enable-bulk-memory", …]`): then the crate's list is the whole
+/// list, as wasm-pack passes it, and the package is byte for byte what wasm-pack's
+/// pipeline makes (wasm-opt writes the features it was told into the module).
+fn arguments(flags: &[String], stripped: bool) -> Vec<String> {
+    let mut args = flags.to_vec();
+    let names_features = flags.iter().any(|flag| {
+        flag.starts_with("--enable-")
+            || flag.starts_with("--disable-")
+            || ["--all-features", "-all", "--mvp-features", "-mvp"].contains(&flag.as_str())
+    });
+    if stripped && !names_features {
+        args.extend(RUSTC_DEFAULT_FEATURES.iter().map(|f| f.to_string()));
+    }
+    args
+}
+
 /// The optimized module, or `wasm` unchanged when wasm-opt is off. `stripped`: see
 /// [`features_stripped`].
 /// `scratch` is the directory (in the target directory) where each run makes a directory
@@ -58,10 +77,7 @@ pub fn run(
     let input = run_dir.path().join(format!("{lib_name}.pre-opt.wasm"));
     let output = run_dir.path().join(format!("{lib_name}.opt.wasm"));
     std::fs::write(&input, &wasm).with_context(|| format!("writing {}", input.display()))?;
-    let mut args = flags.clone();
-    if stripped {
-        args.extend(RUSTC_DEFAULT_FEATURES.iter().map(|f| f.to_string()));
-    }
+    let args = arguments(flags, stripped);
     let out = Command::new(program)
         .args(&args)
         .arg(&input)
@@ -143,6 +159,23 @@ fn has_custom_section(wasm: &[u8], name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stripped_module_gets_rustcs_features_unless_the_flags_name_their_own() {
+        let flags = |list: &[&str]| list.iter().map(|f| f.to_string()).collect::<Vec<_>>();
+        assert_eq!(arguments(&flags(&["-O"]), false), ["-O"]);
+        let with_defaults = arguments(&flags(&["-O"]), true);
+        assert_eq!(with_defaults[0], "-O");
+        assert_eq!(&with_defaults[1..], RUSTC_DEFAULT_FEATURES);
+        for own in [
+            &["-Oz", "--enable-bulk-memory", "--enable-sign-ext"][..],
+            &["-O", "--disable-reference-types"],
+            &["-O", "--all-features"],
+            &["-O", "-mvp"],
+        ] {
+            assert_eq!(arguments(&flags(own), true), flags(own), "{own:?}");
+        }
+    }
 
     #[test]
     fn finds_custom_sections_by_name() {

@@ -4,7 +4,8 @@
 //! `[package.metadata.bridge.profile.<dev|profiling|release>]`; from wasm-pack's own
 //! `[package.metadata.wasm-pack.profile.<dev|profiling|release>]`, its `wasm-opt` and
 //! `wasm-bindgen` keys (`debug-js-glue`, `demangle-name-section`, `dwarf-debug-info`,
-//! `omit-default-module-path`), so a wasm-pack crate builds as it did. A bridge key
+//! `omit-default-module-path`, and wasm-pack 0.15's `split-linked-modules`), so a
+//! wasm-pack crate builds as it did. A bridge key
 //! overrides the wasm-pack one; a key of wasm-pack's table cargo bridge does not know is a
 //! warning naming it (wasm-pack's table is another tool's, and grows), one of bridge's own
 //! table an error (`mod.rs`, which calls [`read`] for each crate it packages).
@@ -16,11 +17,12 @@ use std::path::Path;
 
 const TABLE: &str = "[package.metadata.bridge]";
 const PROFILES: [&str; 3] = ["dev", "profiling", "release"];
-const WASM_BINDGEN_KEYS: [&str; 4] = [
+const WASM_BINDGEN_KEYS: [&str; 5] = [
     "debug-js-glue",
     "demangle-name-section",
     "dwarf-debug-info",
     "omit-default-module-path",
+    "split-linked-modules",
 ];
 
 /// Whether and how binaryen's `wasm-opt` runs on the module.
@@ -51,6 +53,8 @@ pub struct ProfileSettings {
     pub dwarf_debug_info: bool,
     /// `--omit-default-module-path` (the `web` target's `init()` needs the module's URL).
     pub omit_default_module_path: bool,
+    /// `--split-linked-modules` (wasm-pack 0.15): linked JS modules as files of their own.
+    pub split_linked_modules: bool,
 }
 
 impl ProfileSettings {
@@ -66,6 +70,7 @@ impl ProfileSettings {
             demangle_name_section: true,
             dwarf_debug_info: false,
             omit_default_module_path: false,
+            split_linked_modules: false,
         }
     }
 }
@@ -274,6 +279,7 @@ fn read_wasm_bindgen(
             "demangle-name-section" => &mut settings.demangle_name_section,
             "dwarf-debug-info" => &mut settings.dwarf_debug_info,
             "omit-default-module-path" => &mut settings.omit_default_module_path,
+            "split-linked-modules" => &mut settings.split_linked_modules,
             _ => {
                 unknown(format!("{key}` in `{here}"), &WASM_BINDGEN_KEYS)?;
                 continue;
@@ -431,7 +437,8 @@ mod tests {
                                 "wasm-bindgen": {"debug-js-glue": true, "demangle-name-section": false}},
                     "dev": {"wasm-opt": ["-O1"], "wasm-bindgen": {"dwarf-debug-info": true}},
                     "profiling": {"wasm-opt": false,
-                                  "wasm-bindgen": {"omit-default-module-path": true}},
+                                  "wasm-bindgen": {"omit-default-module-path": true,
+                                                   "split-linked-modules": true}},
                 }},
             }),
             "shelf",
@@ -445,7 +452,8 @@ mod tests {
         assert_eq!(s.dev.wasm_opt, WasmOpt::Flags(vec!["-O1".into()]));
         assert!(s.dev.dwarf_debug_info && s.dev.debug_js_glue);
         assert_eq!(s.profiling.wasm_opt, WasmOpt::Off);
-        assert!(s.profiling.omit_default_module_path);
+        assert!(s.profiling.omit_default_module_path && s.profiling.split_linked_modules);
+        assert!(!s.release.split_linked_modules);
         assert!(s.warnings.is_empty(), "{:?}", s.warnings);
         // bridge's top-level wasm-opt, then its profile table, over wasm-pack's.
         let s = read_json(
@@ -467,14 +475,14 @@ mod tests {
     fn unknown_wasm_pack_keys_are_warnings_naming_the_key_and_bridge_ones_errors() {
         let s = read_json(
             json!({"wasm-pack": {"profile": {
-                "release": {"wasm-opt": false, "wasm-bindgen": {"split-linked-modules": true}},
+                "release": {"wasm-opt": false, "wasm-bindgen": {"future-key": true}},
                 "custom": {},
             }, "other": 1}}),
             "shelf",
         )
         .unwrap();
         let all = s.warnings.join("\n");
-        for key in ["`split-linked-modules`", "`custom`", "`other`"] {
+        for key in ["`future-key`", "`custom`", "`other`"] {
             assert!(all.contains(key), "{key} in {all}");
         }
         assert!(all.contains("/x/Cargo.toml"), "{all}");

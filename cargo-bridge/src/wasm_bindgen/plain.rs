@@ -40,6 +40,7 @@ pub fn settings_flags(settings: &ProfileSettings) -> impl Iterator<Item = &'stat
             settings.omit_default_module_path,
             "--omit-default-module-path",
         ),
+        (settings.split_linked_modules, "--split-linked-modules"),
     ]
     .into_iter()
     .filter_map(|(on, flag)| on.then_some(flag))
