@@ -55,9 +55,12 @@ pub struct GlueModel {
     /// Every function's wasm export, bound once at instantiation: a call then loads a
     /// module binding instead of looking the name up on the exports object.
     pub exports: Vec<ExportBinding>,
-    /// Debug glue (a build without `--release`, set by the post-process): the leak
-    /// detector and the argument checks of `templates/debug/`. Release glue has none of it.
+    /// Debug glue (a build without `--release`, set by the post-process): the argument
+    /// checks and checked views of `templates/debug/`. Release glue has none of it.
     pub debug: bool,
+    /// Debug glue with a `rust`-mode class: the leak detector (`debug/leaks.js.j2`) and
+    /// `__bridgeLeaks()`, which can report only wrappers of that mode, so ship only then.
+    pub leak_detector: bool,
     /// The package's wasm-bindgen half (disabled for a crate without wasm-bindgen).
     pub wbg: super::WasmBindgenView,
     /// Some export returns a view of wasm memory (`&[T]`): debug glue then counts the
@@ -204,6 +207,7 @@ impl GlueModel {
             owned_closures: false,
             exports: Vec::new(),
             debug: false,
+            leak_detector: false,
             wbg: Default::default(),
             views,
             flat: false,

@@ -166,6 +166,11 @@ pub fn run(
         &exports,
     );
     model.debug = naming.debug;
+    model.leak_detector = naming.debug
+        && model
+            .classes
+            .iter()
+            .any(|c| c.mode == crate::settings::identity::IdentityMode::Rust.as_str());
     model.tasks = uses_tasks;
     model.owned_closures = owned_closures;
     model.guard_markers = guard_markers;
