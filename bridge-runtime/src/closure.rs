@@ -438,6 +438,38 @@ macro_rules! arities {
         }
     };
 }
+// One argument lent: `Closure<dyn Fn(&JsValue)>` / `<dyn FnMut(&JsValue)>` (wasm-bindgen
+// writes event listeners so). The value JS passed is borrowed for the call, not cloned.
+#[allow(coherence_leak_check)] // `dyn for<'a> Fn(&'a JsValue)` is not `dyn Fn(A0)`
+impl<F, R> IntoClosure<dyn Fn(&JsValue) -> R> for F
+where
+    F: Fn(&JsValue) -> R + 'static,
+    R: ClosureReturn,
+{
+    fn into_call(self) -> ErasedCall {
+        Box::new(move |args: JsValue, label: &str| {
+            let a0 = arg::<JsValue>(&args, "0", label)?;
+            drop(args);
+            (self)(&a0).into_return().map_err(Thrown::Value)
+        })
+    }
+}
+
+#[allow(coherence_leak_check)]
+impl<F, R> IntoClosure<dyn FnMut(&JsValue) -> R> for F
+where
+    F: FnMut(&JsValue) -> R + 'static,
+    R: ClosureReturn,
+{
+    fn into_call(mut self) -> ErasedCall {
+        Box::new(move |args: JsValue, label: &str| {
+            let a0 = arg::<JsValue>(&args, "0", label)?;
+            drop(args);
+            (self)(&a0).into_return().map_err(Thrown::Value)
+        })
+    }
+}
+
 arities!();
 arities!(A0 a0 "0");
 arities!(A0 a0 "0", A1 a1 "1");
