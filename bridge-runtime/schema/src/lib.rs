@@ -115,6 +115,11 @@ pub fn type_id(crate_name: &str, rust_name: &str) -> String {
 /// the type as written (`#wasm-bindgen:extern:web_sys::HtmlElement`).
 pub const WASM_BINDGEN_TYPE_ID: &str = "#wasm-bindgen";
 
+/// The type id of `bridge_runtime::JsValue` reached under another name (`use ... as`, a
+/// type alias: the macro knows it only by its name); `cargo bridge` reads it as a JS value
+/// of any type.
+pub const JS_VALUE_TYPE_ID: &str = "#js-value";
+
 /// A wasm-bindgen type's id, read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WasmBindgenType<'a> {

@@ -11,7 +11,8 @@
 //! stored when the read throws), `closure.rs` a Rust closure's box behind a JS function,
 //! `iterator.rs` an iterator returned to JS, boxed in its own type (`into_abi`, and
 //! `next`/`free` typed by an `IterType<I>` the macro infers from the callee, so a pull is a
-//! direct call); `wbg_values.rs` (feature `wasm-bindgen`) converts to and from
+//! direct call); `renamed.rs` lets `JsValue` cross under another name (`use .. as`, a type
+//! alias); `wbg_values.rs` (feature `wasm-bindgen`) converts to and from
 //! `wasm_bindgen::JsValue`, `wbg_types.rs` lets wasm-bindgen's types cross `#[bridge]`
 //! signatures through it. This file only declares and re-exports.
 
@@ -22,6 +23,7 @@ mod exception;
 pub(crate) mod host;
 #[doc(hidden)]
 pub mod iterator;
+mod renamed;
 mod statics;
 mod value;
 #[cfg(feature = "wasm-bindgen")]

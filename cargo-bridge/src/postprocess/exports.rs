@@ -251,6 +251,7 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
     }
     check_unique_type_ids(&exports, wasm)?;
     add_wasm_bindgen_types(&mut exports);
+    add_renamed_js_value(&mut exports);
     check_type_refs(&exports, wasm)?;
     resolve_by_value(&mut exports);
     resolve_enum_views(&mut exports, wasm)?;
@@ -464,6 +465,32 @@ fn add_wasm_bindgen_types(exports: &mut Exports) {
             },
         });
     }
+}
+
+/// `JsValue` under another name (`bridge_runtime`'s `js/renamed.rs`): a JS type of the
+/// module with no class behind it (structural), typed `any`, as `JsValue` is.
+fn add_renamed_js_value(exports: &mut Exports) {
+    let id = bridge_schema::JS_VALUE_TYPE_ID;
+    let Some(crate_name) = type_refs(exports)
+        .into_iter()
+        .find(|(_, _, ty)| ty.type_ids().contains(&id))
+        .map(|(_, crate_name, _)| crate_name.clone())
+    else {
+        return;
+    };
+    exports.js_types.push(DataExport {
+        crate_name,
+        def: JsTypeDef {
+            type_id: id.to_string(),
+            rust_name: "JsValue".into(),
+            source: ImportSource::Global {
+                namespace: Vec::new(),
+                name: "JsValue".into(),
+            },
+            structural: true,
+            typescript_type: Some("any".into()),
+        },
+    });
 }
 
 /// The name of a wasm-bindgen type as written (`web_sys::HtmlElement`, `Level<'a>`): its

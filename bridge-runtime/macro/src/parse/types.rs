@@ -627,6 +627,16 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
              type itself (`&dyn Fn(..)` lent for the call, `Box<dyn Fn(..)>` kept by JS)",
         ));
     }
+    if seg.ident == "Result" {
+        // An export returns `Result<T, E>` (taken before this); a JS import or callback
+        // catches into `Result<T, JsError>`, known by that name.
+        return Err(unsupported(
+            ty,
+            "a `Result` crosses as an export's result (`Result<T, E>`), or as a JS import's \
+             `Result<T, JsError>` (it catches what JS throws): write `JsError` by its name \
+             there (#[bridge] does not see through a type alias or `use .. as` rename)",
+        ));
+    }
     if !matches!(seg.arguments, PathArguments::None) {
         return Err(unsupported(ty, "exported types are not generic"));
     }
