@@ -307,6 +307,12 @@ fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Resul
         } else if key == "skip" {
             args.skip = true;
             Ok(())
+        } else if key == "this" {
+            Err(meta.error(
+                "`this` (wasm-bindgen's JS `this` as a free function's first argument) is not \
+                 supported: take the object as an ordinary first parameter, and have JS call \
+                 `f(obj, ..)` rather than `f.call(obj, ..)`",
+            ))
         } else {
             Err(meta.error(
                 "unknown #[bridge] argument on a member: valid arguments are `constructor`, \
