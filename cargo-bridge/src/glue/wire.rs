@@ -20,7 +20,7 @@ use super::type_names::TypeNames;
 use super::untagged::{self, Witness};
 use crate::postprocess::exports::TypeDef;
 use bridge_schema::lowering::{FromWasm, JsType, Scalar};
-use bridge_schema::{Field, Ty};
+use bridge_schema::{EnumDef, Field, Ty};
 use serde::Serialize;
 
 /// One codec: `templates/wire.js.j2` renders `wireRead_<name>` and `wireWrite_<name>`.
@@ -459,6 +459,32 @@ fn field(name: String, ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) -> 
     }
 }
 
+/// An enum's variants, with an untagged union's strings and tests (`untagged.rs`).
+fn variants(e: &EnumDef, names: &TypeNames, out: &mut Vec<CodecView>) -> Vec<VariantView> {
+    let last_tuple = e.variants.iter().rposition(|v| !v.fields.is_empty());
+    e.variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let (literal, witness) = match (e.untagged, &v.fields[..]) {
+                (true, []) => (Some(untagged::literal(v)), None),
+                (true, [f]) => {
+                    let codec = |t: &Ty| codec_name(t, names);
+                    (None, Some(untagged::witness(&f.ty, names, codec)))
+                }
+                _ => (None, None),
+            };
+            VariantView {
+                name: v.name.clone(),
+                fields: fields(&v.fields, names, out),
+                literal,
+                witness,
+                catch_all: e.untagged && e.fallback && last_tuple == Some(i),
+            }
+        })
+        .collect()
+}
+
 fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
     let name = codec_name(ty, names);
     if out.iter().any(|c| c.name == name) {
@@ -515,41 +541,17 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
                 fields: fields(&r.fields, names, out),
                 ..base
             },
-            TypeDef::Enum(e) => {
-                let last_tuple = e.variants.iter().rposition(|v| !v.fields.is_empty());
-                CodecView {
-                    kind: if e.untagged {
-                        CodecKind::Union
-                    } else if e.is_fieldless() {
-                        CodecKind::Fieldless
-                    } else {
-                        CodecKind::Enum
-                    },
-                    variants: e
-                        .variants
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| {
-                            let (literal, witness) = match (e.untagged, &v.fields[..]) {
-                                (true, []) => (Some(untagged::literal(v)), None),
-                                (true, [f]) => {
-                                    let codec = |t: &Ty| codec_name(t, names);
-                                    (None, Some(untagged::witness(&f.ty, names, codec)))
-                                }
-                                _ => (None, None),
-                            };
-                            VariantView {
-                                name: v.name.clone(),
-                                fields: fields(&v.fields, names, out),
-                                literal,
-                                witness,
-                                catch_all: e.untagged && e.fallback && last_tuple == Some(i),
-                            }
-                        })
-                        .collect(),
-                    ..base
-                }
-            }
+            TypeDef::Enum(e) => CodecView {
+                kind: if e.untagged {
+                    CodecKind::Union
+                } else if e.is_fieldless() {
+                    CodecKind::Fieldless
+                } else {
+                    CodecKind::Enum
+                },
+                variants: variants(e, names, out),
+                ..base
+            },
             TypeDef::Class(_) | TypeDef::JsType(_) => unreachable!("classes are read inline"),
         },
         Ty::Tuple(elems) => CodecView {
