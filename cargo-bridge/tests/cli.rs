@@ -790,6 +790,16 @@ pub fn greet(name: String) -> String {
     {
         assert!(!dts.contains(word), "{word} in the .d.ts:\n{dts}");
     }
+    // Nothing borrows an object: no unborrow code in the glue, nor in the module (its
+    // exports went with it), while a class's methods borrow `this`.
+    let names = |wasm: &Path| {
+        let bytes = std::fs::read(wasm).unwrap();
+        bytes.windows(17).any(|w| w == b"__bridge_unborrow")
+    };
+    assert!(!read(&plain.join("plain_fns.js")).contains("unborrow"));
+    assert!(!names(&plain.join("plain_fns_bg.wasm")));
+    assert!(read(&pointed.join("pointed_class.js")).contains("__bridge_unborrow"));
+    assert!(names(&pointed.join("pointed_class_bg.wasm")));
     let check = r#"console.log(JSON.stringify([m.greet("x"), Object.keys(m).sort()]));"#;
     let want = r#"["hello x",["greet"]]"#;
     let esm_source = format!(

@@ -79,6 +79,10 @@ pub struct GlueModel {
     /// error's `Display`): the glue keeps the markers and `$rethrow` reads them. Set by
     /// the post-process; without the imports no marker can exist, and none of it ships.
     pub guard_markers: bool,
+    /// Some call borrows an object (`FnView::borrows`): `$rethrow` ends what a panicked
+    /// call still held. Without one (a package of free functions), no unborrow code
+    /// ships, and `transforms/unused_exports.rs` drops the runtime's unborrow exports.
+    pub borrows: bool,
 }
 
 /// One module binding of a wasm export's function (`let <var>` = `$wasm[<symbol>]`).
@@ -213,6 +217,7 @@ impl GlueModel {
             flat: false,
             fast_pools: classes.iter().any(|c| c.mode == IdentityMode::Rust),
             guard_markers: false,
+            borrows: false,
         }
         .number_functions()
         .mark_cached_wrappers(classes)
@@ -232,6 +237,7 @@ impl GlueModel {
                 c.var = format!("$closure{}", self.closures.len());
                 self.flat |=
                     c.call.ret.flat || c.call.params.iter().any(|p| p.ty.flat_param.is_some());
+                self.borrows |= !c.call.borrows.is_empty();
                 self.closures.push(c.clone());
             }
         }
@@ -246,25 +252,30 @@ impl GlueModel {
         let mut exports = Vec::new();
         let mut finishes = Vec::new();
         let mut flat = false;
+        let mut borrows = false;
         for f in self.fns_mut() {
             flat |= f.ret.flat || f.params.iter().any(|p| p.ty.flat_param.is_some());
+            borrows |= !f.borrows.is_empty();
             bind_export(f, &mut exports);
             if let Some(c) = &mut f.closure {
                 bind_export(&mut c.call, &mut exports);
                 c.var = format!("$closure{}", closures.len());
                 flat |= c.call.ret.flat || c.call.params.iter().any(|p| p.ty.flat_param.is_some());
+                borrows |= !c.call.borrows.is_empty();
                 closures.push((**c).clone());
             }
             if let Some(fin) = &mut f.finish {
                 bind_export(&mut fin.call, &mut exports);
                 fin.var = format!("$finish{}", finishes.len());
                 flat |= fin.call.ret.flat;
+                borrows |= !fin.call.borrows.is_empty();
                 finishes.push((**fin).clone());
             }
         }
         self.closures = closures;
         self.finishes = finishes;
         self.flat = flat;
+        self.borrows = borrows;
         self.exports = exports;
         self
     }
