@@ -21,106 +21,168 @@ use quote::{format_ident, quote};
 
 /// The thunk of `spec` (after the exports of the closure it returns, if it does).
 pub fn thunk(spec: &ThunkSpec) -> TokenStream {
-    let mut wasm_params = Vec::new();
-    let mut preludes = Vec::new();
-    let mut args = Vec::new();
+    let (wasm_params, preludes, args) = Preludes::of(spec).into_parts();
+    let (ret_sig, lower) = lower_return(&spec.ret);
+    let symbol = &spec.symbol;
+    let ident = &spec.ident;
+    let (value, after) = result(spec, call(spec, &args));
+    let closure = returned_closure(spec, args.len());
+    let asynchronous = spec.asynchronous.as_ref().map(|a| {
+        let items = &a.items;
+        let finish = thunk(&a.finish);
+        quote! { #items #finish }
+    });
+    quote! {
+        #closure
+        #asynchronous
+        #[unsafe(export_name = #symbol)]
+        #[allow(non_snake_case, unused_mut, clippy::all)]
+        unsafe extern "C" fn #ident(#(#wasm_params),*) #ret_sig {
+            let __result = (|| {
+                #(#preludes)*
+                ::core::result::Result::Ok::<_, ::bridge_runtime::abi::BridgeError>(#value)
+            })();
+            let __value = ::bridge_runtime::abi::or_throw(__result);
+            #after
+            #lower
+        }
+    }
+}
+
+/// Where a refused argument `param` of `spec` was (`ArgSite`), for its error message.
+fn arg_site(spec: &ThunkSpec, param: &str) -> TokenStream {
     let class_name = match &spec.class {
         Some(ty) => quote! { <#ty as ::bridge_runtime::BridgeClass>::NAME },
         None => quote! { "" },
     };
     let member = &spec.member;
-    let site = |param: &str| {
-        quote! { &::bridge_runtime::abi::ArgSite { class: #class_name, member: #member, param: #param } }
-    };
+    quote! { &::bridge_runtime::abi::ArgSite { class: #class_name, member: #member, param: #param } }
+}
 
-    // Preludes run in two groups: first the lifts of owned values (infallible), then the
-    // steps that can refuse (borrows, wire reads, chars), so an early `?` return drops
-    // everything the call already owns (a String argument is not leaked by a refused
-    // borrow). A thunk that owns nothing may trap on a refused *first* borrow instead
-    // (`borrow_first_arg`): its hot path then calls nothing, and V8 gives a call-free wasm
-    // function no stack check. A trap runs no destructors, hence "owns nothing".
-    let owns_nothing = !matches!(spec.receiver, Receiver::Handle | Receiver::Value)
-        && spec.params.iter().all(|(_, info)| {
-            info.callback.is_none()
-                && (scalar(&info.ty).is_some()
-                    || matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_)))
-        });
-    let mut owned = Vec::new();
-    let mut checks = Vec::new();
-    // Objects taken by value (`self`, a user type parameter): each take begins after every
-    // other check (`TakeParam::begin`: a class is checked and marked, nothing moves), and
-    // all finish after the last began, so a refusal anywhere leaves every object in JS.
-    let mut takes = Vec::new();
-    let mut finishes = Vec::new();
-    // Owned values the call only borrows (`&str`, `&[T]`, `&JsValue`, `this: &Handle<Self>`):
-    // moved into new bindings after the checks, so they drop before the borrow guards (a
-    // `Handle`'s `Drop` may free an object and run user code, which may panic or throw: the
-    // glue then ends this call's borrows, which must still be live). A refusal returns
-    // before the moves, when no user code has run and JS still holds every object.
-    let mut kept = Vec::new();
-    // Borrow guards are numbered in the order they are taken (receiver, then parameters),
-    // the order of the glue's list of what to end (`FnView::borrows`).
-    let mut guards: u32 = 0;
-    // A borrow guard is live from here on: a later refusal must return, not trap.
-    let mut borrowed_before = matches!(spec.receiver, Receiver::Ref | Receiver::Mut);
-    let rt = quote! { ::bridge_runtime::abi };
+/// The thunk's wasm parameters, the steps that lift them into the call's arguments
+/// (by group, see [`Preludes::into_parts`]), and the arguments.
+///
+/// Preludes run in two groups: first the lifts of owned values (infallible), then the
+/// steps that can refuse (borrows, wire reads, chars), so an early `?` return drops
+/// everything the call already owns (a String argument is not leaked by a refused
+/// borrow). A thunk that owns nothing may trap on a refused *first* borrow instead
+/// (`borrow_first_arg`): its hot path then calls nothing, and V8 gives a call-free wasm
+/// function no stack check. A trap runs no destructors, hence "owns nothing".
+#[derive(Default)]
+struct Preludes {
+    wasm_params: Vec<TokenStream>,
+    args: Vec<TokenStream>,
+    owned: Vec<TokenStream>,
+    checks: Vec<TokenStream>,
+    /// Objects taken by value (`self`, a user type parameter): each take begins after every
+    /// other check (`TakeParam::begin`: a class is checked and marked, nothing moves), and
+    /// all finish after the last began, so a refusal anywhere leaves every object in JS.
+    takes: Vec<TokenStream>,
+    finishes: Vec<TokenStream>,
+    /// Owned values the call only borrows (`&str`, `&[T]`, `&JsValue`, `this: &Handle<Self>`):
+    /// moved into new bindings after the checks, so they drop before the borrow guards (a
+    /// `Handle`'s `Drop` may free an object and run user code, which may panic or throw: the
+    /// glue then ends this call's borrows, which must still be live). A refusal returns
+    /// before the moves, when no user code has run and JS still holds every object.
+    kept: Vec<Ident>,
+    /// Borrow guards are numbered in the order they are taken (receiver, then parameters),
+    /// the order of the glue's list of what to end (`FnView::borrows`).
+    guards: u32,
+    /// A borrow guard is live from here on: a later refusal must return, not trap.
+    borrowed_before: bool,
+    owns_nothing: bool,
+}
 
-    if let Some(class_ty) = &spec.class {
+impl Preludes {
+    /// The receiver's and the parameters' steps of `spec`.
+    fn of(spec: &ThunkSpec) -> Self {
+        let owns_nothing = !matches!(spec.receiver, Receiver::Handle | Receiver::Value)
+            && spec.params.iter().all(|(_, info)| {
+                info.callback.is_none()
+                    && (scalar(&info.ty).is_some()
+                        || matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_)))
+            });
+        let mut preludes = Preludes {
+            borrowed_before: matches!(spec.receiver, Receiver::Ref | Receiver::Mut),
+            owns_nothing,
+            ..Preludes::default()
+        };
+        if let Some(class_ty) = &spec.class {
+            preludes.receiver(spec, class_ty);
+        }
+        // Generated names, never the user's: a parameter may be a raw identifier (`r#type`),
+        // and `x` beside `x_len` must not collide with a generated `x_len`.
+        for (index, (js_name, info)) in spec.params.iter().enumerate() {
+            let name = format_ident!("__bridge_arg{}", index);
+            preludes.param(spec, &name, js_name, info);
+        }
+        preludes
+    }
+
+    /// `self`, of the class `class_ty`, as `spec` takes it.
+    fn receiver(&mut self, spec: &ThunkSpec, class_ty: &syn::Type) {
         let addr = format_ident!("__self_addr");
-        let site = site("self");
+        let site = arg_site(spec, "self");
+        let rt = quote! { ::bridge_runtime::abi };
         match spec.receiver {
             Receiver::None => {}
             Receiver::Ref | Receiver::Mut => {
                 let exclusive = spec.receiver == Receiver::Mut;
                 let binding = format_ident!("__self");
-                wasm_params.push(quote! { #addr: u32 });
-                let on_refusal = match (spec.refuses_released, owns_nothing) {
+                self.wasm_params.push(quote! { #addr: u32 });
+                let on_refusal = match (spec.refuses_released, self.owns_nothing) {
                     (true, _) => OnRefusal::TrapReleased,
                     (false, true) => OnRefusal::Trap,
                     (false, false) => OnRefusal::Return,
                 };
-                checks.push(borrow_prelude(
-                    &binding, class_ty, &addr, &site, exclusive, on_refusal, guards,
+                self.checks.push(borrow_prelude(
+                    &binding,
+                    class_ty,
+                    &addr,
+                    &site,
+                    exclusive,
+                    on_refusal,
+                    self.guards,
                 ));
-                guards += 1;
-                args.push(if exclusive {
+                self.guards += 1;
+                self.args.push(if exclusive {
                     quote! { &mut *#binding }
                 } else {
                     quote! { &*#binding }
                 });
             }
             Receiver::Handle => {
-                wasm_params.push(quote! { #addr: u32 });
-                owned.push(quote! {
+                self.wasm_params.push(quote! { #addr: u32 });
+                self.owned.push(quote! {
                     let __self = unsafe { #rt::handle_arg::<#class_ty>(#addr) };
                 });
-                kept.push(format_ident!("__self"));
-                args.push(quote! { &__self });
+                self.kept.push(format_ident!("__self"));
+                self.args.push(quote! { &__self });
             }
             Receiver::Value => {
-                wasm_params.push(quote! { #addr: u32 });
-                takes.push(quote! {
+                self.wasm_params.push(quote! { #addr: u32 });
+                self.takes.push(quote! {
                     let __self = unsafe { #rt::begin_take::<#class_ty>(#addr, #site) }?;
                 });
-                finishes.push(quote! { let __self = #rt::Taking::finish(__self); });
-                args.push(quote! { __self });
+                self.finishes
+                    .push(quote! { let __self = #rt::Taking::finish(__self); });
+                self.args.push(quote! { __self });
             }
         }
     }
 
-    // Generated names, never the user's: a parameter may be a raw identifier (`r#type`),
-    // and `x` beside `x_len` must not collide with a generated `x_len`.
-    for (index, (js_name, info)) in spec.params.iter().enumerate() {
-        let name = format_ident!("__bridge_arg{}", index);
+    /// The parameter `js_name` of `spec`, bound as `name`.
+    fn param(&mut self, spec: &ThunkSpec, name: &Ident, js_name: &str, info: &TyInfo) {
         if let Some(cb) = &info.callback {
             let symbol = bridge_schema::callback_symbol(&spec.symbol, js_name);
             let items = closures(&cb.call, &symbol, &name.to_string());
             let optional = matches!(info.ty, Ty::Option(_));
-            let (prelude, arg) = callback::lift_param(&name, cb, &symbol, &items, optional);
-            wasm_params.extend(abi::params(&name, &info.ty, Site::ExportParam, &quote! {}));
-            owned.push(prelude);
-            args.push(arg);
-            continue;
+            let (prelude, arg) = callback::lift_param(name, cb, &symbol, &items, optional);
+            self.wasm_params
+                .extend(abi::params(name, &info.ty, Site::ExportParam, &quote! {}));
+            self.owned.push(prelude);
+            self.args.push(arg);
+            return;
         }
         let by_value = match &info.ty {
             Ty::Named(_) => true,
@@ -128,60 +190,67 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             _ => false,
         };
         if spec.moves && by_value && !info.handle {
-            let take = take_param(&name, info, &site(js_name));
-            wasm_params.extend(take.wasm_params);
-            takes.push(take.prelude);
-            finishes.push(take.finish);
-            args.push(take.arg);
-            continue;
+            let take = take_param(name, info, &arg_site(spec, js_name));
+            self.wasm_params.extend(take.wasm_params);
+            self.takes.push(take.prelude);
+            self.finishes.push(take.finish);
+            self.args.push(take.arg);
+            return;
         }
-        let mut p = lift_param(&name, info, &site(js_name), guards);
+        let site = arg_site(spec, js_name);
+        let mut p = lift_param(name, info, &site, self.guards);
         let is_borrow = matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_));
-        if owns_nothing && is_borrow && !borrowed_before {
+        if self.owns_nothing && is_borrow && !self.borrowed_before {
             let exclusive = matches!(info.ty, Ty::ClassMut(_));
             p.prelude = borrow_prelude(
-                &name,
+                name,
                 &info.named,
-                &name,
-                &site(js_name),
+                name,
+                &site,
                 exclusive,
                 OnRefusal::Trap,
-                guards,
+                self.guards,
             );
         }
-        borrowed_before |= is_borrow;
+        self.borrowed_before |= is_borrow;
         let optional_borrow = matches!(&info.ty, Ty::Option(inner)
             if matches!(**inner, Ty::ClassRef(_) | Ty::ClassMut(_)));
         if is_borrow || optional_borrow {
-            guards += 1;
+            self.guards += 1;
         }
         if kept_by_thunk(info) {
-            kept.push(name.clone());
+            self.kept.push(name.clone());
         }
         let can_refuse = scalar(&info.ty).is_some()
             || info.ty.travels_on_wire()
             || is_borrow
             || optional_borrow
             || matches!(&info.ty, Ty::Option(inner) if scalar(inner).is_some());
-        wasm_params.extend(p.wasm_params);
+        self.wasm_params.extend(p.wasm_params);
         if can_refuse {
-            checks.push(p.prelude);
+            self.checks.push(p.prelude);
         } else {
-            owned.push(p.prelude);
+            self.owned.push(p.prelude);
         }
-        args.push(p.arg);
+        self.args.push(p.arg);
     }
-    preludes.extend(owned);
-    preludes.extend(checks);
-    preludes.extend(takes);
-    preludes.extend(finishes);
-    preludes.extend(kept.iter().map(|name| quote! { let #name = #name; }));
 
-    let (ret_sig, lower) = lower_return(&spec.ret);
-    let symbol = &spec.symbol;
-    let ident = &spec.ident;
+    /// The wasm parameters, the preludes in the order they run (owned lifts, checks,
+    /// takes begun, takes finished, kept values moved), and the call's arguments.
+    fn into_parts(self) -> (Vec<TokenStream>, Vec<TokenStream>, Vec<TokenStream>) {
+        let mut preludes = self.owned;
+        preludes.extend(self.checks);
+        preludes.extend(self.takes);
+        preludes.extend(self.finishes);
+        preludes.extend(self.kept.iter().map(|name| quote! { let #name = #name; }));
+        (self.wasm_params, preludes, self.args)
+    }
+}
+
+/// The call of `spec`'s callee with `args`, as it leaves the guards' closure.
+fn call(spec: &ThunkSpec, args: &[TokenStream]) -> TokenStream {
     let callee = &spec.callee;
-    let call = match &spec.ret.ty {
+    match &spec.ret.ty {
         // A view leaves the closure as its address and length: the slice borrows a guard.
         Ty::View(inner) => match scalar(inner) {
             Some((_, rust)) => {
@@ -204,33 +273,22 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             )
         },
         _ => quote! { #callee(#(#args),*) },
-    };
-    // `Err(e)` becomes the error thrown after the closure: every guard is dropped first,
-    // so an `Err` leaves nothing borrowed or half-done, and the hot `Ok` path holds no
-    // guard across a call (the error is built after the closure). A record or enum `e` is
-    // also encoded as the error's `data` (`ErrProbe` picks the way at compile time). An
-    // error type that borrows (from `&self`, say) cannot leave the closure: it is turned
-    // into the error inside, before the guards drop. After the closure, it is built by
-    // `throw_after_guards`, which tells the glue that no guard is live: a `Display` (or
-    // `Drop`) that panics or throws must not end the borrows again (they may be an outer
-    // call's by then).
-    // One reference per level of `ErrProbe`'s dispatch (`bridge_runtime::result`): a
-    // `Display` record or enum, `Display`, `Into<JsValue>`, `Into<wasm_bindgen::JsValue>`,
-    // unfit. Spanned at the error type: an unfit one gets `ExportError`'s message there.
-    let to_error = |err: &syn::Type| {
-        let span = syn::spanned::Spanned::span(err);
-        let into_error = quote::quote_spanned! {span=>
-            (&&&&&::bridge_runtime::abi::ErrProbe::<#err>::new(e)).make_error()
-        };
-        quote! {{
-            #[allow(unused_imports)]
-            use ::bridge_runtime::abi::{
-                ErrData as _, ErrMessage as _, ErrUnfit as _, ErrValue as _, ErrWbgValue as _,
-            };
-            #into_error
-        }}
-    };
-    let (value, after) = match &spec.ret.error {
+    }
+}
+
+/// The value the guards' closure returns (`call`, or its `Ok`) and the steps after it.
+///
+/// `Err(e)` becomes the error thrown after the closure: every guard is dropped first,
+/// so an `Err` leaves nothing borrowed or half-done, and the hot `Ok` path holds no
+/// guard across a call (the error is built after the closure). A record or enum `e` is
+/// also encoded as the error's `data` (`ErrProbe` picks the way at compile time). An
+/// error type that borrows (from `&self`, say) cannot leave the closure: it is turned
+/// into the error inside, before the guards drop. After the closure, it is built by
+/// `throw_after_guards`, which tells the glue that no guard is live: a `Display` (or
+/// `Drop`) that panics or throws must not end the borrows again (they may be an outer
+/// call's by then).
+fn result(spec: &ThunkSpec, call: TokenStream) -> (TokenStream, TokenStream) {
+    match &spec.ret.error {
         Some(err) if borrows(err) => {
             let to_error = to_error(err);
             (
@@ -260,7 +318,31 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
             )
         }
         None => (call, quote! {}),
+    }
+}
+
+/// The error thrown for `e: err`.
+///
+/// One reference per level of `ErrProbe`'s dispatch (`bridge_runtime::result`): a
+/// `Display` record or enum, `Display`, `Into<JsValue>`, `Into<wasm_bindgen::JsValue>`,
+/// unfit. Spanned at the error type: an unfit one gets `ExportError`'s message there.
+fn to_error(err: &syn::Type) -> TokenStream {
+    let span = syn::spanned::Spanned::span(err);
+    let into_error = quote::quote_spanned! {span=>
+        (&&&&&::bridge_runtime::abi::ErrProbe::<#err>::new(e)).make_error()
     };
+    quote! {{
+        #[allow(unused_imports)]
+        use ::bridge_runtime::abi::{
+            ErrData as _, ErrMessage as _, ErrUnfit as _, ErrValue as _, ErrWbgValue as _,
+        };
+        #into_error
+    }}
+}
+
+/// The exports of the closure or iterator `spec` returns, if it does (`arity`: the
+/// callee's argument count, the receiver included).
+fn returned_closure(spec: &ThunkSpec, arity: usize) -> TokenStream {
     // An iterator, or a `Result` of one (whose `Ok` the callee's type is inferred through).
     let iterator = match &spec.ret.ty {
         Ty::Iterator(_) => Some(false),
@@ -280,32 +362,13 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
         ),
         None => format!("the {what} returned by {}", spec.member),
     };
-    let closure = match (&spec.ret.callback, iterator) {
+    let (symbol, ident) = (&spec.symbol, &spec.ident);
+    match (&spec.ret.callback, iterator) {
         (Some(cb), Some(fallible)) => {
-            iterator_exports(symbol, ident, cb, &label, callee, args.len(), fallible)
+            iterator_exports(symbol, ident, cb, &label, &spec.callee, arity, fallible)
         }
         (Some(cb), _) => closure_exports(symbol, ident, cb, &label),
         (None, _) => quote! {},
-    };
-    let asynchronous = spec.asynchronous.as_ref().map(|a| {
-        let items = &a.items;
-        let finish = thunk(&a.finish);
-        quote! { #items #finish }
-    });
-    quote! {
-        #closure
-        #asynchronous
-        #[unsafe(export_name = #symbol)]
-        #[allow(non_snake_case, unused_mut, clippy::all)]
-        unsafe extern "C" fn #ident(#(#wasm_params),*) #ret_sig {
-            let __result = (|| {
-                #(#preludes)*
-                ::core::result::Result::Ok::<_, ::bridge_runtime::abi::BridgeError>(#value)
-            })();
-            let __value = ::bridge_runtime::abi::or_throw(__result);
-            #after
-            #lower
-        }
     }
 }
 
