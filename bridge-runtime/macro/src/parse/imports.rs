@@ -775,22 +775,7 @@ fn build(
     rust_name: String,
 ) -> syn::Result<ImportFn> {
     let sig = &f.sig;
-    if !sig.generics.params.is_empty() || sig.variadic.is_some() {
-        return Err(syn::Error::new_spanned(
-            sig,
-            "JS imports cannot be generic or variadic",
-        ));
-    }
-    if sig.asyncness.is_some() && member.is_some() {
-        return Err(syn::Error::new_spanned(
-            sig.asyncness,
-            format!(
-                "the async JS import `{rust_name}` is a member of a JS class: async members \
-                 are not supported yet; declare it as a free `async fn` of the block taking \
-                 the object as its first parameter (`this: &T`)"
-            ),
-        ));
-    }
+    check_signature(sig, member.as_ref(), &rust_name)?;
     // `async fn`: the call returns its promise (or any value) as a `JsValue`, which the
     // safe function's future awaits; a declared result other than `JsValue` is what a
     // second import converts the settled value to.
@@ -805,69 +790,18 @@ fn build(
     let what = format!("the JS import `{rust_name}`");
 
     let mut refs = TypeRefs::default();
-    let mut params = Vec::new();
-    let mut infos: Vec<(TyInfo, &syn::Type)> = Vec::new();
-    let mut users = Vec::new();
-    let mut binds = Vec::new();
     let js_value: syn::Type = syn::parse_quote!(&::bridge_runtime::JsValue);
+    let receives = has_receiver(member.as_ref());
+    let mut inputs = ImportParams::default();
     for (i, arg) in sig.inputs.iter().enumerate() {
-        let FnArg::Typed(t) = arg else {
-            return Err(syn::Error::new_spanned(arg, "JS imports take no `self`"));
-        };
-        // The body works on generated names (`x` beside `x_len` must not meet a generated
-        // `x_len`); each is bound to the user's parameter first.
-        let user = match &*t.pat {
-            Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
-            Pat::Wild(_) => format_ident!("__arg{}", i),
-            other => {
-                return Err(syn::Error::new_spanned(
-                    other,
-                    format!(
-                        "a JS import's parameter is a name or `_`, not the pattern `{}`: the \
-                         value goes to JS whole, so there is nothing to destructure; name the \
-                         parameter",
-                        quote::ToTokens::to_token_stream(other)
-                    ),
-                ));
-            }
-        };
-        let js = user.to_string();
-        let js = js.trim_start_matches("r#").trim_start_matches('_');
-        // A `&T` of a JS class of the block is lent as its `&JsValue`; a method's first
-        // parameter is its `&self`.
-        let lent = block_type(&t.ty, types, true).is_some();
-        // `Option<&T>` of the same: lent as that `&JsValue`, or `undefined` for `None`.
-        let lent_option = !lent && optional_block_ref(&t.ty, types);
-        let receiver = i == 0
-            && matches!(
-                member.as_ref().map(|m| m.form),
-                Some(MemberForm::Method | MemberForm::Getter | MemberForm::Setter)
-            );
-        binds.push(match (receiver, lent) {
-            (true, _) => {
-                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(self) }
-            }
-            (false, true) => {
-                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(#user) }
-            }
-            (false, false) if lent_option => {
-                quote! { ::bridge_runtime::JsValue::lent_or_undefined(#user) }
-            }
-            (false, false) => quote! { #user },
-        });
-        let classified = if lent || lent_option {
-            &js_value
-        } else {
-            &*t.ty
-        };
-        let info = types::classify_in(classified, None, &mut refs)?;
-        params.push(Param {
-            name: attrs::camel_case(js),
-            ty: info.ty.clone(),
-        });
-        users.push(user);
-        infos.push((info, classified));
+        inputs.push(i, arg, types, i == 0 && receives, &js_value, &mut refs)?;
     }
+    let ImportParams {
+        params,
+        infos,
+        users,
+        binds,
+    } = inputs;
     let (ret, ret_ty, catch) = match &sig.output {
         ReturnType::Default => (plain(Ty::Unit), None, false),
         ReturnType::Type(_, t) => match jscall::result_of_js_error(t) {
@@ -911,6 +845,136 @@ fn build(
         }),
         refs,
     );
+    let mut rust_sig = safe_signature(sig, receives);
+    Ok(ImportFn {
+        attrs: attrs.to_vec(),
+        vis: f.vis.clone(),
+        asynchronous: rust_sig.asyncness.take().is_some(),
+        catch,
+        sig: rust_sig,
+        binds,
+        args: users,
+        settle: None,
+        symbol,
+        call,
+        record,
+        member_of: member.map(|m| m.of),
+    })
+}
+
+/// What no JS import may be: generic, variadic, or an `async` member of a class.
+fn check_signature(
+    sig: &syn::Signature,
+    member: Option<&Member>,
+    rust_name: &str,
+) -> syn::Result<()> {
+    if !sig.generics.params.is_empty() || sig.variadic.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig,
+            "JS imports cannot be generic or variadic",
+        ));
+    }
+    if sig.asyncness.is_some() && member.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig.asyncness,
+            format!(
+                "the async JS import `{rust_name}` is a member of a JS class: async members \
+                 are not supported yet; declare it as a free `async fn` of the block taking \
+                 the object as its first parameter (`this: &T`)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `member`'s first parameter is its `&self` (a method, getter or setter).
+fn has_receiver(member: Option<&Member>) -> bool {
+    matches!(
+        member.map(|m| m.form),
+        Some(MemberForm::Method | MemberForm::Getter | MemberForm::Setter)
+    )
+}
+
+/// An import's parameters, in order: their records, how each is classified (with the
+/// type it was classified as), the user's names and what the call passes for each.
+#[derive(Default)]
+struct ImportParams<'a> {
+    params: Vec<Param>,
+    infos: Vec<(TyInfo, &'a syn::Type)>,
+    users: Vec<Ident>,
+    binds: Vec<TokenStream>,
+}
+
+impl<'a> ImportParams<'a> {
+    /// The parameter `arg`, the `index`th (`receiver`: it is the member's `&self`);
+    /// `js_value` is `&JsValue`, the type a lent JS class value is classified as.
+    fn push(
+        &mut self,
+        index: usize,
+        arg: &'a FnArg,
+        types: &[BlockType],
+        receiver: bool,
+        js_value: &'a syn::Type,
+        refs: &mut TypeRefs,
+    ) -> syn::Result<()> {
+        let FnArg::Typed(t) = arg else {
+            return Err(syn::Error::new_spanned(arg, "JS imports take no `self`"));
+        };
+        // The body works on generated names (`x` beside `x_len` must not meet a generated
+        // `x_len`); each is bound to the user's parameter first.
+        let user = match &*t.pat {
+            Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
+            Pat::Wild(_) => format_ident!("__arg{}", index),
+            other => {
+                return Err(syn::Error::new_spanned(
+                    other,
+                    format!(
+                        "a JS import's parameter is a name or `_`, not the pattern `{}`: the \
+                         value goes to JS whole, so there is nothing to destructure; name the \
+                         parameter",
+                        quote::ToTokens::to_token_stream(other)
+                    ),
+                ));
+            }
+        };
+        let js = user.to_string();
+        let js = js.trim_start_matches("r#").trim_start_matches('_');
+        // A `&T` of a JS class of the block is lent as its `&JsValue`; a method's first
+        // parameter is its `&self`.
+        let lent = block_type(&t.ty, types, true).is_some();
+        // `Option<&T>` of the same: lent as that `&JsValue`, or `undefined` for `None`.
+        let lent_option = !lent && optional_block_ref(&t.ty, types);
+        self.binds.push(match (receiver, lent) {
+            (true, _) => {
+                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(self) }
+            }
+            (false, true) => {
+                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(#user) }
+            }
+            (false, false) if lent_option => {
+                quote! { ::bridge_runtime::JsValue::lent_or_undefined(#user) }
+            }
+            (false, false) => quote! { #user },
+        });
+        let classified = if lent || lent_option {
+            js_value
+        } else {
+            &*t.ty
+        };
+        let info = types::classify_in(classified, None, refs)?;
+        self.params.push(Param {
+            name: attrs::camel_case(js),
+            ty: info.ty.clone(),
+        });
+        self.users.push(user);
+        self.infos.push((info, classified));
+        Ok(())
+    }
+}
+
+/// The safe function's signature: the declared one without the `mut` and `ref` of its
+/// parameters, `_` named, and `&self` first when it has a receiver.
+fn safe_signature(sig: &syn::Signature, receiver: bool) -> syn::Signature {
     let mut rust_sig = sig.clone();
     for (pos, input) in rust_sig.inputs.iter_mut().enumerate() {
         // The body is generated, so `mut` and `ref` of the declaration have nothing to
@@ -929,25 +993,8 @@ fn build(
             }
         }
     }
-    let is_receiver = matches!(
-        member.as_ref().map(|m| m.form),
-        Some(MemberForm::Method | MemberForm::Getter | MemberForm::Setter)
-    );
-    if is_receiver && let Some(first) = rust_sig.inputs.first_mut() {
+    if receiver && let Some(first) = rust_sig.inputs.first_mut() {
         *first = syn::parse_quote!(&self);
     }
-    Ok(ImportFn {
-        attrs: attrs.to_vec(),
-        vis: f.vis.clone(),
-        asynchronous: rust_sig.asyncness.take().is_some(),
-        catch,
-        sig: rust_sig,
-        binds,
-        args: users,
-        settle: None,
-        symbol,
-        call,
-        record,
-        member_of: member.map(|m| m.of),
-    })
+    rust_sig
 }
