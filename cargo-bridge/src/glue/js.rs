@@ -189,114 +189,136 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
             crate_name: s.crate_name.clone(),
             path: s.path.clone(),
             dest: s.dest.clone(),
-            functions: imports
-                .iter()
-                .filter(|im| im.crate_name == s.crate_name)
-                // Methods, getters and setters are reached from the object: their class
-                // need not be exported (a class that must be is checked by its
-                // `instanceof`; a structural type has none).
-                .filter(|im| {
-                    !im.import.member.as_ref().is_some_and(|m| {
-                        matches!(
-                            m.form,
-                            MemberForm::Method | MemberForm::Getter | MemberForm::Setter
-                        )
-                    })
-                })
-                .filter_map(|im| match &im.import.source {
-                    ImportSource::Module {
-                        path,
-                        name,
-                        namespace,
-                    } if *path == s.path => {
-                        let keys: Vec<String> = namespace.iter().chain([name]).cloned().collect();
-                        let form = im.import.member.as_ref().map(|m| m.form);
-                        Some(ModuleFn {
-                            shown: super::text::js_text(&keys.join(".")),
-                            keys,
-                            rust: im.import.rust_name.clone(),
-                            value: form == Some(MemberForm::Value),
-                            class: (form == Some(MemberForm::InstanceOf)).then(|| {
-                                im.import
-                                    .rust_name
-                                    .strip_suffix("::instanceof")
-                                    .unwrap_or(&im.import.rust_name)
-                                    .to_string()
-                            }),
-                        })
-                    }
-                    _ => None,
-                })
-                .fold(Vec::<ModuleFn>::new(), |mut fns, f| {
-                    if !fns.iter().any(|g| g.keys == f.keys) {
-                        fns.push(f);
-                    }
-                    fns
-                }),
+            functions: module_fns(imports, s),
         })
         .collect();
     let import_views = imports
         .iter()
-        .map(|ImportExport { crate_name, import }| {
-            let (owner, key, module_var, path) = match &import.source {
-                ImportSource::Global { namespace, name } => {
-                    let path: Vec<String> = namespace.iter().chain([name]).cloned().collect();
-                    (namespace.clone(), name.clone(), None, path.join("."))
-                }
-                ImportSource::Module {
-                    path,
-                    name,
-                    namespace,
-                } => {
-                    let var = modules
-                        .iter()
-                        .find(|m| m.crate_name == *crate_name && m.path == *path)
-                        .map(|m| m.var.clone());
-                    let keys: Vec<String> = namespace.iter().chain([name]).cloned().collect();
-                    let shown = format!("{path}#{}", keys.join("."));
-                    (namespace.clone(), name.clone(), var, shown)
-                }
-            };
-            let path = super::text::js_text(&path);
-            JsFnView {
-                symbol: import.symbol.clone(),
-                label: format!("JS import `{}` ({path})", import.rust_name),
-                rust_name: import.rust_name.clone(),
-                key,
-                owner,
-                path,
-                module_var,
-                params: params(
-                    &import.symbol,
-                    &format!("the JS import `{}`", import.rust_name),
-                    &import
-                        .params
-                        .iter()
-                        .map(|p| (p.name.clone(), &p.ty))
-                        .collect::<Vec<_>>(),
-                    true,
-                    &names,
-                ),
-                ret: js_ty(&import.ret, &names, Site::JsResult),
-                catch: import.catch,
-                form: import.member.as_ref().map(|m| m.form),
-                on_instance: import.member.as_ref().is_some_and(|m| {
-                    matches!(
-                        m.form,
-                        MemberForm::Method
-                            | MemberForm::Getter
-                            | MemberForm::Setter
-                            | MemberForm::Settled
-                    )
-                }),
-                member_key: import
-                    .member
-                    .as_ref()
-                    .map(|m| m.key.clone())
-                    .unwrap_or_default(),
-            }
-        })
+        .map(|im| import_view(im, &modules, &names))
         .collect::<Vec<_>>();
+    let (mut callbacks, uses_values) = callbacks(exports, &names);
+    callbacks.sort_by(|a, b| a.symbol.cmp(&b.symbol));
+    let (types, type_imports) = js_types(exports, &modules, &names);
+    JsView {
+        enabled: uses_values || wasm_uses_values || !imports.is_empty(),
+        modules,
+        imports: import_views,
+        callbacks,
+        types,
+        type_imports,
+    }
+}
+
+/// What the glue imports from the JS module file `s`, each name once.
+fn module_fns(imports: &[ImportExport], s: &Snippet) -> Vec<ModuleFn> {
+    imports
+        .iter()
+        .filter(|im| im.crate_name == s.crate_name)
+        // Methods, getters and setters are reached from the object: their class
+        // need not be exported (a class that must be is checked by its
+        // `instanceof`; a structural type has none).
+        .filter(|im| {
+            !im.import.member.as_ref().is_some_and(|m| {
+                matches!(
+                    m.form,
+                    MemberForm::Method | MemberForm::Getter | MemberForm::Setter
+                )
+            })
+        })
+        .filter_map(|im| match &im.import.source {
+            ImportSource::Module {
+                path,
+                name,
+                namespace,
+            } if *path == s.path => {
+                let keys: Vec<String> = namespace.iter().chain([name]).cloned().collect();
+                let form = im.import.member.as_ref().map(|m| m.form);
+                Some(ModuleFn {
+                    shown: super::text::js_text(&keys.join(".")),
+                    keys,
+                    rust: im.import.rust_name.clone(),
+                    value: form == Some(MemberForm::Value),
+                    class: (form == Some(MemberForm::InstanceOf)).then(|| {
+                        im.import
+                            .rust_name
+                            .strip_suffix("::instanceof")
+                            .unwrap_or(&im.import.rust_name)
+                            .to_string()
+                    }),
+                })
+            }
+            _ => None,
+        })
+        .fold(Vec::<ModuleFn>::new(), |mut fns, f| {
+            if !fns.iter().any(|g| g.keys == f.keys) {
+                fns.push(f);
+            }
+            fns
+        })
+}
+
+/// A JS import's view.
+fn import_view(im: &ImportExport, modules: &[ModuleView], names: &TypeNames) -> JsFnView {
+    let ImportExport { crate_name, import } = im;
+    let (owner, key, module_var, path) = match &import.source {
+        ImportSource::Global { namespace, name } => {
+            let path: Vec<String> = namespace.iter().chain([name]).cloned().collect();
+            (namespace.clone(), name.clone(), None, path.join("."))
+        }
+        ImportSource::Module {
+            path,
+            name,
+            namespace,
+        } => {
+            let var = modules
+                .iter()
+                .find(|m| m.crate_name == *crate_name && m.path == *path)
+                .map(|m| m.var.clone());
+            let keys: Vec<String> = namespace.iter().chain([name]).cloned().collect();
+            let shown = format!("{path}#{}", keys.join("."));
+            (namespace.clone(), name.clone(), var, shown)
+        }
+    };
+    let path = super::text::js_text(&path);
+    JsFnView {
+        symbol: import.symbol.clone(),
+        label: format!("JS import `{}` ({path})", import.rust_name),
+        rust_name: import.rust_name.clone(),
+        key,
+        owner,
+        path,
+        module_var,
+        params: params(
+            &import.symbol,
+            &format!("the JS import `{}`", import.rust_name),
+            &import
+                .params
+                .iter()
+                .map(|p| (p.name.clone(), &p.ty))
+                .collect::<Vec<_>>(),
+            true,
+            names,
+        ),
+        ret: js_ty(&import.ret, names, Site::JsResult),
+        catch: import.catch,
+        form: import.member.as_ref().map(|m| m.form),
+        on_instance: import.member.as_ref().is_some_and(|m| {
+            matches!(
+                m.form,
+                MemberForm::Method | MemberForm::Getter | MemberForm::Setter | MemberForm::Settled
+            )
+        }),
+        member_key: import
+            .member
+            .as_ref()
+            .map(|m| m.key.clone())
+            .unwrap_or_default(),
+    }
+}
+
+/// The JS functions Rust receives as parameters (called through their trampolines), and
+/// whether any function's types hold a `JsValue` (or a JS function).
+fn callbacks(exports: &Exports, names: &TypeNames) -> (Vec<JsFnView>, bool) {
     let mut callbacks = Vec::new();
     let all_functions = exports.functions.iter().map(|f| (None, &f.function)).chain(
         exports
@@ -304,7 +326,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
             .iter()
             .flat_map(|c| c.members.iter().map(move |m| (Some(c.name.as_str()), m))),
     );
-    let mut uses_values = wasm_uses_values || !imports.is_empty();
+    let mut uses_values = false;
     for (class, f) in all_functions {
         let tys = f.params.iter().map(|p| &p.ty).chain([&f.ret]);
         if tys
@@ -331,7 +353,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                         .map(|(i, t)| (format!("a{i}"), t))
                         .collect::<Vec<_>>(),
                     false,
-                    &names,
+                    names,
                 ),
                 symbol,
                 label: format!("the callback `{}` of {owner}", p.name),
@@ -340,7 +362,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
                 owner: Vec::new(),
                 path: String::new(),
                 module_var: None,
-                ret: js_ty(&cb.ret, &names, Site::JsResult),
+                ret: js_ty(&cb.ret, names, Site::JsResult),
                 catch: cb.catch,
                 form: None,
                 member_key: String::new(),
@@ -348,16 +370,7 @@ pub fn view(exports: &Exports, snippets: &[Snippet], wasm_uses_values: bool) -> 
             });
         }
     }
-    callbacks.sort_by(|a, b| a.symbol.cmp(&b.symbol));
-    let (types, type_imports) = js_types(exports, &modules, &names);
-    JsView {
-        enabled: uses_values,
-        modules,
-        imports: import_views,
-        callbacks,
-        types,
-        type_imports,
-    }
+    (callbacks, uses_values)
 }
 
 /// The imported JS classes' views, and the `.d.ts` imports of the module ones.
@@ -385,24 +398,7 @@ fn js_types(
             continue;
         }
         let (ctor, name, path) = match &def.source {
-            ImportSource::Global { namespace, name } => {
-                let keys: Vec<&String> = namespace.iter().chain([name]).collect();
-                let ctor: String = keys
-                    .iter()
-                    .enumerate()
-                    .map(|(i, k)| super::text::property(k, if i == 0 { "." } else { "?." }))
-                    .collect();
-                let path = keys
-                    .iter()
-                    .map(|k| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(".");
-                (
-                    format!("globalThis{ctor}"),
-                    name.clone(),
-                    format!("globalThis.{path}"),
-                )
-            }
+            ImportSource::Global { namespace, name } => global_ctor(namespace, name),
             ImportSource::Module {
                 path,
                 name,
@@ -412,23 +408,12 @@ fn js_types(
                     .iter()
                     .find(|m| m.crate_name == t.crate_name && m.path == *path)
                     .expect("every module class has a member import, so its snippet");
-                let keys: Vec<&String> = namespace.iter().chain([name]).collect();
-                let ctor: String = keys.iter().map(|k| super::text::property(k, ".")).collect();
-                let shown = keys
-                    .iter()
-                    .map(|k| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(".");
                 type_imports.push(TypeImport {
                     export: namespace.first().unwrap_or(name).clone(),
                     binding: names.js_type_binding(&def.type_id),
                     dest: module.dest.clone(),
                 });
-                (
-                    format!("{}{ctor}", module.var),
-                    name.clone(),
-                    format!("{path}#{shown}"),
-                )
+                module_ctor(module, path, namespace, name)
             }
         };
         types.push(JsTypeView {
@@ -442,4 +427,45 @@ fn js_types(
         });
     }
     (types, type_imports)
+}
+
+/// A global class's constructor expression, name and path (as messages show them).
+fn global_ctor(namespace: &[String], name: &String) -> (String, String, String) {
+    let keys: Vec<&String> = namespace.iter().chain([name]).collect();
+    let ctor: String = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| super::text::property(k, if i == 0 { "." } else { "?." }))
+        .collect();
+    let path = keys
+        .iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join(".");
+    (
+        format!("globalThis{ctor}"),
+        name.clone(),
+        format!("globalThis.{path}"),
+    )
+}
+
+/// A module class's constructor expression (through the module's import), name and path.
+fn module_ctor(
+    module: &ModuleView,
+    path: &str,
+    namespace: &[String],
+    name: &String,
+) -> (String, String, String) {
+    let keys: Vec<&String> = namespace.iter().chain([name]).collect();
+    let ctor: String = keys.iter().map(|k| super::text::property(k, ".")).collect();
+    let shown = keys
+        .iter()
+        .map(|k| k.as_str())
+        .collect::<Vec<_>>()
+        .join(".");
+    (
+        format!("{}{ctor}", module.var),
+        name.clone(),
+        format!("{path}#{shown}"),
+    )
 }

@@ -11,7 +11,7 @@
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use wasmparser::{CompositeInnerType, ExternalKind, Parser, Payload, TypeRef, ValType};
+use wasmparser::{CompositeInnerType, Export, ExternalKind, Parser, Payload, TypeRef, ValType};
 
 /// One export: its name and TypeScript type. `quoted`: the name is not an identifier (or
 /// is a reserved word), so it is declared under `binding` and exported as a string name.
@@ -62,16 +62,7 @@ pub fn read(wasm: &[u8]) -> Result<Vec<ModuleExport>> {
             Payload::ExportSection(section) => {
                 for export in section {
                     let export = export?;
-                    let ts = match export.kind {
-                        ExternalKind::Func | ExternalKind::FuncExact => functions
-                            .get(export.index as usize)
-                            .and_then(|t| types.get(*t as usize).cloned().flatten())
-                            .unwrap_or_else(|| "Function".into()),
-                        ExternalKind::Memory => "__WasmMemory".into(),
-                        ExternalKind::Table => "__WasmTable".into(),
-                        ExternalKind::Global => "__WasmGlobal".into(),
-                        ExternalKind::Tag => "unknown".into(),
-                    };
+                    let ts = export_type(&export, &functions, &types);
                     exports.push(ModuleExport {
                         name: export.name.to_string(),
                         quoted: !is_identifier(export.name),
@@ -84,6 +75,28 @@ pub fn read(wasm: &[u8]) -> Result<Vec<ModuleExport>> {
             _ => {}
         }
     }
+    bind_quoted(&mut exports);
+    Ok(exports)
+}
+
+/// The TypeScript type of an export: a function's from its type (`types` by index,
+/// `functions`: each function index's type).
+fn export_type(export: &Export<'_>, functions: &[u32], types: &[Option<String>]) -> String {
+    match export.kind {
+        ExternalKind::Func | ExternalKind::FuncExact => functions
+            .get(export.index as usize)
+            .and_then(|t| types.get(*t as usize).cloned().flatten())
+            .unwrap_or_else(|| "Function".into()),
+        ExternalKind::Memory => "__WasmMemory".into(),
+        ExternalKind::Table => "__WasmTable".into(),
+        ExternalKind::Global => "__WasmGlobal".into(),
+        ExternalKind::Tag => "unknown".into(),
+    }
+}
+
+/// A binding for each export whose name is not an identifier: a `$` prefix no
+/// identifier export starts with, and its index.
+fn bind_quoted(exports: &mut [ModuleExport]) {
     let taken: std::collections::HashSet<String> = exports
         .iter()
         .filter(|e| !e.quoted)
@@ -96,7 +109,6 @@ pub fn read(wasm: &[u8]) -> Result<Vec<ModuleExport>> {
     for (index, export) in exports.iter_mut().filter(|e| e.quoted).enumerate() {
         export.binding = format!("{prefix}{index}");
     }
-    Ok(exports)
 }
 
 /// Whether `name` can follow `export const` (an identifier that is not a reserved word).

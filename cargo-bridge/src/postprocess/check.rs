@@ -14,7 +14,24 @@ use walrus::Module;
 pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
     let funcs = FuncExports::of(module);
     let exported = |symbol: &str| funcs.has(symbol);
-    // A Rust closure passed to a JS import: the macro exports its call and drop.
+    imports_match_module(exports, &exported, wasm_name)?;
+    let free = exports.functions.iter().map(|f| (None, &f.function));
+    let members = exports
+        .classes
+        .iter()
+        .flat_map(|c| c.members.iter().map(move |m| (Some(c.name.as_str()), m)));
+    for (class, f) in free.chain(members) {
+        export_matches_module(exports, class, f, &exported, wasm_name)?;
+    }
+    Ok(())
+}
+
+/// A Rust closure passed to a JS import: the macro exports its call and drop.
+fn imports_match_module(
+    exports: &Exports,
+    exported: &dyn Fn(&str) -> bool,
+    wasm_name: &str,
+) -> Result<()> {
     for im in &exports.imports {
         check_options(&im.import.params, &im.import.ret).map_err(|what| {
             anyhow::anyhow!(
@@ -46,75 +63,80 @@ pub fn records_match_module(module: &Module, exports: &Exports, wasm_name: &str)
             }
         }
     }
-    let free = exports.functions.iter().map(|f| (None, &f.function));
-    let members = exports
-        .classes
-        .iter()
-        .flat_map(|c| c.members.iter().map(move |m| (Some(c.name.as_str()), m)));
-    for (class, f) in free.chain(members) {
-        if !exported(&f.symbol) {
-            let label = match class {
-                Some(c) => format!("{c}.{}", f.js_name),
-                None => f.js_name.clone(),
-            };
-            bail!(
-                "{wasm_name}: the export record of `{label}` names the wasm function `{}`, which \
-                 the module does not export; rebuild with matching bridge-runtime and \
-                 cargo-bridge versions",
-                f.symbol
-            );
-        }
-        let label = || match class {
+    Ok(())
+}
+
+/// One export's record against the module: its wasm function, an async export's finish,
+/// a returned closure's call and drop, a `Result`'s error type, its types.
+fn export_matches_module(
+    exports: &Exports,
+    class: Option<&str>,
+    f: &bridge_schema::Function,
+    exported: &dyn Fn(&str) -> bool,
+    wasm_name: &str,
+) -> Result<()> {
+    if !exported(&f.symbol) {
+        let label = match class {
             Some(c) => format!("{c}.{}", f.js_name),
             None => f.js_name.clone(),
         };
-        if f.is_async {
-            let finish = bridge_schema::async_finish_export(&f.symbol);
-            if !exported(&finish) {
-                bail!(
-                    "{wasm_name}: the async export `{}` has no finish export `{finish}`; \
-                     rebuild with matching bridge-runtime and cargo-bridge versions",
-                    label()
-                );
-            }
+        bail!(
+            "{wasm_name}: the export record of `{label}` names the wasm function `{}`, which \
+             the module does not export; rebuild with matching bridge-runtime and \
+             cargo-bridge versions",
+            f.symbol
+        );
+    }
+    let label = || match class {
+        Some(c) => format!("{c}.{}", f.js_name),
+        None => f.js_name.clone(),
+    };
+    if f.is_async {
+        let finish = bridge_schema::async_finish_export(&f.symbol);
+        if !exported(&finish) {
+            bail!(
+                "{wasm_name}: the async export `{}` has no finish export `{finish}`; \
+                 rebuild with matching bridge-runtime and cargo-bridge versions",
+                label()
+            );
         }
-        if let Ty::Callback(_) | Ty::Iterator(_) = f.ret.ok() {
-            // A Rust closure as the result (or an iterator's): the macro also exports its
-            // call and drop.
-            for symbol in [
-                bridge_schema::closure_call_export(&f.symbol),
-                bridge_schema::closure_drop_export(&f.symbol),
-            ] {
-                if !exported(&symbol) {
-                    bail!(
-                        "{wasm_name}: `{}` returns a Rust closure, but the module does not \
-                         export its wasm function `{symbol}`; rebuild with matching \
-                         bridge-runtime and cargo-bridge versions",
-                        label()
-                    );
-                }
-            }
-        }
-        if let Some(err) = f.ret.error_type_id() {
-            let is_data = exports.records.iter().any(|r| r.def.type_id == err)
-                || exports.enums.iter().any(|e| e.def.type_id == err);
-            if !is_data {
+    }
+    if let Ty::Callback(_) | Ty::Iterator(_) = f.ret.ok() {
+        // A Rust closure as the result (or an iterator's): the macro also exports its
+        // call and drop.
+        for symbol in [
+            bridge_schema::closure_call_export(&f.symbol),
+            bridge_schema::closure_drop_export(&f.symbol),
+        ] {
+            if !exported(&symbol) {
                 bail!(
-                    "{wasm_name}: `{}` returns a `Result` whose error data type `{err}` is not a \
-                     #[bridge(record)] struct or #[bridge] enum; rebuild with matching \
+                    "{wasm_name}: `{}` returns a Rust closure, but the module does not \
+                     export its wasm function `{symbol}`; rebuild with matching \
                      bridge-runtime and cargo-bridge versions",
                     label()
                 );
             }
         }
-        check_types(f).map_err(|what| {
-            anyhow::anyhow!(
-                "{wasm_name}: the export record of `{}` has {what}, which #[bridge] never \
-                 writes; rebuild with matching bridge-runtime and cargo-bridge versions",
-                label()
-            )
-        })?;
     }
+    if let Some(err) = f.ret.error_type_id() {
+        let is_data = exports.records.iter().any(|r| r.def.type_id == err)
+            || exports.enums.iter().any(|e| e.def.type_id == err);
+        if !is_data {
+            bail!(
+                "{wasm_name}: `{}` returns a `Result` whose error data type `{err}` is not a \
+                 #[bridge(record)] struct or #[bridge] enum; rebuild with matching \
+                 bridge-runtime and cargo-bridge versions",
+                label()
+            );
+        }
+    }
+    check_types(f).map_err(|what| {
+        anyhow::anyhow!(
+            "{wasm_name}: the export record of `{}` has {what}, which #[bridge] never \
+             writes; rebuild with matching bridge-runtime and cargo-bridge versions",
+            label()
+        )
+    })?;
     Ok(())
 }
 
@@ -255,16 +277,7 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         // A Rust closure returned to JS: its parameters cross like an export's, its result
         // like an export's result (no `Result`).
         (Ty::Callback(cb), Return) if !cb.catch && cb.hold != bridge_schema::Hold::Lent => {
-            for p in &cb.params {
-                if matches!(p, Ty::SliceMut(_)) {
-                    return Err("a `&mut [T]` parameter of a closure".into());
-                }
-                check_type(p, Param)?;
-            }
-            match &*cb.ret {
-                Ty::Result(..) => Err("a closure returning a `Result`".into()),
-                ret => check_type(ret, Return),
-            }
+            returned_closure(cb)
         }
         (Ty::Str | Ty::ClassRef(_) | Ty::ClassMut(_) | Ty::JsValueRef | Ty::Callback(_), at)
             if at != Param =>
@@ -275,12 +288,7 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         // `next()` closure does, one at a time (never `None`-like: `Option`, `JsValue`).
         // (Or `Ok` of a `Result` an export returns: `Err` throws, as any `Result`'s.)
         // An item `Result<T, E>` is pulled as a `T` (its `Err` throws from `next()`).
-        (Ty::Iterator(item), Return | ResultOk) => match item.ok() {
-            Ty::Unit | Ty::Option(_) | Ty::JsValue | Ty::Result(..) | Ty::View(_) => {
-                Err(format!("an iterator of {item:?}"))
-            }
-            ok => check_type(ok, Return),
-        },
+        (Ty::Iterator(item), Return | ResultOk) => iterator_item(item),
         (Ty::Iterator(_), _) => Err(format!("an iterator ({ty:?}) that is not the result")),
         // A view is an export's whole result; a `&mut [T]` an export's parameter.
         (Ty::View(inner), Return) if inner.is_number() => Ok(()),
@@ -315,6 +323,33 @@ fn check_type(ty: &Ty, at: Position) -> Result<(), String> {
         (Ty::Option(inner) | Ty::Vec(inner), Param) => check_type(inner, Param),
         (Ty::Option(inner) | Ty::Vec(inner), _) => check_type(inner, InsideReturn),
         _ => Ok(()),
+    }
+}
+
+/// A Rust closure returned to JS: its parameters cross like an export's, its result like
+/// an export's result (no `Result`).
+fn returned_closure(cb: &bridge_schema::Callback) -> Result<(), String> {
+    for p in &cb.params {
+        if matches!(p, Ty::SliceMut(_)) {
+            return Err("a `&mut [T]` parameter of a closure".into());
+        }
+        check_type(p, Position::Param)?;
+    }
+    match &*cb.ret {
+        Ty::Result(..) => Err("a closure returning a `Result`".into()),
+        ret => check_type(ret, Position::Return),
+    }
+}
+
+/// An iterator's item crosses as the result of its `next()` closure does, one at a time
+/// (never `None`-like: `Option`, `JsValue`); an item `Result<T, E>` is pulled as a `T`
+/// (its `Err` throws from `next()`).
+fn iterator_item(item: &Ty) -> Result<(), String> {
+    match item.ok() {
+        Ty::Unit | Ty::Option(_) | Ty::JsValue | Ty::Result(..) | Ty::View(_) => {
+            Err(format!("an iterator of {item:?}"))
+        }
+        ok => check_type(ok, Position::Return),
     }
 }
 

@@ -22,7 +22,7 @@
 //! stays (`size.rs` `FEATURES`, `size_without.rs` `MODULE_FEATURES`).
 
 use crate::glue::{self, ClassPlan, Glue, GlueModel};
-use crate::postprocess::exports::{ClassExport, ImportExport};
+use crate::postprocess::exports::{ClassExport, Exports, ImportExport};
 use crate::postprocess::snippets::Snippet;
 use crate::settings::identity::IdentityMode;
 use crate::timings::{Laps, Phase};
@@ -70,41 +70,10 @@ pub fn run(
     mode_of: impl Fn(&ClassExport) -> Result<IdentityMode>,
     resolve_snippets: impl FnOnce(&[ImportExport]) -> Result<Vec<Snippet>>,
 ) -> Result<Output> {
-    // A release module is written without its name and producers sections (wasm-opt
-    // drops them too); debug and profiling builds keep the names for profilers and stack
-    // traces.
-    let mut config = walrus::ModuleConfig::new();
-    config
-        .generate_name_section(naming.keep_names)
-        .generate_producers_section(naming.keep_names);
-    let mut module = walrus::Module::from_buffer_with_config(bytes, &config)
-        .with_context(|| format!("{wasm_name} is not a valid WebAssembly module"))?;
-
+    let mut module = decode(bytes, wasm_name, naming.keep_names)?;
     let mut exports = transforms::exports_section::run(&mut module, wasm_name)?;
     laps.end(Phase::Decode);
-    crate::settings::js_names::apply(&mut exports, naming.as_written);
-    crate::settings::js_names::check_fields(&exports)
-        .with_context(|| format!("checking the JS names of {wasm_name}"))?;
-    let notes = Vec::from_iter(crate::postprocess::names::drop_shadowed_fields(
-        &mut exports,
-    ));
-    crate::postprocess::names::check(&exports)
-        .with_context(|| format!("checking the JS names of {wasm_name}"))?;
-    check::records_match_module(&module, &exports, wasm_name)?;
-    check::runtime_matches_module(&module, wasm_name)?;
-    signatures::run(&module, &exports, wasm_name)?;
-    let wbg = match wasm_bindgen {
-        Some(processed) => {
-            let view = crate::wasm_bindgen::merge::view(processed, &module, naming.lib_name)
-                .with_context(|| format!("joining wasm-bindgen's half of {wasm_name}"))?;
-            let bg_js = format!("{}_bg.js", naming.lib_name);
-            crate::postprocess::names::check_wasm_bindgen(&exports, &view.exports, &bg_js)
-                .with_context(|| format!("checking the JS names of {wasm_name}"))?;
-            crate::wasm_bindgen::types::name_types(&mut exports, &view.dts);
-            view
-        }
-        None => glue::WasmBindgenView::default(),
-    };
+    let (notes, wbg) = check_records(&module, &mut exports, naming, wasm_name, wasm_bindgen)?;
     laps.end(Phase::Check);
 
     let mut plans = Vec::with_capacity(exports.classes.len());
@@ -114,76 +83,14 @@ pub fn run(
             mode: mode_of(class).with_context(|| format!("reading {wasm_name}"))?,
         });
     }
-    let class_modes: Vec<ClassMode> = plans
-        .iter()
-        .map(|p| ClassMode {
-            type_id: &p.export.type_id,
-            mode: p.mode,
-        })
-        .collect();
     let snippets = resolve_snippets(&exports.imports)
         .with_context(|| format!("finding the JS files {wasm_name} imports"))?;
-    let wasm_uses_values = module
-        .imports
-        .iter()
-        .any(|i| i.module == bridge_schema::JS_VALUE_MODULE);
-    let uses_tasks = module
-        .imports
-        .iter()
-        .any(|i| i.module == bridge_schema::abi::tasks::MODULE);
-    let guard_markers = module.imports.iter().any(|i| {
-        i.module == bridge_schema::abi::host::MODULE
-            && [
-                bridge_schema::abi::host::GUARDS_ENDED,
-                bridge_schema::abi::host::GUARDS_RESUMED,
-            ]
-            .contains(&i.name.as_str())
-    });
-    let owned_closures = module.imports.iter().any(|i| {
-        i.module == bridge_schema::JS_VALUE_MODULE
-            && i.name == bridge_schema::abi::js_values::ops::CLOSURE_NEW
-    });
-    let transformed = (|| {
-        let hooks = transforms::identity::run(&mut module, &class_modes)?;
-        transforms::inline_identity::run(&mut module, &hooks)?;
-        transforms::pool_dispatch::run(&mut module, &class_modes)?;
-        transforms::stack_pointer::run(&mut module);
-        transforms::import_stack::run(&mut module)?;
-        if let Some(processed) = wasm_bindgen {
-            let called = transforms::wbg_entry::identifiers(&processed.bg_js);
-            transforms::wbg_entry::run(&mut module, &called);
-        }
-        anyhow::Ok(())
-    })();
-    transformed.with_context(|| format!("transforming {wasm_name}"))?;
+    let uses = Uses::of(&module);
+    transform(&mut module, &plans, wasm_bindgen)
+        .with_context(|| format!("transforming {wasm_name}"))?;
     laps.end(Phase::Transform);
 
-    let mut model = GlueModel::new(
-        naming.crate_name,
-        naming.lib_name,
-        naming.target,
-        &plans,
-        &exports,
-    );
-    model.debug = naming.debug;
-    model.leak_detector = naming.debug
-        && model
-            .classes
-            .iter()
-            .any(|c| c.mode == crate::settings::identity::IdentityMode::Rust.as_str());
-    model.tasks = uses_tasks;
-    model.owned_closures = owned_closures;
-    model.guard_markers = guard_markers;
-    // bridge-runtime's JsValue conversions hand values to the table.
-    let wbg_uses_values = wbg.connect.is_some();
-    model.wbg = wbg;
-    // A JsValue inside a wire value needs the value table even if Rust never touches it.
-    let wire_uses_values = model.wire_codecs.iter().any(glue::CodecView::holds_values);
-    model.set_js(glue::js_view(
-        &exports,
-        &snippets,
-        wasm_uses_values || wire_uses_values || wbg_uses_values,
-    ));
+    let mut model = glue_model(naming, &plans, &exports, &snippets, uses, wbg);
     // After the transforms: the calls they add are in the graph too. Made on first use: a
     // module without iterators pays nothing.
     let reach = std::cell::OnceCell::new();
@@ -194,21 +101,7 @@ pub fn run(
     });
     let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
     laps.end(Phase::Glue);
-    // The runtime exports this glue does not call go, and with them their code
-    // (wasm-bindgen's JS calls its own `__wbindgen_*` exports: those stay).
-    let mut wasm_bindgen_files = Vec::new();
-    match wasm_bindgen {
-        Some(processed) => {
-            let both = format!("{}\n{}", glue.js, processed.bg_js);
-            transforms::unused_exports::run(&mut module, &both);
-            wasm_bindgen_files.push((
-                format!("{}_bg.js", naming.lib_name),
-                processed.bg_js.clone().into_bytes(),
-            ));
-            wasm_bindgen_files.extend(processed.snippets.iter().cloned());
-        }
-        None => transforms::unused_exports::run(&mut module, &glue.js),
-    }
+    let wasm_bindgen_files = drop_unused_exports(&mut module, &glue, wasm_bindgen, naming);
     walrus::passes::gc::run(&mut module);
     let wasm = module.emit_wasm();
     laps.end(Phase::Emit);
@@ -220,6 +113,169 @@ pub fn run(
         wasm_bindgen_files,
         notes,
     })
+}
+
+/// The module, parsed.
+fn decode(bytes: &[u8], wasm_name: &str, keep_names: bool) -> Result<walrus::Module> {
+    // A release module is written without its name and producers sections (wasm-opt
+    // drops them too); debug and profiling builds keep the names for profilers and stack
+    // traces.
+    let mut config = walrus::ModuleConfig::new();
+    config
+        .generate_name_section(keep_names)
+        .generate_producers_section(keep_names);
+    walrus::Module::from_buffer_with_config(bytes, &config)
+        .with_context(|| format!("{wasm_name} is not a valid WebAssembly module"))
+}
+
+/// The export records against the module and each other (JS names, wasm functions and
+/// their types, wasm-bindgen's half): notes for the user, and wasm-bindgen's half as the
+/// glue sees it.
+fn check_records(
+    module: &walrus::Module,
+    exports: &mut Exports,
+    naming: &Naming,
+    wasm_name: &str,
+    wasm_bindgen: Option<&crate::wasm_bindgen::run::Processed>,
+) -> Result<(Vec<String>, glue::WasmBindgenView)> {
+    crate::settings::js_names::apply(exports, naming.as_written);
+    crate::settings::js_names::check_fields(exports)
+        .with_context(|| format!("checking the JS names of {wasm_name}"))?;
+    let notes = Vec::from_iter(crate::postprocess::names::drop_shadowed_fields(exports));
+    crate::postprocess::names::check(exports)
+        .with_context(|| format!("checking the JS names of {wasm_name}"))?;
+    check::records_match_module(module, exports, wasm_name)?;
+    check::runtime_matches_module(module, wasm_name)?;
+    signatures::run(module, exports, wasm_name)?;
+    let wbg = match wasm_bindgen {
+        Some(processed) => {
+            let view = crate::wasm_bindgen::merge::view(processed, module, naming.lib_name)
+                .with_context(|| format!("joining wasm-bindgen's half of {wasm_name}"))?;
+            let bg_js = format!("{}_bg.js", naming.lib_name);
+            crate::postprocess::names::check_wasm_bindgen(exports, &view.exports, &bg_js)
+                .with_context(|| format!("checking the JS names of {wasm_name}"))?;
+            crate::wasm_bindgen::types::name_types(exports, &view.dts);
+            view
+        }
+        None => glue::WasmBindgenView::default(),
+    };
+    Ok((notes, wbg))
+}
+
+/// What the module imports that the glue provides, read before the transforms.
+struct Uses {
+    values: bool,
+    tasks: bool,
+    guard_markers: bool,
+    owned_closures: bool,
+}
+
+impl Uses {
+    fn of(module: &walrus::Module) -> Self {
+        let imports = || module.imports.iter();
+        let host = bridge_schema::abi::host::MODULE;
+        let guards = [
+            bridge_schema::abi::host::GUARDS_ENDED,
+            bridge_schema::abi::host::GUARDS_RESUMED,
+        ];
+        Uses {
+            values: imports().any(|i| i.module == bridge_schema::JS_VALUE_MODULE),
+            tasks: imports().any(|i| i.module == bridge_schema::abi::tasks::MODULE),
+            guard_markers: imports().any(|i| i.module == host && guards.contains(&i.name.as_str())),
+            owned_closures: imports().any(|i| {
+                i.module == bridge_schema::JS_VALUE_MODULE
+                    && i.name == bridge_schema::abi::js_values::ops::CLOSURE_NEW
+            }),
+        }
+    }
+}
+
+/// The wasm transforms: identity hooks, pools, the stack pointer, wasm-bindgen's entry.
+fn transform(
+    module: &mut walrus::Module,
+    plans: &[ClassPlan],
+    wasm_bindgen: Option<&crate::wasm_bindgen::run::Processed>,
+) -> Result<()> {
+    let class_modes: Vec<ClassMode> = plans
+        .iter()
+        .map(|p| ClassMode {
+            type_id: &p.export.type_id,
+            mode: p.mode,
+        })
+        .collect();
+    let hooks = transforms::identity::run(module, &class_modes)?;
+    transforms::inline_identity::run(module, &hooks)?;
+    transforms::pool_dispatch::run(module, &class_modes)?;
+    transforms::stack_pointer::run(module);
+    transforms::import_stack::run(module)?;
+    if let Some(processed) = wasm_bindgen {
+        let called = transforms::wbg_entry::identifiers(&processed.bg_js);
+        transforms::wbg_entry::run(module, &called);
+    }
+    Ok(())
+}
+
+/// The glue's view model.
+fn glue_model(
+    naming: &Naming,
+    plans: &[ClassPlan],
+    exports: &Exports,
+    snippets: &[Snippet],
+    uses: Uses,
+    wbg: glue::WasmBindgenView,
+) -> GlueModel {
+    let mut model = GlueModel::new(
+        naming.crate_name,
+        naming.lib_name,
+        naming.target,
+        plans,
+        exports,
+    );
+    model.debug = naming.debug;
+    model.leak_detector = naming.debug
+        && model
+            .classes
+            .iter()
+            .any(|c| c.mode == crate::settings::identity::IdentityMode::Rust.as_str());
+    model.tasks = uses.tasks;
+    model.owned_closures = uses.owned_closures;
+    model.guard_markers = uses.guard_markers;
+    // bridge-runtime's JsValue conversions hand values to the table.
+    let wbg_uses_values = wbg.connect.is_some();
+    model.wbg = wbg;
+    // A JsValue inside a wire value needs the value table even if Rust never touches it.
+    let wire_uses_values = model.wire_codecs.iter().any(glue::CodecView::holds_values);
+    model.set_js(glue::js_view(
+        exports,
+        snippets,
+        uses.values || wire_uses_values || wbg_uses_values,
+    ));
+    model
+}
+
+/// The runtime exports the glue does not call go, and with them their code
+/// (wasm-bindgen's JS calls its own `__wbindgen_*` exports: those stay); wasm-bindgen's
+/// files for the package.
+fn drop_unused_exports(
+    module: &mut walrus::Module,
+    glue: &glue::Glue,
+    wasm_bindgen: Option<&crate::wasm_bindgen::run::Processed>,
+    naming: &Naming,
+) -> Vec<(String, Vec<u8>)> {
+    let mut wasm_bindgen_files = Vec::new();
+    match wasm_bindgen {
+        Some(processed) => {
+            let both = format!("{}\n{}", glue.js, processed.bg_js);
+            transforms::unused_exports::run(module, &both);
+            wasm_bindgen_files.push((
+                format!("{}_bg.js", naming.lib_name),
+                processed.bg_js.clone().into_bytes(),
+            ));
+            wasm_bindgen_files.extend(processed.snippets.iter().cloned());
+        }
+        None => transforms::unused_exports::run(module, &glue.js),
+    }
+    wasm_bindgen_files
 }
 
 /// "2 classes by identity mode: 1 none, 1 pointer": what the status line counts.

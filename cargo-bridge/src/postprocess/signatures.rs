@@ -14,7 +14,42 @@ use bridge_schema::{Callback, Ty};
 use walrus::{FunctionId, ImportKind, Module, ValType};
 
 pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
-    let check = |symbol: &str, what: &str, expected: Option<Signature>, func: FunctionId| {
+    let checker = Checker {
+        module,
+        funcs: FuncExports::of(module),
+        wasm_name,
+    };
+    let free = exports.functions.iter().map(|f| (None, &f.function));
+    let members = exports
+        .classes
+        .iter()
+        .flat_map(|c| c.members.iter().map(move |m| (Some(c.name.as_str()), m)));
+    for (class, f) in free.chain(members) {
+        checker.export(class, f)?;
+    }
+    for im in &exports.imports {
+        checker.import(&im.import)?;
+    }
+    Ok(())
+}
+
+/// The module's functions against what their records lower to.
+struct Checker<'a> {
+    module: &'a Module,
+    funcs: FuncExports,
+    wasm_name: &'a str,
+}
+
+impl Checker<'_> {
+    /// The wasm function `func` (`symbol`, of `what`) has the `expected` type.
+    fn check(
+        &self,
+        symbol: &str,
+        what: &str,
+        expected: Option<Signature>,
+        func: FunctionId,
+    ) -> Result<()> {
+        let wasm_name = self.wasm_name;
         let Some(expected) = expected else {
             bail!(
                 "{wasm_name}: the record of {what} has a type that cannot cross where it \
@@ -22,7 +57,7 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
                  cargo-bridge versions"
             );
         };
-        let found = signature_of(module, func);
+        let found = signature_of(self.module, func);
         if found != Some(expected.clone()) {
             let found = found.map_or_else(|| "a type with other values".into(), |s| s.to_string());
             bail!(
@@ -33,11 +68,10 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
             );
         }
         Ok(())
-    };
-    let funcs = FuncExports::of(module);
-    let export = |symbol: &str| funcs.get(symbol);
-    // A Rust closure's two exports (`check.rs` made sure both are there).
-    let closure = |base: &str, cb: &Callback, what: &str| -> Result<()> {
+    }
+
+    /// A Rust closure's two exports (`check.rs` made sure both are there).
+    fn closure(&self, base: &str, cb: &Callback, what: &str) -> Result<()> {
         for (symbol, expected) in [
             (
                 bridge_schema::closure_call_export(base),
@@ -48,37 +82,35 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
                 Some(lowering::closure_drop_signature()),
             ),
         ] {
-            if let Some(f) = export(&symbol) {
-                check(&symbol, what, expected, f)?;
+            if let Some(f) = self.funcs.get(&symbol) {
+                self.check(&symbol, what, expected, f)?;
             }
         }
         Ok(())
-    };
-    let free = exports.functions.iter().map(|f| (None, &f.function));
-    let members = exports
-        .classes
-        .iter()
-        .flat_map(|c| c.members.iter().map(move |m| (Some(c.name.as_str()), m)));
-    for (class, f) in free.chain(members) {
+    }
+
+    /// An export: its function, an async one's finish, a returned closure or iterator,
+    /// the trampolines of the JS functions it takes.
+    fn export(&self, class: Option<&str>, f: &bridge_schema::Function) -> Result<()> {
         let what = match class {
             Some(c) => format!("`{c}.{}`", f.js_name),
             None => format!("`{}`", f.js_name),
         };
-        if let Some(func) = export(&f.symbol) {
-            check(&f.symbol, &what, lowering::export_signature(f), func)?;
+        if let Some(func) = self.funcs.get(&f.symbol) {
+            self.check(&f.symbol, &what, lowering::export_signature(f), func)?;
         }
         if f.is_async {
             let finish = bridge_schema::async_finish_export(&f.symbol);
-            if let Some(func) = export(&finish) {
-                check(&finish, &what, lowering::async_finish_signature(f), func)?;
+            if let Some(func) = self.funcs.get(&finish) {
+                self.check(&finish, &what, lowering::async_finish_signature(f), func)?;
             }
         }
         if let Ty::Callback(cb) = &f.ret {
-            closure(&f.symbol, cb, &format!("the closure {what} returns"))?;
+            self.closure(&f.symbol, cb, &format!("the closure {what} returns"))?;
         }
         if let Ty::Iterator(item) = f.ret.ok() {
             let next = bridge_schema::iterator_next(item);
-            closure(&f.symbol, &next, &format!("the iterator {what} returns"))?;
+            self.closure(&f.symbol, &next, &format!("the iterator {what} returns"))?;
         }
         // A JS function passed as a parameter: Rust calls it through its trampoline,
         // whose first parameter is the function's `JsValue` index.
@@ -86,8 +118,8 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
             if let Some(cb) = p.ty.closure() {
                 let symbol = bridge_schema::callback_symbol(&f.symbol, &p.name);
                 let what = format!("the JS function {what} takes as `{}`", p.name);
-                if let Some(func) = import(module, &symbol) {
-                    check(
+                if let Some(func) = import(self.module, &symbol) {
+                    self.check(
                         &symbol,
                         &what,
                         js_call(&[Wasm::I32], &cb.params, &cb.ret),
@@ -96,13 +128,15 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
                 }
             }
         }
+        Ok(())
     }
-    for im in &exports.imports {
-        let import = &im.import;
+
+    /// A JS import: its function, and the closures passed to it.
+    fn import(&self, import: &bridge_schema::Import) -> Result<()> {
         let what = format!("the JS import `{}`", import.rust_name);
         let params: Vec<Ty> = import.params.iter().map(|p| p.ty.clone()).collect();
-        if let Some(func) = self::import(module, &import.symbol) {
-            check(
+        if let Some(func) = self::import(self.module, &import.symbol) {
+            self.check(
                 &import.symbol,
                 &what,
                 js_call(&[], &params, &import.ret),
@@ -112,11 +146,11 @@ pub fn run(module: &Module, exports: &Exports, wasm_name: &str) -> Result<()> {
         for (index, ty) in params.iter().enumerate() {
             if let Some(cb) = ty.closure() {
                 let base = bridge_schema::callback_symbol(&import.symbol, &format!("a{index}"));
-                closure(&base, cb, &format!("the closure passed to {what}"))?;
+                self.closure(&base, cb, &format!("the closure passed to {what}"))?;
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The raw import of a call into JS: `leading` values, the arguments, the result.
