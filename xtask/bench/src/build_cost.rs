@@ -63,12 +63,30 @@ pub fn measure(
     runs.sort_by(|a, b| a.total_ms.total_cmp(&b.total_ms));
     let example = (!runs.is_empty()).then(|| runs.swap_remove(runs.len() / 2));
 
+    let classes = class_crates(sh, root, cargo_bridge, plan.counts, &base, &timings)?;
+    Ok(BuildCost {
+        example,
+        classes,
+        runs: plan.example_runs,
+        release_cli: plan.release_cli,
+    })
+}
+
+/// One generated crate of `n` classes per count, each built once after a touch.
+fn class_crates(
+    sh: &Shell,
+    root: &Path,
+    cargo_bridge: &CargoBridge,
+    counts: &[usize],
+    base: &Path,
+    timings: &Path,
+) -> Result<Vec<(usize, BuildTiming)>> {
     let deps = format!(
         "bridge-runtime = {{ path = {:?} }}",
         root.join("bridge-runtime").display().to_string()
     );
     let mut classes = Vec::new();
-    for &n in plan.counts {
+    for &n in counts {
         eprintln!("bench: build: {n} class(es) after a touch");
         let name = format!("build{n}");
         let dir = base.join(&name);
@@ -87,16 +105,11 @@ pub fn measure(
             out_dir: dir.join("pkg"),
         };
         let timing = build
-            .run(sh, cargo_bridge, &timings)
+            .run(sh, cargo_bridge, timings)
             .with_context(|| format!("building the {n}-class crate"))?;
         classes.push((n, timing));
     }
-    Ok(BuildCost {
-        example,
-        classes,
-        runs: plan.example_runs,
-        release_cli: plan.release_cli,
-    })
+    Ok(classes)
 }
 
 /// One crate to rebuild.

@@ -7,7 +7,7 @@
 
 use super::format::{fmt_bytes, fmt_ms, fmt_ratio, table};
 use super::target::Target;
-use crate::model::{Alongside, Mode, Record, Run};
+use crate::model::{Alongside, AlongsideSize, Mode, Record, Run};
 use serde_json::{Value, json};
 
 const GROUP: &str = "with wasm-bindgen (issue 20)";
@@ -164,22 +164,7 @@ fn tables(run: &Run, a: &Alongside) -> String {
         );
     }
     if let (Some(s), Some(added)) = (&a.size, added_bytes(a)) {
-        out += &format!(
-            "\nBytes (gzip, every .js and .wasm): the joined package {}, wasm-bindgen's own \
-             output for the same module {}{}: {} added by cargo bridge",
-            fmt_bytes(s.joined_gz as f64),
-            fmt_bytes(s.wasm_bindgen_gz as f64),
-            if s.wasm_bindgen_opt {
-                " (after wasm-opt -O)"
-            } else {
-                " (no wasm-opt installed)"
-            },
-            fmt_bytes(added as f64),
-        );
-        out += &format!(
-            "; the bridge-only package's glue for the same items: {}.\n",
-            fmt_bytes(s.bridge_glue_gz as f64)
-        );
+        out += &size_line(s, added);
     }
     if let Some(e) = &a.error {
         out += &format!("\nalongside package: {e}\n");
@@ -189,6 +174,28 @@ fn tables(run: &Run, a: &Alongside) -> String {
             out += &format!("\nalongside {}: {e}\n", r.scenario.name);
         }
     }
+    out
+}
+
+/// What the joined package weighs beside wasm-bindgen's own output (gzip bytes).
+fn size_line(s: &AlongsideSize, added: i64) -> String {
+    let mut out = String::new();
+    out += &format!(
+        "\nBytes (gzip, every .js and .wasm): the joined package {}, wasm-bindgen's own \
+         output for the same module {}{}: {} added by cargo bridge",
+        fmt_bytes(s.joined_gz as f64),
+        fmt_bytes(s.wasm_bindgen_gz as f64),
+        if s.wasm_bindgen_opt {
+            " (after wasm-opt -O)"
+        } else {
+            " (no wasm-opt installed)"
+        },
+        fmt_bytes(added as f64),
+    );
+    out += &format!(
+        "; the bridge-only package's glue for the same items: {}.\n",
+        fmt_bytes(s.bridge_glue_gz as f64)
+    );
     out
 }
 
