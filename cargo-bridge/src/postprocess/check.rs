@@ -75,11 +75,11 @@ fn export_matches_module(
     exported: &dyn Fn(&str) -> bool,
     wasm_name: &str,
 ) -> Result<()> {
+    let label = match class {
+        Some(c) => format!("{c}.{}", f.js_name),
+        None => f.js_name.clone(),
+    };
     if !exported(&f.symbol) {
-        let label = match class {
-            Some(c) => format!("{c}.{}", f.js_name),
-            None => f.js_name.clone(),
-        };
         bail!(
             "{wasm_name}: the export record of `{label}` names the wasm function `{}`, which \
              the module does not export; rebuild with matching bridge-runtime and \
@@ -87,36 +87,18 @@ fn export_matches_module(
             f.symbol
         );
     }
-    let label = || match class {
-        Some(c) => format!("{c}.{}", f.js_name),
-        None => f.js_name.clone(),
-    };
     if f.is_async {
         let finish = bridge_schema::async_finish_export(&f.symbol);
         if !exported(&finish) {
             bail!(
                 "{wasm_name}: the async export `{}` has no finish export `{finish}`; \
                  rebuild with matching bridge-runtime and cargo-bridge versions",
-                label()
+                label
             );
         }
     }
     if let Ty::Callback(_) | Ty::Iterator(_) = f.ret.ok() {
-        // A Rust closure as the result (or an iterator's): the macro also exports its
-        // call and drop.
-        for symbol in [
-            bridge_schema::closure_call_export(&f.symbol),
-            bridge_schema::closure_drop_export(&f.symbol),
-        ] {
-            if !exported(&symbol) {
-                bail!(
-                    "{wasm_name}: `{}` returns a Rust closure, but the module does not \
-                     export its wasm function `{symbol}`; rebuild with matching \
-                     bridge-runtime and cargo-bridge versions",
-                    label()
-                );
-            }
-        }
+        returned_closure_exported(&f.symbol, &label, exported, wasm_name)?;
     }
     if let Some(err) = f.ret.error_type_id() {
         let is_data = exports.records.iter().any(|r| r.def.type_id == err)
@@ -126,7 +108,7 @@ fn export_matches_module(
                 "{wasm_name}: `{}` returns a `Result` whose error data type `{err}` is not a \
                  #[bridge(record)] struct or #[bridge] enum; rebuild with matching \
                  bridge-runtime and cargo-bridge versions",
-                label()
+                label
             );
         }
     }
@@ -134,9 +116,33 @@ fn export_matches_module(
         anyhow::anyhow!(
             "{wasm_name}: the export record of `{}` has {what}, which #[bridge] never \
              writes; rebuild with matching bridge-runtime and cargo-bridge versions",
-            label()
+            label
         )
     })?;
+    Ok(())
+}
+
+/// A Rust closure as an export's result (or an iterator's): the macro also exports its
+/// call and drop.
+fn returned_closure_exported(
+    export: &str,
+    label: &str,
+    exported: &dyn Fn(&str) -> bool,
+    wasm_name: &str,
+) -> Result<()> {
+    for symbol in [
+        bridge_schema::closure_call_export(export),
+        bridge_schema::closure_drop_export(export),
+    ] {
+        if !exported(&symbol) {
+            bail!(
+                "{wasm_name}: `{}` returns a Rust closure, but the module does not \
+                 export its wasm function `{symbol}`; rebuild with matching \
+                 bridge-runtime and cargo-bridge versions",
+                label
+            );
+        }
+    }
     Ok(())
 }
 
