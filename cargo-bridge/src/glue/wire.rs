@@ -490,70 +490,13 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
     if out.iter().any(|c| c.name == name) {
         return;
     }
-    let base = CodecView {
-        name,
-        // Set below; the slot is reserved before the codec is known.
-        kind: CodecKind::Vec,
-        elem: None,
-        array: None,
-        ts: ts::wire(ty, names),
-        fields: Vec::new(),
-        variants: Vec::new(),
-        object_keys: false,
-        fixed: false,
-        elem_fixed: None,
-        flat: names
-            .flat(ty)
-            .map(|(fields, abis)| flat::slots(&fields, &abis)),
-    };
+    let base = blank(name, ty, names);
     // Reserve the slot first: a recursive record finds itself and stops.
     let at = out.len();
     out.push(base.clone());
     let codec = match ty {
-        Ty::Vec(inner) | Ty::Option(inner) => {
-            if is_compound(inner, names) {
-                add(inner, names, out);
-            }
-            let (kind, array) = match (ty, typed_array(inner)) {
-                (Ty::Vec(_), Some(array)) => (CodecKind::NumVec, Some(array)),
-                (Ty::Vec(_), None) => (CodecKind::Vec, None),
-                _ => (CodecKind::Option, None),
-            };
-            let elem = leaf(inner, names);
-            let elem_fixed = match (kind, &elem.codec) {
-                (CodecKind::Vec, Some(name)) => out
-                    .iter()
-                    .find(|c| &c.name == name)
-                    .and_then(FixedElems::of),
-                _ => None,
-            };
-            CodecView {
-                kind,
-                elem: Some(elem),
-                array,
-                elem_fixed,
-                ..base
-            }
-        }
-        Ty::Named(id) => match names.def(id) {
-            TypeDef::Record(r) => CodecView {
-                kind: CodecKind::Record,
-                fields: fields(&r.fields, names, out),
-                ..base
-            },
-            TypeDef::Enum(e) => CodecView {
-                kind: if e.untagged {
-                    CodecKind::Union
-                } else if e.is_fieldless() {
-                    CodecKind::Fieldless
-                } else {
-                    CodecKind::Enum
-                },
-                variants: variants(e, names, out),
-                ..base
-            },
-            TypeDef::Class(_) | TypeDef::JsType(_) => unreachable!("classes are read inline"),
-        },
+        Ty::Vec(inner) | Ty::Option(inner) => sequence(ty, inner, base, names, out),
+        Ty::Named(id) => named(id, base, names, out),
         Ty::Tuple(elems) => CodecView {
             kind: CodecKind::Tuple,
             fields: elems
@@ -592,6 +535,93 @@ fn add(ty: &Ty, names: &TypeNames, out: &mut Vec<CodecView>) {
     let fixed = matches!(codec.kind, CodecKind::Record | CodecKind::Tuple)
         && codec.fields.iter().all(|f| f.leaf.fixed.is_some());
     out[at] = CodecView { fixed, ..codec };
+}
+
+/// A codec of `ty` with nothing known yet but its name, TypeScript and flat layout.
+fn blank(name: String, ty: &Ty, names: &TypeNames) -> CodecView {
+    CodecView {
+        name,
+        // Set below; the slot is reserved before the codec is known.
+        kind: CodecKind::Vec,
+        elem: None,
+        array: None,
+        ts: ts::wire(ty, names),
+        fields: Vec::new(),
+        variants: Vec::new(),
+        object_keys: false,
+        fixed: false,
+        elem_fixed: None,
+        flat: names
+            .flat(ty)
+            .map(|(fields, abis)| flat::slots(&fields, &abis)),
+    }
+}
+
+/// The codec of a `Vec<inner>` or `Option<inner>` (`ty`), its element's added first.
+fn sequence(
+    ty: &Ty,
+    inner: &Ty,
+    base: CodecView,
+    names: &TypeNames,
+    out: &mut Vec<CodecView>,
+) -> CodecView {
+    if is_compound(inner, names) {
+        add(inner, names, out);
+    }
+    let (kind, array) = match (ty, typed_array(inner)) {
+        (Ty::Vec(_), Some(array)) => (CodecKind::NumVec, Some(array)),
+        (Ty::Vec(_), None) => (CodecKind::Vec, None),
+        _ => (CodecKind::Option, None),
+    };
+    let elem = leaf(inner, names);
+    let elem_fixed = match (kind, &elem.codec) {
+        (CodecKind::Vec, Some(name)) => out
+            .iter()
+            .find(|c| &c.name == name)
+            .and_then(FixedElems::of),
+        _ => None,
+    };
+    CodecView {
+        kind,
+        elem: Some(elem),
+        array,
+        elem_fixed,
+        ..base
+    }
+}
+
+/// The codec of a record or enum.
+fn named(id: &str, base: CodecView, names: &TypeNames, out: &mut Vec<CodecView>) -> CodecView {
+    match names.def(id) {
+        TypeDef::Record(r) => CodecView {
+            kind: CodecKind::Record,
+            fields: fields(&r.fields, names, out),
+            ..base
+        },
+        TypeDef::Enum(e) => enum_codec(e, base, names, out),
+        TypeDef::Class(_) | TypeDef::JsType(_) => unreachable!("classes are read inline"),
+    }
+}
+
+/// The codec of an enum: tagged, fieldless or untagged (a union read by its variants'
+/// literals and witnesses).
+fn enum_codec(
+    e: &bridge_schema::EnumDef,
+    base: CodecView,
+    names: &TypeNames,
+    out: &mut Vec<CodecView>,
+) -> CodecView {
+    CodecView {
+        kind: if e.untagged {
+            CodecKind::Union
+        } else if e.is_fieldless() {
+            CodecKind::Fieldless
+        } else {
+            CodecKind::Enum
+        },
+        variants: variants(e, names, out),
+        ..base
+    }
 }
 
 #[cfg(test)]
