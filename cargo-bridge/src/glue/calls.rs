@@ -157,32 +157,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
     if let Ty::Callback(cb) = &f.ret {
         ret.ts = ts::closure(cb, names);
     }
-    let finish = f.is_async.then(|| {
-        let call = Function {
-            kind: FunctionKind::Free,
-            js_name: "$finish".to_string(),
-            rust_name: String::new(),
-            symbol: bridge_schema::async_finish_export(&f.symbol),
-            receiver: Receiver::None,
-            params: vec![bridge_schema::Param {
-                name: "task".to_string(),
-                ty: Ty::Scalar(Scalar::U32),
-            }],
-            ret: f.ret.clone(),
-            doc: String::new(),
-            is_async: false,
-            refuses_released: false,
-            as_written: None,
-            field: false,
-        };
-        let mut call = fn_view(&call, None, names);
-        call.label = label.clone();
-        call.required = 0;
-        Box::new(FinishView {
-            var: String::new(),
-            call,
-        })
-    });
+    let finish = f.is_async.then(|| finish_view(f, &label, names));
     if let Some(finish) = &finish {
         // The start returns the task id; JS gets a Promise of the result.
         ret = types::at(
@@ -193,24 +168,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         ret.ts = format!("Promise<{}>", finish.call.ret.ts);
     }
     let required = ts::required_params(f.params.iter().map(|p| &p.ty));
-    let mut flat_slots = 0;
-    let params: Vec<ParamView> = param_bindings(&f.params)
-        .into_iter()
-        .zip(&f.params)
-        .enumerate()
-        .map(|(i, (name, p))| ParamView {
-            name,
-            ty: types::export_param(&p.ty, names, &mut flat_slots),
-            ts: ts::param(&p.ty, names),
-            // A setter's one parameter cannot be optional in TypeScript (TS1051).
-            optional: i >= required && f.kind != FunctionKind::Setter,
-            moves: match &p.ty {
-                Ty::ByValue(_) => true,
-                Ty::Option(inner) => matches!(**inner, Ty::ByValue(_)),
-                _ => false,
-            },
-        })
-        .collect();
+    let params = param_views(f, required, names);
     let moves_self = f.receiver == Receiver::Value;
     let moves = moves_self || params.iter().any(|p: &ParamView| p.moves);
     let doc = doc_with_moves(doc_with_throws(&f.doc, &f.ret, names), moves_self, &params);
@@ -237,6 +195,56 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         closure,
         finish,
     }
+}
+
+/// An async export's finish: the call that reads its result once the task is done.
+fn finish_view(f: &Function, label: &str, names: &TypeNames) -> Box<FinishView> {
+    let call = Function {
+        kind: FunctionKind::Free,
+        js_name: "$finish".to_string(),
+        rust_name: String::new(),
+        symbol: bridge_schema::async_finish_export(&f.symbol),
+        receiver: Receiver::None,
+        params: vec![bridge_schema::Param {
+            name: "task".to_string(),
+            ty: Ty::Scalar(Scalar::U32),
+        }],
+        ret: f.ret.clone(),
+        doc: String::new(),
+        is_async: false,
+        refuses_released: false,
+        as_written: None,
+        field: false,
+    };
+    let mut call = fn_view(&call, None, names);
+    call.label = label.to_string();
+    call.required = 0;
+    Box::new(FinishView {
+        var: String::new(),
+        call,
+    })
+}
+
+/// An export's parameters (the first `required` not optional in TypeScript).
+fn param_views(f: &Function, required: usize, names: &TypeNames) -> Vec<ParamView> {
+    let mut flat_slots = 0;
+    param_bindings(&f.params)
+        .into_iter()
+        .zip(&f.params)
+        .enumerate()
+        .map(|(i, (name, p))| ParamView {
+            name,
+            ty: types::export_param(&p.ty, names, &mut flat_slots),
+            ts: ts::param(&p.ty, names),
+            // A setter's one parameter cannot be optional in TypeScript (TS1051).
+            optional: i >= required && f.kind != FunctionKind::Setter,
+            moves: match &p.ty {
+                Ty::ByValue(_) => true,
+                Ty::Option(inner) => matches!(**inner, Ty::ByValue(_)),
+                _ => false,
+            },
+        })
+        .collect()
 }
 
 fn closure_view(f: &Function, owner: &str, names: &TypeNames) -> Option<Box<ClosureView>> {
