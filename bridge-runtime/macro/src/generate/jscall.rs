@@ -33,7 +33,6 @@ fn scalar_lift(s: Scalar, raw: TokenStream) -> TokenStream {
 
 /// The call `spec` with its Rust arguments named `names`.
 pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
-    let rt = quote!(::bridge_runtime::abi);
     let mut call = Call {
         raw_params: Vec::new(),
         raw_ret: TokenStream::new(),
@@ -45,8 +44,6 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
     let wire = quote!(__bridge_wire);
     let mut uses_wire = false;
     for (name, arg) in names.iter().zip(&spec.args) {
-        let len = format_ident!("{}_len", name);
-        let some = format_ident!("{}_is_some", name);
         let into_js = match &arg.lower {
             Lower::Named(carrier) | Lower::OptNamed(carrier) => {
                 quote! { <#carrier as ::bridge_runtime::IntoJs>::Abi }
@@ -55,110 +52,7 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
         };
         call.raw_params
             .extend(abi::params(name, &arg.ty, Site::JsArg, &into_js));
-        match &arg.lower {
-            Lower::Scalar(t) => {
-                let abi = abi::wasm(*t);
-                call.raw_args.push(quote! { #name as #abi });
-            }
-            Lower::Str => {
-                call.raw_args.push(quote! { #name.as_ptr() as u32 });
-                call.raw_args.push(quote! { #name.len() as u32 });
-            }
-            Lower::Named(_) => {
-                uses_wire = true;
-                call.lowering.push(quote! {
-                    let #name = ::bridge_runtime::IntoJs::into_js_arg(#name, &mut #wire);
-                });
-                call.raw_args.push(quote! { #name });
-            }
-            Lower::Wire => {
-                uses_wire = true;
-                call.lowering.push(quote! { let #name = #wire.put(#name); });
-                call.raw_args.push(quote! { #name });
-            }
-            Lower::JsValue => {
-                call.raw_args.push(quote! { #name.into_abi() });
-            }
-            Lower::JsValueRef => {
-                call.raw_args.push(quote! { #name.abi() });
-            }
-            Lower::OptScalar(t) => {
-                let abi = abi::wasm(*t);
-                call.lowering.push(quote! {
-                    let (#some, #name): (u32, #abi) = match #name {
-                        ::core::option::Option::Some(v) => (1, v as #abi),
-                        ::core::option::Option::None => (0, 0 as #abi),
-                    };
-                });
-                call.raw_args.push(quote! { #some });
-                call.raw_args.push(quote! { #name });
-            }
-            Lower::OptStr => {
-                call.lowering.push(quote! {
-                    let (#name, #len) = match &#name {
-                        ::core::option::Option::Some(s) => (s.as_ptr() as u32, s.len() as u32),
-                        ::core::option::Option::None => (0u32, 0u32),
-                    };
-                });
-                call.raw_args.push(quote! { #name });
-                call.raw_args.push(quote! { #len });
-            }
-            Lower::OptNamed(carrier) => {
-                uses_wire = true;
-                let abi = quote! { <#carrier as ::bridge_runtime::IntoJs>::Abi };
-                call.lowering.push(quote! {
-                    let (#some, #name): (u32, #abi) = match #name {
-                        ::core::option::Option::Some(v) => {
-                            (1, ::bridge_runtime::IntoJs::into_js_arg(v, &mut #wire))
-                        }
-                        ::core::option::Option::None => (0, ::core::default::Default::default()),
-                    };
-                });
-                call.raw_args.push(quote! { #some });
-                call.raw_args.push(quote! { #name });
-            }
-            // Its `#closure-call`/`#closure-drop` exports are the caller's (`closures`).
-            Lower::Closure(cb) => {
-                let into = match cb.form {
-                    Form::Once => quote! { into_abi_once },
-                    _ => quote! { into_abi },
-                };
-                call.raw_args
-                    .push(quote! { ::bridge_runtime::js::closure::#into(#name) });
-            }
-            Lower::OptClosure(cb) => {
-                let rt = quote! { ::bridge_runtime::js::closure };
-                let slot = format_ident!("__bridge_lent_{}", name);
-                call.lowering.push(match cb.form {
-                    Form::Once => quote! {
-                        let #name: u32 = #name.map_or(0, #rt::into_abi_once);
-                    },
-                    Form::Boxed => quote! {
-                        let #name: u32 = #name.map_or(0, #rt::into_abi);
-                    },
-                    // The `Some`'s reference is the slot (an `Option<&T>` is a `&T`).
-                    Form::Ref | Form::Mut => quote! {
-                        #[allow(unused_mut)]
-                        let mut #slot = #name;
-                        let #name: u32 = match &mut #slot {
-                            ::core::option::Option::Some(f) => #rt::lend(f),
-                            ::core::option::Option::None => 0,
-                        };
-                    },
-                });
-                call.raw_args.push(quote! { #name });
-            }
-            // The reference sits in a slot on this frame while the import runs.
-            Lower::Lent(_) => {
-                let slot = format_ident!("__bridge_lent_{}", name);
-                call.lowering.push(quote! {
-                    #[allow(unused_mut)]
-                    let mut #slot = #name;
-                });
-                call.raw_args
-                    .push(quote! { ::bridge_runtime::js::closure::lend(&mut #slot) });
-            }
-        }
+        uses_wire |= call.lower(name, &arg.lower, &wire);
     }
     if uses_wire {
         call.lowering.insert(
@@ -173,8 +67,15 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
         }
         _ => quote! {},
     };
-    let raw_ret = abi::result(&spec.ret_ty, Site::JsResult, &from_js);
-    let lift = match &spec.ret {
+    call.raw_ret = abi::result(&spec.ret_ty, Site::JsResult, &from_js);
+    call.lift = lift(&spec.ret);
+    call
+}
+
+/// The Rust result lifted from the raw result `__raw`, as `ret` says.
+fn lift(ret: &Lift) -> TokenStream {
+    let rt = quote!(::bridge_runtime::abi);
+    match ret {
         Lift::Unit => quote! { let () = __raw; },
         Lift::Scalar(t) => scalar_lift(*t, quote!(__raw)),
         Lift::String => {
@@ -201,10 +102,133 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
             #rt::ret_is_some()
                 .then(|| unsafe { <#carrier as ::bridge_runtime::FromJs>::from_abi(__raw) })
         },
-    };
-    call.raw_ret = raw_ret;
-    call.lift = lift;
-    call
+    }
+}
+
+/// The lowering of each kind of argument: statements into `lowering`, the values passed
+/// into `raw_args`.
+impl Call {
+    /// The argument `name`, lowered as `lower` says; whether it went on the `wire`.
+    fn lower(&mut self, name: &Ident, lower: &Lower, wire: &TokenStream) -> bool {
+        match lower {
+            Lower::Scalar(t) => {
+                let abi = abi::wasm(*t);
+                self.raw_args.push(quote! { #name as #abi });
+            }
+            Lower::Str => {
+                self.raw_args.push(quote! { #name.as_ptr() as u32 });
+                self.raw_args.push(quote! { #name.len() as u32 });
+            }
+            Lower::Named(_) => {
+                self.lowering.push(quote! {
+                    let #name = ::bridge_runtime::IntoJs::into_js_arg(#name, &mut #wire);
+                });
+                self.raw_args.push(quote! { #name });
+                return true;
+            }
+            Lower::Wire => {
+                self.lowering.push(quote! { let #name = #wire.put(#name); });
+                self.raw_args.push(quote! { #name });
+                return true;
+            }
+            Lower::JsValue => self.raw_args.push(quote! { #name.into_abi() }),
+            Lower::JsValueRef => self.raw_args.push(quote! { #name.abi() }),
+            Lower::OptScalar(t) => self.opt_scalar(name, *t),
+            Lower::OptStr => self.opt_str(name),
+            Lower::OptNamed(carrier) => {
+                self.opt_named(name, carrier, wire);
+                return true;
+            }
+            // Its `#closure-call`/`#closure-drop` exports are the caller's (`closures`).
+            Lower::Closure(cb) => {
+                let into = match cb.form {
+                    Form::Once => quote! { into_abi_once },
+                    _ => quote! { into_abi },
+                };
+                self.raw_args
+                    .push(quote! { ::bridge_runtime::js::closure::#into(#name) });
+            }
+            Lower::OptClosure(cb) => self.opt_closure(name, cb.form),
+            // The reference sits in a slot on this frame while the import runs.
+            Lower::Lent(_) => {
+                let slot = format_ident!("__bridge_lent_{}", name);
+                self.lowering.push(quote! {
+                    #[allow(unused_mut)]
+                    let mut #slot = #name;
+                });
+                self.raw_args
+                    .push(quote! { ::bridge_runtime::js::closure::lend(&mut #slot) });
+            }
+        }
+        false
+    }
+
+    /// `Option` of the scalar `t`: a flag, then the value.
+    fn opt_scalar(&mut self, name: &Ident, t: Scalar) {
+        let some = format_ident!("{}_is_some", name);
+        let abi = abi::wasm(t);
+        self.lowering.push(quote! {
+            let (#some, #name): (u32, #abi) = match #name {
+                ::core::option::Option::Some(v) => (1, v as #abi),
+                ::core::option::Option::None => (0, 0 as #abi),
+            };
+        });
+        self.raw_args.push(quote! { #some });
+        self.raw_args.push(quote! { #name });
+    }
+
+    /// `Option<&str>`/`Option<String>`: address 0 for `None`.
+    fn opt_str(&mut self, name: &Ident) {
+        let len = format_ident!("{}_len", name);
+        self.lowering.push(quote! {
+            let (#name, #len) = match &#name {
+                ::core::option::Option::Some(s) => (s.as_ptr() as u32, s.len() as u32),
+                ::core::option::Option::None => (0u32, 0u32),
+            };
+        });
+        self.raw_args.push(quote! { #name });
+        self.raw_args.push(quote! { #len });
+    }
+
+    /// `Option` of a user type (its `carrier`): a flag, then the value (on the `wire`).
+    fn opt_named(&mut self, name: &Ident, carrier: &syn::Type, wire: &TokenStream) {
+        let some = format_ident!("{}_is_some", name);
+        let abi = quote! { <#carrier as ::bridge_runtime::IntoJs>::Abi };
+        self.lowering.push(quote! {
+            let (#some, #name): (u32, #abi) = match #name {
+                ::core::option::Option::Some(v) => {
+                    (1, ::bridge_runtime::IntoJs::into_js_arg(v, &mut #wire))
+                }
+                ::core::option::Option::None => (0, ::core::default::Default::default()),
+            };
+        });
+        self.raw_args.push(quote! { #some });
+        self.raw_args.push(quote! { #name });
+    }
+
+    /// `Option` of a closure of `form` (owned or lent): 0 for `None`.
+    fn opt_closure(&mut self, name: &Ident, form: Form) {
+        let rt = quote! { ::bridge_runtime::js::closure };
+        let slot = format_ident!("__bridge_lent_{}", name);
+        self.lowering.push(match form {
+            Form::Once => quote! {
+                let #name: u32 = #name.map_or(0, #rt::into_abi_once);
+            },
+            Form::Boxed => quote! {
+                let #name: u32 = #name.map_or(0, #rt::into_abi);
+            },
+            // The `Some`'s reference is the slot (an `Option<&T>` is a `&T`).
+            Form::Ref | Form::Mut => quote! {
+                #[allow(unused_mut)]
+                let mut #slot = #name;
+                let #name: u32 = match &mut #slot {
+                    ::core::option::Option::Some(f) => #rt::lend(f),
+                    ::core::option::Option::None => 0,
+                };
+            },
+        });
+        self.raw_args.push(quote! { #name });
+    }
 }
 
 impl Call {
