@@ -148,84 +148,121 @@ pub fn decode(section: &[u8], wasm: &str) -> Result<Exports> {
 }
 
 fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
-    let mut exports = Exports::default();
-    let mut impls = Vec::new();
-    // Where each class is in `exports.classes`, by type id (a scan per record or impl block
-    // was quadratic in the number of classes).
-    let mut class_at: HashMap<String, usize> = HashMap::new();
+    let mut collected = Collected::default();
     for record in records {
+        collected.add(record, wasm)?;
+    }
+    let Collected {
+        mut exports,
+        impls,
+        class_at,
+    } = collected;
+    merge_impls(&mut exports, impls, &class_at, wasm)?;
+    check_unique_type_ids(&exports, wasm)?;
+    add_wasm_bindgen_types(&mut exports);
+    add_renamed_js_value(&mut exports);
+    check_type_refs(&exports, wasm)?;
+    resolve_by_value(&mut exports);
+    resolve_enum_views(&mut exports, wasm)?;
+    check_one_constructor(&exports, wasm)?;
+    sort_exports(&mut exports);
+    Ok(exports)
+}
+
+/// The section's records as read, before a class's impl records are merged into it.
+#[derive(Default)]
+struct Collected {
+    exports: Exports,
+    impls: Vec<bridge_schema::Impl>,
+    /// Where each class is in `exports.classes`, by type id (a scan per record or impl
+    /// block was quadratic in the number of classes).
+    class_at: HashMap<String, usize>,
+}
+
+impl Collected {
+    fn add(&mut self, record: Record, wasm: &str) -> Result<()> {
+        let exports = &mut self.exports;
         if !exports.crates.contains(&record.crate_name) {
             exports.crates.push(record.crate_name.clone());
         }
+        let crate_name = record.crate_name;
         match record.item {
-            Item::Class(c) => {
-                if let Some(&other) = class_at.get(&c.type_id) {
-                    let other = &exports.classes[other];
-                    bail!(
-                        "{wasm}: crate `{}` exports two #[bridge] structs named `{}` (type id \
-                         `{}`); types are told apart by crate and name: rename one of them",
-                        other.crate_name,
-                        c.rust_name,
-                        c.type_id
-                    );
-                }
-                class_at.insert(c.type_id.clone(), exports.classes.len());
-                exports.classes.push(ClassExport {
-                    crate_name: record.crate_name,
-                    type_id: c.type_id,
-                    name: c.name,
-                    rust_name: c.rust_name,
-                    identity_mode: c.identity_mode,
-                    inspectable: c.inspectable,
-                    doc: c.doc,
-                    members: Vec::new(),
-                });
-            }
-            Item::Impl(i) => impls.push(i),
-            Item::Record(def) => exports.records.push(DataExport {
-                crate_name: record.crate_name,
-                def,
-            }),
-            Item::Enum(def) => exports.enums.push(DataExport {
-                crate_name: record.crate_name,
-                def,
-            }),
+            Item::Class(c) => self.add_class(crate_name, c, wasm)?,
+            Item::Impl(i) => self.impls.push(i),
+            Item::Record(def) => exports.records.push(DataExport { crate_name, def }),
+            Item::Enum(def) => exports.enums.push(DataExport { crate_name, def }),
             Item::JsType(def) => {
                 if !exports.js_types.iter().any(|t| t.def == def) {
-                    exports.js_types.push(DataExport {
-                        crate_name: record.crate_name,
-                        def,
-                    });
+                    exports.js_types.push(DataExport { crate_name, def });
                 }
             }
-            Item::Function(f) => exports.functions.push(FunctionExport {
-                crate_name: record.crate_name,
-                function: f,
+            Item::Function(function) => exports.functions.push(FunctionExport {
+                crate_name,
+                function,
             }),
-            Item::Import(import) => {
-                if let Some(other) = exports
-                    .imports
-                    .iter()
-                    .find(|o| o.import.symbol == import.symbol)
-                {
-                    if other.import == import {
-                        continue;
-                    }
-                    bail!(
-                        "{wasm}: crate `{}` declares the JS import `{}` twice with different \
-                         signatures or sources; JS imports need unique Rust names per crate: \
-                         rename one of them",
-                        record.crate_name,
-                        import.rust_name
-                    );
-                }
-                exports.imports.push(ImportExport {
-                    crate_name: record.crate_name,
-                    import,
-                });
-            }
+            Item::Import(import) => add_import(exports, crate_name, import, wasm)?,
         }
+        Ok(())
     }
+
+    fn add_class(&mut self, crate_name: String, c: bridge_schema::Class, wasm: &str) -> Result<()> {
+        let exports = &mut self.exports;
+        if let Some(&other) = self.class_at.get(&c.type_id) {
+            let other = &exports.classes[other];
+            bail!(
+                "{wasm}: crate `{}` exports two #[bridge] structs named `{}` (type id \
+                 `{}`); types are told apart by crate and name: rename one of them",
+                other.crate_name,
+                c.rust_name,
+                c.type_id
+            );
+        }
+        self.class_at
+            .insert(c.type_id.clone(), exports.classes.len());
+        exports.classes.push(ClassExport {
+            crate_name,
+            type_id: c.type_id,
+            name: c.name,
+            rust_name: c.rust_name,
+            identity_mode: c.identity_mode,
+            inspectable: c.inspectable,
+            doc: c.doc,
+            members: Vec::new(),
+        });
+        Ok(())
+    }
+}
+
+/// A JS import once: the same import again (another codegen unit's copy) is dropped, a
+/// different one under the same symbol is an error.
+fn add_import(exports: &mut Exports, crate_name: String, import: Import, wasm: &str) -> Result<()> {
+    if let Some(other) = exports
+        .imports
+        .iter()
+        .find(|o| o.import.symbol == import.symbol)
+    {
+        if other.import == import {
+            return Ok(());
+        }
+        bail!(
+            "{wasm}: crate `{}` declares the JS import `{}` twice with different \
+             signatures or sources; JS imports need unique Rust names per crate: \
+             rename one of them",
+            crate_name,
+            import.rust_name
+        );
+    }
+    exports.imports.push(ImportExport { crate_name, import });
+    Ok(())
+}
+
+/// Attach each impl record's members to its class.
+fn merge_impls(
+    exports: &mut Exports,
+    mut impls: Vec<bridge_schema::Impl>,
+    class_at: &HashMap<String, usize>,
+    wasm: &str,
+) -> Result<()> {
     // Records sit in the section in link order, which changes with unrelated edits: merge
     // a class's impl records (further impl blocks, #[cfg] members) in an order of their
     // own, by their members' Rust names, so the glue and the name checks are deterministic.
@@ -249,12 +286,11 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
         };
         exports.classes[at].members.extend(i.members);
     }
-    check_unique_type_ids(&exports, wasm)?;
-    add_wasm_bindgen_types(&mut exports);
-    add_renamed_js_value(&mut exports);
-    check_type_refs(&exports, wasm)?;
-    resolve_by_value(&mut exports);
-    resolve_enum_views(&mut exports, wasm)?;
+    Ok(())
+}
+
+/// A class has at most one constructor across its impl blocks.
+fn check_one_constructor(exports: &Exports, wasm: &str) -> Result<()> {
     for class in &exports.classes {
         let ctors = class
             .members
@@ -268,6 +304,11 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
             );
         }
     }
+    Ok(())
+}
+
+/// Output order independent of link order: every list by name (then type id or symbol).
+fn sort_exports(exports: &mut Exports) {
     exports
         .classes
         .sort_by(|a, b| (&a.name, &a.type_id).cmp(&(&b.name, &b.type_id)));
@@ -287,7 +328,6 @@ fn from_records(records: Vec<Record>, wasm: &str) -> Result<Exports> {
         .js_types
         .sort_by(|a, b| a.def.type_id.cmp(&b.def.type_id));
     exports.crates.sort();
-    Ok(exports)
 }
 
 /// The macro writes every user type a parameter takes by value as `Ty::ByValue` (it
