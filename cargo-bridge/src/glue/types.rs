@@ -533,9 +533,9 @@ fn scalar_of(ty: &Ty) -> Option<Scalar> {
     }
 }
 
-/// [`view`] but its TypeScript type.
-fn parts(ty: &Ty, names: &TypeNames) -> TyView {
-    let simple = |kind: Kind| TyView {
+/// A view of `kind` with nothing else set: `parts` fills in what its type needs.
+fn simple(kind: Kind) -> TyView {
+    TyView {
         kind,
         class: None,
         js_type: false,
@@ -564,18 +564,30 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         checked: false,
         write_back: false,
         unsigned: false,
-    };
-    let coded = |kind: Kind| TyView {
+    }
+}
+
+/// [`simple`] for a type that travels through its codec.
+fn coded(ty: &Ty, names: &TypeNames, kind: Kind) -> TyView {
+    TyView {
         codec: Some(wire::codec_name(ty, names)),
         ..simple(kind)
-    };
-    if ty.travels_on_wire() {
-        return coded(Kind::of(Base::Wire));
     }
-    let named = |ty: &Ty| match ty {
+}
+
+/// The type id `ty` names, if it is `Ty::Named`.
+fn named(ty: &Ty) -> Option<String> {
+    match ty {
         Ty::Named(id) => Some(id.clone()),
         _ => None,
-    };
+    }
+}
+
+/// [`view`] but its TypeScript type.
+fn parts(ty: &Ty, names: &TypeNames) -> TyView {
+    if ty.travels_on_wire() {
+        return coded(ty, names, Kind::of(Base::Wire));
+    }
     match ty {
         Ty::Result(ok, err) => TyView {
             throws: true,
@@ -588,23 +600,12 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
             enum_name: Some(names.js_name(id)),
             ..simple(Kind::of(Base::Enum))
         },
-        Ty::Named(id) if names.is_data(id) => coded(Kind::of(Base::Data)),
+        Ty::Named(id) if names.is_data(id) => coded(ty, names, Kind::of(Base::Data)),
         Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => {
             unreachable!("tuples, maps, sets and 128-bit integers travel on the wire (above)")
         }
-        Ty::Option(inner) if named(inner).is_some_and(|id| names.is_fieldless_enum(&id)) => {
-            TyView {
-                kind: Kind::opt(Base::Enum),
-                ..view(inner, names)
-            }
-        }
-        Ty::Option(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => TyView {
-            kind: Kind::opt(Base::Data),
-            ..view(inner, names)
-        },
-        Ty::Vec(inner) if named(inner).is_some_and(|id| names.is_data(&id)) => {
-            coded(Kind::of(Base::DataVec))
-        }
+        Ty::Option(inner) => option_parts(inner, names),
+        Ty::Vec(inner) => vec_parts(ty, inner, names),
         Ty::Unit => simple(Kind::of(Base::Unit)),
         Ty::String | Ty::Str => simple(Kind::of(Base::String)),
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) | Ty::ByValue(id) => TyView {
@@ -616,30 +617,6 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         Ty::JsValueRef => simple(Kind::of(Base::JsValueRef)),
         // A Rust closure's address: a returned iterator is made from it (`FnView::closure`).
         Ty::Callback(_) | Ty::Iterator(_) => simple(Kind::of(Base::Callback)),
-        Ty::Option(inner) => {
-            let inner = view(inner, names);
-            TyView {
-                kind: inner.kind.optional().unwrap_or_else(|| {
-                    panic!(
-                        "an Option of {:?} reached the glue (postprocess::check refuses it)",
-                        inner.kind
-                    )
-                }),
-                ..inner
-            }
-        }
-        Ty::Vec(inner) => match numbers::of(inner) {
-            Some(n) => TyView {
-                array: Some(n.array),
-                // The element type: debug glue checks a plain array's elements.
-                number: Some(n.view),
-                ..simple(Kind::of(Base::NumVec))
-            },
-            None => TyView {
-                kind: Kind::of(Base::ClassVec),
-                ..view(inner, names)
-            },
-        },
         Ty::View(inner) | Ty::SliceMut(inner) => {
             let n = numbers::of(inner).expect("views and mutable slices hold numbers");
             TyView {
@@ -657,6 +634,51 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
             number: number_view(ty),
             scalar: Some(numbers::scalar_view(*scalar)),
             ..simple(Kind::scalar(*scalar))
+        },
+    }
+}
+
+/// [`parts`] of `Option<inner>` (one not on the wire).
+fn option_parts(inner: &Ty, names: &TypeNames) -> TyView {
+    if named(inner).is_some_and(|id| names.is_fieldless_enum(&id)) {
+        return TyView {
+            kind: Kind::opt(Base::Enum),
+            ..view(inner, names)
+        };
+    }
+    if named(inner).is_some_and(|id| names.is_data(&id)) {
+        return TyView {
+            kind: Kind::opt(Base::Data),
+            ..view(inner, names)
+        };
+    }
+    let inner = view(inner, names);
+    TyView {
+        kind: inner.kind.optional().unwrap_or_else(|| {
+            panic!(
+                "an Option of {:?} reached the glue (postprocess::check refuses it)",
+                inner.kind
+            )
+        }),
+        ..inner
+    }
+}
+
+/// [`parts`] of `ty`, a `Vec<inner>` (one not on the wire).
+fn vec_parts(ty: &Ty, inner: &Ty, names: &TypeNames) -> TyView {
+    if named(inner).is_some_and(|id| names.is_data(&id)) {
+        return coded(ty, names, Kind::of(Base::DataVec));
+    }
+    match numbers::of(inner) {
+        Some(n) => TyView {
+            array: Some(n.array),
+            // The element type: debug glue checks a plain array's elements.
+            number: Some(n.view),
+            ..simple(Kind::of(Base::NumVec))
+        },
+        None => TyView {
+            kind: Kind::of(Base::ClassVec),
+            ..view(inner, names)
         },
     }
 }
