@@ -8,16 +8,16 @@
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use crate::phases::Phases;
 use crate::{
-    browser, bundlers, clippy, demo, docs, fmt, js_tools, packages, runtimes, typescript, warm,
-    workers,
+    browser, bundlers, clippy, demo, docs, fmt, fn_lengths, js_tools, packages, runtimes,
+    typescript, warm, workers,
 };
 use anyhow::{Result, bail};
 use std::time::Instant;
 use xshell::{Shell, cmd};
 
-/// Everything CI runs: format, lints, Rust tests, the user guide, a benchmark smoke run, types, the
-/// browser, package, bundler, worker and runtime checks, the demo, the bundled example,
-/// node suites. Prints how long each phase took at the end (also when one fails).
+/// Everything CI runs: format, function lengths, lints, Rust tests, the user guide, a
+/// benchmark smoke run, types, the browser, package, bundler, worker and runtime checks, the
+/// demo, the bundled example, node suites. Prints how long each phase took at the end (also when one fails).
 ///
 /// The first-use installs are I/O-bound (npm, apt-get) or a separate `cargo install`, so
 /// they run on their own threads from the start, overlapping fmt, clippy and the first
@@ -62,6 +62,9 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
 
     // Every workspace the repo has (the root one, fixtures/, the bench peer, the demo...).
     phases.run("fmt", || fmt::check(&fixtures::project_root()))?;
+    // Parses the sources only (well under a second): no function over 100 lines, at most 10
+    // over 60 in cargo-bridge, xtask and the bench (the macro and runtime are reported only).
+    phases.run("fn-lengths", || fn_lengths::run(&fixtures::project_root()))?;
     clippy::wasm_target(sh)?;
     // The tests compile while the installs finish: only running them needs Chromium and
     // the wasm-bindgen CLI.
