@@ -168,155 +168,186 @@ fn classify_any(ty: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::
         Type::Tuple(t) => tuple(ty, t, self_ty, refs),
         Type::Paren(p) => classify_any(&p.elem, self_ty, refs),
         Type::Group(g) => classify_any(&g.elem, self_ty, refs),
-        Type::Reference(r) => {
-            if is_ident(&r.elem, "str") && r.mutability.is_none() {
-                return Ok(plain(Ty::Str));
-            }
-            if let Type::Slice(s) = &*r.elem {
-                let inner = classify_any(&s.elem, self_ty, refs)?;
-                if r.mutability.is_some() || !inner.ty.is_number() {
-                    return Err(unsupported(
-                        ty,
-                        "slices cross as `&[number]` parameters (copied in); take a Vec<T> \
-                         for anything else",
-                    ));
-                }
-                return Ok(TyInfo {
-                    slice: true,
-                    ..plain(Ty::Vec(Box::new(inner.ty)))
-                });
-            }
-            if is_last_ident(&r.elem, "JsValue") && r.mutability.is_none() {
-                return Ok(plain(Ty::JsValueRef));
-            }
-            if let Type::TraitObject(_) = unparen(&r.elem) {
-                let form = if r.mutability.is_some() {
-                    Form::Mut
-                } else {
-                    Form::Ref
-                };
-                return callback(ty, unparen(&r.elem), form, self_ty, refs);
-            }
-            if let Some(why) = borrowed_container(&r.elem) {
-                return Err(unsupported(ty, why));
-            }
-            let inner = named_info(&r.elem, self_ty, true)?;
-            Ok(TyInfo {
-                ty: if r.mutability.is_some() {
-                    Ty::ClassMut(String::new())
-                } else {
-                    Ty::ClassRef(String::new())
-                },
-                ..inner
-            })
-        }
+        Type::Reference(r) => reference_type(ty, r, self_ty, refs),
         Type::Path(p) if p.qself.is_none() => {
             let seg = p.path.segments.last().expect("paths have a segment");
-            let name = seg.ident.to_string();
-            let prim = match name.as_str() {
-                "i128" => Some(Ty::I128),
-                "u128" => Some(Ty::U128),
-                "String" => Some(Ty::String),
-                name => Scalar::from_rust(name).map(Ty::Scalar),
-            };
-            if let Some(prim) = prim {
-                return Ok(plain(prim));
-            }
-            if seg.ident == "JsValue" && matches!(seg.arguments, PathArguments::None) {
-                return Ok(plain(Ty::JsValue));
-            }
-            if seg.ident == "JsPromise" && matches!(seg.arguments, PathArguments::None) {
-                return Ok(TyInfo {
-                    promise: true,
-                    ..plain(Ty::JsValue)
-                });
-            }
-            if seg.ident == "Box"
-                && let Ok(inner @ Type::TraitObject(_)) =
-                    single_arg(ty, &seg.arguments).map(unparen)
-            {
-                return callback(ty, inner, Form::Boxed, self_ty, refs);
-            }
-            if seg.ident == "Box"
-                && let Ok(Type::Slice(_)) = single_arg(ty, &seg.arguments)
-            {
-                return Err(unsupported(
-                    ty,
-                    "`Box<[T]>` crosses as an export's parameter or result only: use \
-                     `Vec<T>` here",
-                ));
-            }
-            match seg.ident.to_string().as_str() {
-                "Option" | "Vec" if promise_inside(ty, self_ty) => {
-                    Err(unsupported(ty, JS_PROMISE_ALONE))
-                }
-                "Option" => {
-                    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty, refs)?;
-                    if inner.slice {
-                        return Err(unsupported(
-                            ty,
-                            "an optional slice is not supported: take `Option<Vec<T>>` (copied \
-                             in, null for None), or a `&[T]` that may be empty",
-                        ));
-                    }
-                    if matches!(inner.ty, Ty::Option(_)) {
-                        return Err(unsupported(
-                            ty,
-                            "`Option<Option<T>>` is not supported: JS has one null, so the two \
-                             Nones would be one value; take `Option<T>`, or a #[bridge] enum \
-                             naming the cases",
-                        ));
-                    }
-                    if matches!(inner.ty, Ty::Unit) {
-                        return Err(unsupported(
-                            ty,
-                            "`Option<()>` is not supported: take a `bool`",
-                        ));
-                    }
-                    if matches!(inner.ty, Ty::JsValueRef) {
-                        return Err(unsupported(
-                            ty,
-                            "Option of a &JsValue or a function is not supported: take \
-                             Option<JsValue> (owned), or a &JsValue (it can hold null or \
-                             undefined itself)",
-                        ));
-                    }
-                    Ok(TyInfo {
-                        ty: Ty::Option(Box::new(inner.ty.clone())),
-                        ..inner
-                    })
-                }
-                "Vec" => {
-                    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty, refs)?;
-                    let ok = !inner.slice
-                        && !matches!(
-                            inner.ty,
-                            Ty::Unit
-                                | Ty::Str
-                                | Ty::ClassRef(_)
-                                | Ty::ClassMut(_)
-                                | Ty::JsValueRef
-                                | Ty::Callback(_)
-                        );
-                    if !ok {
-                        return Err(unsupported(
-                            ty,
-                            "Vec holds owned values (numbers, String, classes, Option, Vec, JsValue)",
-                        ));
-                    }
-                    Ok(TyInfo {
-                        ty: Ty::Vec(Box::new(inner.ty.clone())),
-                        ..inner
-                    })
-                }
-                "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" => {
-                    collection(ty, seg, self_ty, refs)
-                }
-                _ => named_info(ty, self_ty, false),
-            }
+            path_type(ty, seg, self_ty, refs)
         }
         _ => Err(unsupported(ty, "")),
     }
+}
+
+/// The reference `ty` (`r`): `&str`, a `&[number]`, `&JsValue`, a lent closure, or a
+/// borrowed class.
+fn reference_type(
+    ty: &Type,
+    r: &syn::TypeReference,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    if is_ident(&r.elem, "str") && r.mutability.is_none() {
+        return Ok(plain(Ty::Str));
+    }
+    if let Type::Slice(s) = &*r.elem {
+        let inner = classify_any(&s.elem, self_ty, refs)?;
+        if r.mutability.is_some() || !inner.ty.is_number() {
+            return Err(unsupported(
+                ty,
+                "slices cross as `&[number]` parameters (copied in); take a Vec<T> \
+                 for anything else",
+            ));
+        }
+        return Ok(TyInfo {
+            slice: true,
+            ..plain(Ty::Vec(Box::new(inner.ty)))
+        });
+    }
+    if is_last_ident(&r.elem, "JsValue") && r.mutability.is_none() {
+        return Ok(plain(Ty::JsValueRef));
+    }
+    if let Type::TraitObject(_) = unparen(&r.elem) {
+        let form = if r.mutability.is_some() {
+            Form::Mut
+        } else {
+            Form::Ref
+        };
+        return callback(ty, unparen(&r.elem), form, self_ty, refs);
+    }
+    if let Some(why) = borrowed_container(&r.elem) {
+        return Err(unsupported(ty, why));
+    }
+    let inner = named_info(&r.elem, self_ty, true)?;
+    Ok(TyInfo {
+        ty: if r.mutability.is_some() {
+            Ty::ClassMut(String::new())
+        } else {
+            Ty::ClassRef(String::new())
+        },
+        ..inner
+    })
+}
+
+/// The path type `ty`, named by its last segment `seg`: a primitive, `JsValue`,
+/// `JsPromise`, a boxed closure, an `Option`, `Vec` or collection, or a user type.
+fn path_type(
+    ty: &Type,
+    seg: &syn::PathSegment,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    let name = seg.ident.to_string();
+    let prim = match name.as_str() {
+        "i128" => Some(Ty::I128),
+        "u128" => Some(Ty::U128),
+        "String" => Some(Ty::String),
+        name => Scalar::from_rust(name).map(Ty::Scalar),
+    };
+    if let Some(prim) = prim {
+        return Ok(plain(prim));
+    }
+    if seg.ident == "JsValue" && matches!(seg.arguments, PathArguments::None) {
+        return Ok(plain(Ty::JsValue));
+    }
+    if seg.ident == "JsPromise" && matches!(seg.arguments, PathArguments::None) {
+        return Ok(TyInfo {
+            promise: true,
+            ..plain(Ty::JsValue)
+        });
+    }
+    if seg.ident == "Box"
+        && let Ok(inner @ Type::TraitObject(_)) = single_arg(ty, &seg.arguments).map(unparen)
+    {
+        return callback(ty, inner, Form::Boxed, self_ty, refs);
+    }
+    if seg.ident == "Box"
+        && let Ok(Type::Slice(_)) = single_arg(ty, &seg.arguments)
+    {
+        return Err(unsupported(
+            ty,
+            "`Box<[T]>` crosses as an export's parameter or result only: use \
+             `Vec<T>` here",
+        ));
+    }
+    match seg.ident.to_string().as_str() {
+        "Option" | "Vec" if promise_inside(ty, self_ty) => Err(unsupported(ty, JS_PROMISE_ALONE)),
+        "Option" => option_type(ty, seg, self_ty, refs),
+        "Vec" => vec_type(ty, seg, self_ty, refs),
+        "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" => collection(ty, seg, self_ty, refs),
+        _ => named_info(ty, self_ty, false),
+    }
+}
+
+/// `Option<T>` (`ty`, its last segment `seg`), with the `T`s it cannot hold refused.
+fn option_type(
+    ty: &Type,
+    seg: &syn::PathSegment,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty, refs)?;
+    if inner.slice {
+        return Err(unsupported(
+            ty,
+            "an optional slice is not supported: take `Option<Vec<T>>` (copied \
+             in, null for None), or a `&[T]` that may be empty",
+        ));
+    }
+    if matches!(inner.ty, Ty::Option(_)) {
+        return Err(unsupported(
+            ty,
+            "`Option<Option<T>>` is not supported: JS has one null, so the two \
+             Nones would be one value; take `Option<T>`, or a #[bridge] enum \
+             naming the cases",
+        ));
+    }
+    if matches!(inner.ty, Ty::Unit) {
+        return Err(unsupported(
+            ty,
+            "`Option<()>` is not supported: take a `bool`",
+        ));
+    }
+    if matches!(inner.ty, Ty::JsValueRef) {
+        return Err(unsupported(
+            ty,
+            "Option of a &JsValue or a function is not supported: take \
+             Option<JsValue> (owned), or a &JsValue (it can hold null or \
+             undefined itself)",
+        ));
+    }
+    Ok(TyInfo {
+        ty: Ty::Option(Box::new(inner.ty.clone())),
+        ..inner
+    })
+}
+
+/// `Vec<T>` (`ty`, its last segment `seg`): owned `T`s only.
+fn vec_type(
+    ty: &Type,
+    seg: &syn::PathSegment,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty, refs)?;
+    let ok = !inner.slice
+        && !matches!(
+            inner.ty,
+            Ty::Unit
+                | Ty::Str
+                | Ty::ClassRef(_)
+                | Ty::ClassMut(_)
+                | Ty::JsValueRef
+                | Ty::Callback(_)
+        );
+    if !ok {
+        return Err(unsupported(
+            ty,
+            "Vec holds owned values (numbers, String, classes, Option, Vec, JsValue)",
+        ));
+    }
+    Ok(TyInfo {
+        ty: Ty::Vec(Box::new(inner.ty.clone())),
+        ..inner
+    })
 }
 
 /// `Option<JsPromise>` or `Vec<JsPromise>` (`ty`'s argument is a `JsPromise`).
