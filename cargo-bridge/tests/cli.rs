@@ -796,9 +796,11 @@ pub fn greet(name: String) -> String {
         let bytes = std::fs::read(wasm).unwrap();
         bytes.windows(17).any(|w| w == b"__bridge_unborrow")
     };
-    assert!(!read(&plain.join("plain_fns.js")).contains("unborrow"));
+    let plain_js = read(&plain.join("plain_fns.js"));
+    assert!(!plain_js.contains("unborrow") && !plain_js.contains("__bridge_refused"));
     assert!(!names(&plain.join("plain_fns_bg.wasm")));
-    assert!(read(&pointed.join("pointed_class.js")).contains("__bridge_unborrow"));
+    let pointed_js = read(&pointed.join("pointed_class.js"));
+    assert!(pointed_js.contains("__bridge_unborrow") && pointed_js.contains("__bridge_refused"));
     assert!(names(&pointed.join("pointed_class_bg.wasm")));
     let check = r#"console.log(JSON.stringify([m.greet("x"), Object.keys(m).sort()]));"#;
     let want = r#"["hello x",["greet"]]"#;

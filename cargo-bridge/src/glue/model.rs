@@ -80,8 +80,10 @@ pub struct GlueModel {
     /// the post-process; without the imports no marker can exist, and none of it ships.
     pub guard_markers: bool,
     /// Some call borrows an object (`FnView::borrows`): `$rethrow` ends what a panicked
-    /// call still held. Without one (a package of free functions), no unborrow code
-    /// ships, and `transforms/unused_exports.rs` drops the runtime's unborrow exports.
+    /// call still held, and asks the runtime for a refused first borrow after a trap.
+    /// Without one (a package of free functions), none of that ships, and
+    /// `transforms/unused_exports.rs` drops the runtime's unborrow and refusal exports
+    /// (and with them the borrow-check messages).
     pub borrows: bool,
 }
 
