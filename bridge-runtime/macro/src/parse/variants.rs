@@ -117,6 +117,51 @@ pub fn values(
         .variants
         .iter()
         .all(|v| matches!(v.fields, Fields::Unit));
+    check_crossing(item, &name, numeric, all_unit)?;
+    let mut out: Vec<VariantJs> = Vec::new();
+    // (Rust name, JS string) of the variants so far: two may not share a string.
+    let mut strings: Vec<(String, String)> = Vec::new();
+    let mut next = 0i64;
+    for v in &mut item.variants {
+        let variant = v.ident.unraw().to_string();
+        // Whether this variant is a JS string: every variant of a fieldless enum, the unit
+        // variants of an untagged one.
+        let fieldless = all_unit || (untagged && matches!(v.fields, Fields::Unit));
+        let given = variant_js_name(v, &name, &variant)?;
+        let js_name = js_string(v, &name, &variant, numeric, fieldless, given)?;
+        let discriminant = discriminant(v, &name, &variant, numeric, next)?;
+        if let Some(d) = discriminant {
+            next = d + 1;
+        }
+        if !numeric && fieldless {
+            let value = js_name.clone().unwrap_or_else(|| variant.clone());
+            if let Some((other, _)) = strings.iter().find(|(_, s)| *s == value) {
+                return Err(syn::Error::new(
+                    v.ident.span(),
+                    format!(
+                        "`{name}::{other}` and `{name}::{variant}` are both the string {value:?} \
+                         in JS: give one of them another #[bridge(js_name = \"...\")]"
+                    ),
+                ));
+            }
+            strings.push((variant, value));
+        }
+        out.push(VariantJs {
+            js_name,
+            discriminant,
+        });
+    }
+    Ok(out)
+}
+
+/// The enum `name` crosses as it says: `numeric` only when fieldless (`all_unit`), and an
+/// integer `#[repr]` only when `numeric`.
+fn check_crossing(
+    item: &syn::ItemEnum,
+    name: &str,
+    numeric: bool,
+    all_unit: bool,
+) -> syn::Result<()> {
     if numeric && !all_unit {
         let v = item
             .variants
@@ -144,113 +189,111 @@ pub fn values(
             ),
         ));
     }
-    let mut out: Vec<VariantJs> = Vec::new();
-    // (Rust name, JS string) of the variants so far: two may not share a string.
-    let mut strings: Vec<(String, String)> = Vec::new();
-    let mut next = 0i64;
-    for v in &mut item.variants {
-        let variant = v.ident.unraw().to_string();
-        // Whether this variant is a JS string: every variant of a fieldless enum, the unit
-        // variants of an untagged one.
-        let fieldless = all_unit || (untagged && matches!(v.fields, Fields::Unit));
-        let mut js_name = variant_js_name(v, &name, &variant)?;
-        // wasm-bindgen's string enum: `Red = "red"` is the variant's JS string (the Rust
-        // enum is emitted without it: Rust has no string discriminants).
-        if let Some((
-            _,
-            Expr::Lit(ExprLit {
-                lit: Lit::Str(s), ..
-            }),
-        )) = &v.discriminant
-        {
-            let problem = if numeric {
-                Some("a #[bridge(numeric)] enum's variants cross as numbers: remove `numeric`, or give an integer discriminant".to_string())
-            } else if !fieldless {
-                Some("only the variants of a fieldless enum cross as strings (a variant of an enum with fields is `{ kind: \"<Variant>\", ... }`)".to_string())
-            } else {
-                js_name.as_ref().map(|given| {
-                    format!("it also has #[bridge(js_name = {given:?})]: give one JS string")
-                })
-            };
-            if let Some(problem) = problem {
-                return Err(syn::Error::new_spanned(
-                    s,
-                    format!(
-                        "`{name}::{variant}` = {:?} is the JS string it crosses as, but {problem}",
-                        s.value()
-                    ),
-                ));
-            }
-            js_name = Some(s.value());
-            v.discriminant = None;
-        }
-        if let Some(given) = &js_name {
-            let why = if numeric {
-                "a #[bridge(numeric)] enum's variants cross as their discriminants"
-            } else if !fieldless {
-                "only the variants of a fieldless enum cross as strings (a variant of an enum \
-                 with fields is `{ kind: \"<Variant>\", ... }`)"
-            } else {
-                ""
-            };
-            if !why.is_empty() {
-                return Err(syn::Error::new(
-                    v.ident.span(),
-                    format!(
-                        "`{name}::{variant}` has #[bridge(js_name = {given:?})], but {why}: \
-                         remove the js_name"
-                    ),
-                ));
-            }
-        }
-        let discriminant = match (&v.discriminant, numeric) {
-            (Some((_, expr)), false) => {
-                return Err(syn::Error::new_spanned(
-                    expr,
-                    format!(
-                        "`{name}::{variant}` has an explicit discriminant, but a #[bridge] enum \
-                         crosses as its variants' names (strings) unless it says `numeric`: \
-                         write #[bridge(numeric)] on `{name}` to make it cross as its \
-                         discriminants (JS numbers), or remove the discriminants (a JS string \
-                         of your choice is `{variant} = \"...\"`)"
-                    ),
-                ));
-            }
-            (Some((_, expr)), true) => Some(literal(expr, &name, &variant)?),
-            (None, true) => Some(next),
-            (None, false) => None,
+    Ok(())
+}
+
+/// The JS string of `name::variant` other than its name, if it has one: the `given`
+/// `js_name`, or a string discriminant (taken off `v`); refused where the variant does
+/// not cross as a string (`numeric`, not `fieldless`) or has both.
+fn js_string(
+    v: &mut syn::Variant,
+    name: &str,
+    variant: &str,
+    numeric: bool,
+    fieldless: bool,
+    given: Option<String>,
+) -> syn::Result<Option<String>> {
+    let mut js_name = given;
+    // wasm-bindgen's string enum: `Red = "red"` is the variant's JS string (the Rust
+    // enum is emitted without it: Rust has no string discriminants).
+    if let Some((
+        _,
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }),
+    )) = &v.discriminant
+    {
+        let problem = if numeric {
+            Some("a #[bridge(numeric)] enum's variants cross as numbers: remove `numeric`, or give an integer discriminant".to_string())
+        } else if !fieldless {
+            Some("only the variants of a fieldless enum cross as strings (a variant of an enum with fields is `{ kind: \"<Variant>\", ... }`)".to_string())
+        } else {
+            js_name.as_ref().map(|given| {
+                format!("it also has #[bridge(js_name = {given:?})]: give one JS string")
+            })
         };
-        if let Some(d) = discriminant {
-            if !(-MAX_SAFE..=MAX_SAFE).contains(&d) {
-                return Err(syn::Error::new(
-                    v.ident.span(),
-                    format!(
-                        "`{name}::{variant}` is {d}, which a JS number cannot hold exactly \
-                         (the safe integers are ±(2^53 - 1)): choose a smaller discriminant"
-                    ),
-                ));
-            }
-            next = d + 1;
+        if let Some(problem) = problem {
+            return Err(syn::Error::new_spanned(
+                s,
+                format!(
+                    "`{name}::{variant}` = {:?} is the JS string it crosses as, but {problem}",
+                    s.value()
+                ),
+            ));
         }
-        if !numeric && fieldless {
-            let value = js_name.clone().unwrap_or_else(|| variant.clone());
-            if let Some((other, _)) = strings.iter().find(|(_, s)| *s == value) {
-                return Err(syn::Error::new(
-                    v.ident.span(),
-                    format!(
-                        "`{name}::{other}` and `{name}::{variant}` are both the string {value:?} \
-                         in JS: give one of them another #[bridge(js_name = \"...\")]"
-                    ),
-                ));
-            }
-            strings.push((variant, value));
-        }
-        out.push(VariantJs {
-            js_name,
-            discriminant,
-        });
+        js_name = Some(s.value());
+        v.discriminant = None;
     }
-    Ok(out)
+    if let Some(given) = &js_name {
+        let why = if numeric {
+            "a #[bridge(numeric)] enum's variants cross as their discriminants"
+        } else if !fieldless {
+            "only the variants of a fieldless enum cross as strings (a variant of an enum \
+             with fields is `{ kind: \"<Variant>\", ... }`)"
+        } else {
+            ""
+        };
+        if !why.is_empty() {
+            return Err(syn::Error::new(
+                v.ident.span(),
+                format!(
+                    "`{name}::{variant}` has #[bridge(js_name = {given:?})], but {why}: \
+                     remove the js_name"
+                ),
+            ));
+        }
+    }
+    Ok(js_name)
+}
+
+/// The discriminant of `name::variant` in a `numeric` enum (`next` when it gives none),
+/// a JS safe integer; a discriminant elsewhere is refused.
+fn discriminant(
+    v: &syn::Variant,
+    name: &str,
+    variant: &str,
+    numeric: bool,
+    next: i64,
+) -> syn::Result<Option<i64>> {
+    let discriminant = match (&v.discriminant, numeric) {
+        (Some((_, expr)), false) => {
+            return Err(syn::Error::new_spanned(
+                expr,
+                format!(
+                    "`{name}::{variant}` has an explicit discriminant, but a #[bridge] enum \
+                     crosses as its variants' names (strings) unless it says `numeric`: \
+                     write #[bridge(numeric)] on `{name}` to make it cross as its \
+                     discriminants (JS numbers), or remove the discriminants (a JS string \
+                     of your choice is `{variant} = \"...\"`)"
+                ),
+            ));
+        }
+        (Some((_, expr)), true) => Some(literal(expr, name, variant)?),
+        (None, true) => Some(next),
+        (None, false) => None,
+    };
+    if let Some(d) = discriminant
+        && !(-MAX_SAFE..=MAX_SAFE).contains(&d)
+    {
+        return Err(syn::Error::new(
+            v.ident.span(),
+            format!(
+                "`{name}::{variant}` is {d}, which a JS number cannot hold exactly \
+                 (the safe integers are ±(2^53 - 1)): choose a smaller discriminant"
+            ),
+        ));
+    }
+    Ok(discriminant)
 }
 
 /// The `js_name` of variant `v` (its `#[bridge(..)]` attributes taken off).
