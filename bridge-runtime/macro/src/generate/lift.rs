@@ -131,7 +131,6 @@ struct Step {
 fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
     let len = format_ident!("{}_len", name);
     let cap = format_ident!("{}_cap", name);
-    let some = format_ident!("{}_is_some", name);
     let class = &info.named;
     let carrier = &info.carrier;
     let rt = quote!(::bridge_runtime::abi);
@@ -181,49 +180,7 @@ fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
             prelude: quote! { let #name = unsafe { <#carrier as ::bridge_runtime::FromJs>::from_param(#name) }; },
             arg: quote! { #name },
         },
-        Ty::Option(inner) => match &**inner {
-            t if scalar(t).is_some() => {
-                let conv = from_abi(t, quote!(#name));
-                Step {
-                    prelude: quote! { let #name = if #some != 0 { Some(#conv) } else { None }; },
-                    arg: quote! { #name },
-                }
-            }
-            Ty::String | Ty::Str => Step {
-                prelude: quote! { let #name = unsafe { #rt::lift_opt_string(#name, #len, #cap) }; },
-                arg: if **inner == Ty::Str {
-                    quote! { #name.as_deref() }
-                } else {
-                    quote! { #name }
-                },
-            },
-            // Like every optional user type: a flag, then the value.
-            Ty::ClassRef(_) => Step {
-                prelude: quote! {
-                    let #name = if #some == 0 {
-                        None
-                    } else {
-                        Some(unsafe { #rt::borrow_arg::<#class, #guard>(#name, #site) }?)
-                    };
-                },
-                arg: quote! { #name.as_deref() },
-            },
-            Ty::ClassMut(_) => Step {
-                prelude: quote! {
-                    let mut #name = if #some == 0 {
-                        None
-                    } else {
-                        Some(unsafe { #rt::borrow_mut_arg::<#class, #guard>(#name, #site) }?)
-                    };
-                },
-                arg: quote! { #name.as_deref_mut() },
-            },
-            Ty::Named(_) => Step {
-                prelude: quote! { let #name = unsafe { #rt::lift_opt_named::<#carrier>(#some, #name) }; },
-                arg: quote! { #name },
-            },
-            other => unreachable!("Option<{other:?}> was rejected by classify"),
-        },
+        Ty::Option(inner) => optional_step(name, inner, info, site, guard),
         Ty::JsValue => Step {
             prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
             arg: quote! { #name },
@@ -232,24 +189,7 @@ fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
             prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
             arg: quote! { &#name },
         },
-        Ty::Vec(inner) => {
-            let prelude = if matches!(**inner, Ty::Named(_)) {
-                quote! { let #name = unsafe { #rt::lift_named_vec::<#carrier>(#name, #len) }; }
-            } else {
-                let (_, rust) = scalar(inner).expect("Vec of numbers");
-                quote! { let #name = unsafe { #rt::lift_vec::<#rust>(#name, #len) }; }
-            };
-            Step {
-                prelude,
-                arg: if info.slice {
-                    quote! { &#name }
-                } else if info.boxed {
-                    quote! { #name.into_boxed_slice() }
-                } else {
-                    quote! { #name }
-                },
-            }
-        }
+        Ty::Vec(inner) => vec_step(name, inner, info),
         // A buffer JS allocated, copies back from and frees after the call.
         Ty::SliceMut(inner) => {
             let (_, rust) = scalar(inner).expect("&mut [number]");
@@ -259,6 +199,82 @@ fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
             }
         }
         other => unreachable!("parameter type {other:?} was rejected by classify"),
+    }
+}
+
+/// The step of an `Option<inner>` parameter: a flag (`_is_some`), then the value.
+fn optional_step(name: &Ident, inner: &Ty, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
+    let len = format_ident!("{}_len", name);
+    let cap = format_ident!("{}_cap", name);
+    let some = format_ident!("{}_is_some", name);
+    let class = &info.named;
+    let carrier = &info.carrier;
+    let rt = quote!(::bridge_runtime::abi);
+    match inner {
+        t if scalar(t).is_some() => {
+            let conv = from_abi(t, quote!(#name));
+            Step {
+                prelude: quote! { let #name = if #some != 0 { Some(#conv) } else { None }; },
+                arg: quote! { #name },
+            }
+        }
+        Ty::String | Ty::Str => Step {
+            prelude: quote! { let #name = unsafe { #rt::lift_opt_string(#name, #len, #cap) }; },
+            arg: if *inner == Ty::Str {
+                quote! { #name.as_deref() }
+            } else {
+                quote! { #name }
+            },
+        },
+        // Like every optional user type: a flag, then the value.
+        Ty::ClassRef(_) => Step {
+            prelude: quote! {
+                let #name = if #some == 0 {
+                    None
+                } else {
+                    Some(unsafe { #rt::borrow_arg::<#class, #guard>(#name, #site) }?)
+                };
+            },
+            arg: quote! { #name.as_deref() },
+        },
+        Ty::ClassMut(_) => Step {
+            prelude: quote! {
+                let mut #name = if #some == 0 {
+                    None
+                } else {
+                    Some(unsafe { #rt::borrow_mut_arg::<#class, #guard>(#name, #site) }?)
+                };
+            },
+            arg: quote! { #name.as_deref_mut() },
+        },
+        Ty::Named(_) => Step {
+            prelude: quote! { let #name = unsafe { #rt::lift_opt_named::<#carrier>(#some, #name) }; },
+            arg: quote! { #name },
+        },
+        other => unreachable!("Option<{other:?}> was rejected by classify"),
+    }
+}
+
+/// The step of a `Vec<inner>` parameter (also a `&[T]` or `Box<[T]>`), copied in.
+fn vec_step(name: &Ident, inner: &Ty, info: &TyInfo) -> Step {
+    let len = format_ident!("{}_len", name);
+    let carrier = &info.carrier;
+    let rt = quote!(::bridge_runtime::abi);
+    let prelude = if matches!(inner, Ty::Named(_)) {
+        quote! { let #name = unsafe { #rt::lift_named_vec::<#carrier>(#name, #len) }; }
+    } else {
+        let (_, rust) = scalar(inner).expect("Vec of numbers");
+        quote! { let #name = unsafe { #rt::lift_vec::<#rust>(#name, #len) }; }
+    };
+    Step {
+        prelude,
+        arg: if info.slice {
+            quote! { &#name }
+        } else if info.boxed {
+            quote! { #name.into_boxed_slice() }
+        } else {
+            quote! { #name }
+        },
     }
 }
 
