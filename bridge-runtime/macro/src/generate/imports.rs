@@ -175,6 +175,7 @@ fn js_type(t: &JsType) -> TokenStream {
             ),
         ),
     };
+    let traits = js_type_traits(ident, type_id, &doc_try, &is_instance);
     quote! {
         #(#attrs)*
         #[repr(transparent)]
@@ -201,6 +202,21 @@ fn js_type(t: &JsType) -> TokenStream {
             #record
         };
 
+        #traits
+    }
+}
+
+/// The traits of the handle type `ident`: a `JsValue` (`Deref`, `AsRef`, `From`,
+/// `TryFrom` checked by `is_instance`, documented by `doc_try`), a bridge type of
+/// `type_id`, crossing as its table entry and on the wire.
+fn js_type_traits(
+    ident: &Ident,
+    type_id: &str,
+    doc_try: &str,
+    is_instance: &TokenStream,
+) -> TokenStream {
+    let rt = quote!(::bridge_runtime);
+    quote! {
         impl ::core::ops::Deref for #ident {
             type Target = #rt::JsValue;
             fn deref(&self) -> &#rt::JsValue {
