@@ -12,7 +12,7 @@
 
 use crate::cli::Profile;
 use anyhow::{Result, bail};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::path::Path;
 
 const TABLE: &str = "[package.metadata.bridge]";
@@ -172,12 +172,7 @@ fn read_tool_table(
             bail!("{message}")
         }
     };
-    let Some(tool) = tool.as_object() else {
-        bail!(
-            "{}: `[{table}]` must be a table, found {tool}",
-            manifest.display()
-        );
-    };
+    let tool = as_table(tool, &format!("[{table}]"), manifest)?;
     if lenient {
         for key in tool.keys().filter(|k| *k != "profile") {
             unknown(format!("{key}` in `[{table}]"), &["profile"])?;
@@ -212,12 +207,7 @@ fn read_profile(
     settings: &mut ProfileSettings,
     unknown: &mut impl FnMut(String, &[&str]) -> Result<()>,
 ) -> Result<()> {
-    let Some(keys) = value.as_object() else {
-        bail!(
-            "{}: `{here}` must be a table, found {value}",
-            manifest.display()
-        );
-    };
+    let keys = as_table(value, here, manifest)?;
     for (key, value) in keys {
         match key.as_str() {
             "wasm-opt" => {
@@ -231,6 +221,17 @@ fn read_profile(
         }
     }
     Ok(())
+}
+
+/// `value` as a table, or the error naming `here` (the table's header) and what was found.
+fn as_table<'a>(value: &'a Value, here: &str, manifest: &Path) -> Result<&'a Map<String, Value>> {
+    match value.as_object() {
+        Some(keys) => Ok(keys),
+        None => bail!(
+            "{}: `{here}` must be a table, found {value}",
+            manifest.display()
+        ),
+    }
 }
 
 /// `wasm-opt = [flags]`, `true` (the default, `-O`) or `false`.
@@ -267,12 +268,7 @@ fn read_wasm_bindgen(
     settings: &mut ProfileSettings,
     unknown: &mut impl FnMut(String, &[&str]) -> Result<()>,
 ) -> Result<()> {
-    let Some(keys) = value.as_object() else {
-        bail!(
-            "{}: `{here}` must be a table, found {value}",
-            manifest.display()
-        );
-    };
+    let keys = as_table(value, here, manifest)?;
     for (key, value) in keys {
         let slot = match key.as_str() {
             "debug-js-glue" => &mut settings.debug_js_glue,
