@@ -414,6 +414,28 @@ mod tests {
     }
 
     #[test]
+    fn a_table_that_is_not_one_names_its_header_and_what_was_found() {
+        for (metadata, header) in [
+            (json!({"wasm-pack": 3}), "`[package.metadata.wasm-pack]`"),
+            (
+                json!({"wasm-pack": {"profile": {"release": "fast"}}}),
+                "`[package.metadata.wasm-pack.profile.release]`",
+            ),
+            (
+                json!({"bridge": {"profile": {"dev": {"wasm-bindgen": true}}}}),
+                "`[package.metadata.bridge.profile.dev.wasm-bindgen]`",
+            ),
+        ] {
+            let err = read_json(metadata, "shelf").unwrap_err().to_string();
+            assert!(err.starts_with("/x/Cargo.toml: "), "{err}");
+            assert!(
+                err.contains(&format!("{header} must be a table, found ")),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
     fn bad_wasm_opt_values_show_the_form() {
         for v in [json!("-O3"), json!([]), json!([3])] {
             let err = read_json(json!({"bridge": {"wasm-opt": v}}), "shelf")
