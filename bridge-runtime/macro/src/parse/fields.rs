@@ -10,7 +10,7 @@ use super::functions::MemberFn;
 use super::names;
 use super::record;
 use crate::model::conditional::Configured;
-use crate::model::functions::{ImplBlock, Member};
+use crate::model::functions::{ImplBlock, Member, OwnExport};
 use crate::model::refs::TypeRefs;
 use bridge_schema::FunctionKind;
 use quote::{format_ident, quote_spanned};
@@ -22,25 +22,8 @@ use syn::spanned::Spanned;
 pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<ImplBlock>> {
     let ident = &item.ident;
     let self_ty: syn::Type = syn::parse_quote!(#ident);
-    // A tuple struct's fields are `obj[0]`, `obj[1]`, … (as in wasm-bindgen).
-    let all: Vec<(syn::Member, &mut syn::Field)> = match &mut item.fields {
-        syn::Fields::Named(named) => named
-            .named
-            .iter_mut()
-            .map(|f| {
-                (
-                    syn::Member::Named(f.ident.clone().expect("a named field")),
-                    f,
-                )
-            })
-            .collect(),
-        syn::Fields::Unnamed(unnamed) => unnamed
-            .unnamed
-            .iter_mut()
-            .enumerate()
-            .map(|(i, f)| (syn::Member::Unnamed(i.into()), f))
-            .collect(),
-        syn::Fields::Unit => return Ok(None),
+    let Some(all) = members_of(&mut item.fields) else {
+        return Ok(None);
     };
     let mut fields = Vec::new();
     let mut errors: Option<syn::Error> = None;
@@ -64,10 +47,8 @@ pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<Imp
             #(#accessors)*
         }
     };
-    let mut refs = TypeRefs::default();
-    let class_id = refs.placeholder(&self_ty);
-    let mut functions = Vec::new();
-    let mut members = Vec::new();
+    let mut parts = BlockParts::default();
+    let class_id = parts.refs.placeholder(&self_ty);
     for (field, (getter, setter)) in fields.iter().zip(accessor_pairs(&block)) {
         let member = |f| MemberFn {
             class,
@@ -75,60 +56,7 @@ pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<Imp
             f,
             field: Some(&field.rust_name),
         };
-        let (getter, setter) = (member(getter), member(setter));
-        let exported = (|| -> syn::Result<()> {
-            match &field.args {
-                Configured::One(None) => {}
-                Configured::One(Some(args)) => {
-                    let mut export = |role, m: &MemberFn| -> syn::Result<()> {
-                        let args = MemberArgs::accessor(
-                            role,
-                            args.js_name.clone(),
-                            args.as_written.clone(),
-                        );
-                        if field.cfgs.is_empty() {
-                            let (function, thunk) = m.function(&args, &mut refs)?;
-                            functions.push(function);
-                            members.push(Member::InBlock(thunk));
-                        } else {
-                            members.push(Member::Own(m.own(&args)?));
-                        }
-                        Ok(())
-                    };
-                    export(MemberRole::Getter, &getter)?;
-                    if !args.readonly {
-                        export(MemberRole::Setter, &setter)?;
-                    }
-                }
-                Configured::PerCfg(per) => {
-                    for (role, m) in [(MemberRole::Getter, &getter), (MemberRole::Setter, &setter)]
-                    {
-                        let configured = per
-                            .iter()
-                            .map(|(cfg, args)| {
-                                let export = args.as_ref().map_err(Clone::clone).and_then(|a| {
-                                    let Some(a) = a else { return Ok(None) };
-                                    if role == MemberRole::Setter && a.readonly {
-                                        return Ok(None);
-                                    }
-                                    m.own(&MemberArgs::accessor(
-                                        role,
-                                        a.js_name.clone(),
-                                        a.as_written.clone(),
-                                    ))
-                                    .map(Some)
-                                    .map_err(|e| field.explained(e))
-                                });
-                                (cfg.clone(), export)
-                            })
-                            .collect();
-                        members.push(Member::Configured(Configured::PerCfg(configured)));
-                    }
-                }
-            }
-            Ok(())
-        })();
-        if let Err(e) = exported {
+        if let Err(e) = field.exports(&member(getter), &member(setter), &mut parts) {
             combine(&mut errors, field.explained(e));
         }
     }
@@ -138,15 +66,48 @@ pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<Imp
     let record = record::section(
         bridge_schema::Item::Impl(bridge_schema::Impl {
             class: class_id,
-            members: functions,
+            members: parts.functions,
         }),
-        refs,
+        parts.refs,
     );
     Ok(Some(ImplBlock {
         item: block,
-        members,
+        members: parts.members,
         record,
     }))
+}
+
+/// A struct's fields, each with how it is reached (its name, or its index in a tuple
+/// struct: `obj[0]`, `obj[1]`, … in JS, as in wasm-bindgen); `None` for a unit struct.
+fn members_of(fields: &mut syn::Fields) -> Option<Vec<(syn::Member, &mut syn::Field)>> {
+    Some(match fields {
+        syn::Fields::Named(named) => named
+            .named
+            .iter_mut()
+            .map(|f| {
+                (
+                    syn::Member::Named(f.ident.clone().expect("a named field")),
+                    f,
+                )
+            })
+            .collect(),
+        syn::Fields::Unnamed(unnamed) => unnamed
+            .unnamed
+            .iter_mut()
+            .enumerate()
+            .map(|(i, f)| (syn::Member::Unnamed(i.into()), f))
+            .collect(),
+        syn::Fields::Unit => return None,
+    })
+}
+
+/// What the accessors' impl block gathers: the record's type references and functions
+/// (of the accessors under no `#[cfg]`), and every exported accessor.
+#[derive(Default)]
+struct BlockParts {
+    refs: TypeRefs,
+    functions: Vec<bridge_schema::Function>,
+    members: Vec<Member>,
 }
 
 /// What a field's `#[bridge(..)]`s say, per configuration: `None` when it is skipped.
@@ -177,7 +138,6 @@ fn field_of(class: &str, ident: syn::Member, field: &mut syn::Field) -> syn::Res
         syn::Member::Named(name) => name.unraw().to_string(),
         syn::Member::Unnamed(index) => index.index.to_string(),
     };
-    let tuple = matches!(ident, syn::Member::Unnamed(_));
     let taken = attrs::take_bridge_attrs(&mut field.attrs)?;
     if !matches!(field.vis, syn::Visibility::Public(_)) {
         if let Some(first) = taken.first() {
@@ -193,43 +153,7 @@ fn field_of(class: &str, ident: syn::Member, field: &mut syn::Field) -> syn::Res
     }
     let configurations = attrs::configurations(&taken)?;
     let args = attrs::per_configuration(&configurations, |c| {
-        let args = attrs::parse_class_field_args(&c.attrs, class, &rust_name)?;
-        if args.skip {
-            if args.readonly || args.js_name.is_some() {
-                return Err(syn::Error::new_spanned(
-                    &ident,
-                    format!(
-                        "field `{class}::{rust_name}` has #[bridge(skip)], which keeps it \
-                         Rust-only, and also says how JS sees it (readonly or js_name): remove \
-                         `skip` to make it a JS property, or the other arguments"
-                    ),
-                ));
-            }
-            return Ok(None);
-        }
-        let as_written = match &args.js_name {
-            Some(_) => None,
-            None => (attrs::camel_case(&rust_name) != rust_name).then(|| rust_name.clone()),
-        };
-        let js_name = args
-            .js_name
-            .unwrap_or_else(|| attrs::camel_case(&rust_name));
-        // A tuple field's index is a property name JS writes as `obj[0]`.
-        if !(tuple && js_name == rust_name) {
-            names::check_member_name(
-                ident.span(),
-                class,
-                &rust_name,
-                FunctionKind::Getter,
-                false,
-                &js_name,
-            )?;
-        }
-        Ok(Some(Exported {
-            js_name,
-            as_written,
-            readonly: args.readonly,
-        }))
+        field_args(class, &rust_name, &ident, c)
     })?;
     if let Configured::One(None) = args {
         return Ok(None);
@@ -253,7 +177,129 @@ fn field_of(class: &str, ident: syn::Member, field: &mut syn::Field) -> syn::Res
     }))
 }
 
+/// What field `ident` (`rust_name`) of `class` is in configuration `c`: its JS name and
+/// whether it is read-only, or `None` when `skip` keeps it Rust-only.
+fn field_args(
+    class: &str,
+    rust_name: &str,
+    ident: &syn::Member,
+    c: &attrs::Configuration,
+) -> syn::Result<FieldArgs> {
+    let args = attrs::parse_class_field_args(&c.attrs, class, rust_name)?;
+    if args.skip {
+        if args.readonly || args.js_name.is_some() {
+            return Err(syn::Error::new_spanned(
+                ident,
+                format!(
+                    "field `{class}::{rust_name}` has #[bridge(skip)], which keeps it \
+                     Rust-only, and also says how JS sees it (readonly or js_name): remove \
+                     `skip` to make it a JS property, or the other arguments"
+                ),
+            ));
+        }
+        return Ok(None);
+    }
+    let as_written = match &args.js_name {
+        Some(_) => None,
+        None => (attrs::camel_case(rust_name) != rust_name).then(|| rust_name.to_string()),
+    };
+    let js_name = args.js_name.unwrap_or_else(|| attrs::camel_case(rust_name));
+    // A tuple field's index is a property name JS writes as `obj[0]`.
+    let tuple = matches!(ident, syn::Member::Unnamed(_));
+    if !(tuple && js_name == rust_name) {
+        names::check_member_name(
+            ident.span(),
+            class,
+            rust_name,
+            FunctionKind::Getter,
+            false,
+            &js_name,
+        )?;
+    }
+    Ok(Some(Exported {
+        js_name,
+        as_written,
+        readonly: args.readonly,
+    }))
+}
+
 impl Field {
+    /// The field's getter and setter (unless read-only), exported in each configuration
+    /// JS sees the field in, into `parts`.
+    fn exports(
+        &self,
+        getter: &MemberFn,
+        setter: &MemberFn,
+        parts: &mut BlockParts,
+    ) -> syn::Result<()> {
+        match &self.args {
+            Configured::One(None) => {}
+            Configured::One(Some(args)) => {
+                self.export(MemberRole::Getter, getter, args, parts)?;
+                if !args.readonly {
+                    self.export(MemberRole::Setter, setter, args, parts)?;
+                }
+            }
+            Configured::PerCfg(per) => {
+                for (role, m) in [(MemberRole::Getter, getter), (MemberRole::Setter, setter)] {
+                    let configured = self.per_configuration(role, m, per);
+                    parts.members.push(Member::Configured(configured));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Accessor `m` in `role` under the field's one configuration `args`: in the block's
+    /// record, or with a record of its own under the field's `#[cfg]`s.
+    fn export(
+        &self,
+        role: MemberRole,
+        m: &MemberFn,
+        args: &Exported,
+        parts: &mut BlockParts,
+    ) -> syn::Result<()> {
+        let args = MemberArgs::accessor(role, args.js_name.clone(), args.as_written.clone());
+        if self.cfgs.is_empty() {
+            let (function, thunk) = m.function(&args, &mut parts.refs)?;
+            parts.functions.push(function);
+            parts.members.push(Member::InBlock(thunk));
+        } else {
+            parts.members.push(Member::Own(m.own(&args)?));
+        }
+        Ok(())
+    }
+
+    /// Accessor `m` in `role` per configuration of `#[cfg_attr(p, bridge(..))]`s, each
+    /// with a record of its own (none where the field is skipped, or read-only for a setter).
+    fn per_configuration(
+        &self,
+        role: MemberRole,
+        m: &MemberFn,
+        per: &[(proc_macro2::TokenStream, syn::Result<FieldArgs>)],
+    ) -> Configured<Option<OwnExport>> {
+        let configured = per
+            .iter()
+            .map(|(cfg, args)| {
+                let export = args.as_ref().map_err(Clone::clone).and_then(|a| {
+                    let Some(a) = a else { return Ok(None) };
+                    if role == MemberRole::Setter && a.readonly {
+                        return Ok(None);
+                    }
+                    m.own(&MemberArgs::accessor(
+                        role,
+                        a.js_name.clone(),
+                        a.as_written.clone(),
+                    ))
+                    .map(Some)
+                    .map_err(|e| self.explained(e))
+                });
+                (cfg.clone(), export)
+            })
+            .collect();
+        Configured::PerCfg(configured)
+    }
+
     /// The getter and the setter, hidden members of the class (the setter's thunk is
     /// only made when the field is not `readonly`).
     fn accessors(&self) -> [syn::ImplItemFn; 2] {

@@ -18,35 +18,7 @@ use syn::ext::IdentExt;
 use syn::{FnArg, Pat, ReturnType, Signature, Type};
 
 pub fn impl_block(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<ImplBlock> {
-    if !attr.is_empty() {
-        return Err(syn::Error::new_spanned(
-            attr,
-            "#[bridge] on an impl block takes no arguments (put identity_mode on the struct)",
-        ));
-    }
-    if item.trait_.is_some() || !item.generics.params.is_empty() {
-        return Err(syn::Error::new_spanned(
-            &item.self_ty,
-            "#[bridge] goes on an inherent, non-generic impl block of an exported class",
-        ));
-    }
-    let self_ty = (*item.self_ty).clone();
-    let class = match &self_ty {
-        Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .expect("a segment")
-            .ident
-            .unraw()
-            .to_string(),
-        other => {
-            return Err(syn::Error::new_spanned(
-                other,
-                "#[bridge] impl of a non-path type",
-            ));
-        }
-    };
+    let (class, self_ty) = impl_class(attr, &item)?;
     let mut refs = TypeRefs::default();
     let class_id = refs.placeholder(&self_ty);
     let mut functions = Vec::new();
@@ -58,42 +30,15 @@ pub fn impl_block(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<Imp
         let syn::ImplItem::Fn(f) = impl_item else {
             continue;
         };
-        let exported = (|| {
-            let taken = attrs::take_bridge_attrs(&mut f.attrs)?;
-            let configurations = attrs::configurations(&taken)?;
+        let exported = attrs::take_bridge_attrs(&mut f.attrs).and_then(|taken| {
             let member = MemberFn {
                 class: &class,
                 self_ty: &self_ty,
                 f,
                 field: None,
             };
-            if let [only] = &configurations[..]
-                && only.cfg.is_none()
-            {
-                let args = attrs::parse_member_args(&only.attrs)?;
-                if !member.exported(&args, Some(&mut has_constructor))? {
-                    return Ok(None);
-                }
-                // A member under #[cfg(...)] exists only when its configuration holds: its
-                // thunk and its record (a record of its own: the CLI merges a class's
-                // impls) carry the same attributes.
-                if member.cfgs().is_empty() {
-                    let (function, thunk) = member.function(&args, &mut refs)?;
-                    return Ok(Some((Some(function), Member::InBlock(thunk))));
-                }
-                return Ok(Some((None, Member::Own(member.own(&args)?))));
-            }
-            // `#[cfg_attr(p, bridge(..))]`: one export per configuration, each with a
-            // record of its own (a second constructor is then the CLI's to find).
-            let configured = attrs::per_configuration(&configurations, |c| {
-                let args = attrs::parse_member_args(&c.attrs)?;
-                if !member.exported(&args, None)? {
-                    return Ok(None);
-                }
-                member.own(&args).map(Some)
-            })?;
-            Ok(Some((None, Member::Configured(configured))))
-        })();
+            member.in_block(&taken, &mut refs, &mut has_constructor)
+        });
         match exported {
             Ok(Some((function, member))) => {
                 functions.extend(function);
@@ -123,6 +68,41 @@ pub fn impl_block(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<Imp
     })
 }
 
+/// The class a `#[bridge] impl` block is of: its name and its type, once the block is
+/// known to be an inherent, non-generic impl of a path type with no arguments.
+fn impl_class(attr: TokenStream, item: &syn::ItemImpl) -> syn::Result<(String, Type)> {
+    if !attr.is_empty() {
+        return Err(syn::Error::new_spanned(
+            attr,
+            "#[bridge] on an impl block takes no arguments (put identity_mode on the struct)",
+        ));
+    }
+    if item.trait_.is_some() || !item.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &item.self_ty,
+            "#[bridge] goes on an inherent, non-generic impl block of an exported class",
+        ));
+    }
+    let self_ty = (*item.self_ty).clone();
+    let class = match &self_ty {
+        Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .expect("a segment")
+            .ident
+            .unraw()
+            .to_string(),
+        other => {
+            return Err(syn::Error::new_spanned(
+                other,
+                "#[bridge] impl of a non-path type",
+            ));
+        }
+    };
+    Ok((class, self_ty))
+}
+
 /// A member of a `#[bridge] impl`, its bridge attributes taken off.
 pub(super) struct MemberFn<'a> {
     pub class: &'a str,
@@ -134,6 +114,44 @@ pub(super) struct MemberFn<'a> {
 }
 
 impl MemberFn<'_> {
+    /// The member's part of its impl block under its bridge attributes `taken`: its
+    /// function for the block's record (if it has no record of its own) and its exports;
+    /// `None` if it stays Rust-only.
+    fn in_block(
+        &self,
+        taken: &[attrs::BridgeAttr],
+        refs: &mut TypeRefs,
+        has_constructor: &mut bool,
+    ) -> syn::Result<Option<(Option<Function>, Member)>> {
+        let configurations = attrs::configurations(taken)?;
+        if let [only] = &configurations[..]
+            && only.cfg.is_none()
+        {
+            let args = attrs::parse_member_args(&only.attrs)?;
+            if !self.exported(&args, Some(has_constructor))? {
+                return Ok(None);
+            }
+            // A member under #[cfg(...)] exists only when its configuration holds: its
+            // thunk and its record (a record of its own: the CLI merges a class's
+            // impls) carry the same attributes.
+            if self.cfgs().is_empty() {
+                let (function, thunk) = self.function(&args, refs)?;
+                return Ok(Some((Some(function), Member::InBlock(thunk))));
+            }
+            return Ok(Some((None, Member::Own(self.own(&args)?))));
+        }
+        // `#[cfg_attr(p, bridge(..))]`: one export per configuration, each with a
+        // record of its own (a second constructor is then the CLI's to find).
+        let configured = attrs::per_configuration(&configurations, |c| {
+            let args = attrs::parse_member_args(&c.attrs)?;
+            if !self.exported(&args, None)? {
+                return Ok(None);
+            }
+            self.own(&args).map(Some)
+        })?;
+        Ok(Some((None, Member::Configured(configured))))
+    }
+
     /// Whether the member is exported under `args` (not if it stays Rust-only).
     /// `has_constructor` finds a second constructor.
     fn exported(
@@ -251,38 +269,10 @@ pub fn free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<FreeFunc
 
 /// The thunk and record of free function `item` under `args` (`None`: kept Rust-only).
 fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<Option<Export>> {
-    if args.skip {
-        if args.role != MemberRole::Plain || args.js_name.is_some() {
-            return Err(syn::Error::new_spanned(
-                &item.sig.ident,
-                format!(
-                    "`{}` has #[bridge(skip)], which keeps it Rust-only, and also says how to \
-                     export it (js_name): remove `skip` to export it, or the other arguments to \
-                     keep it Rust-only",
-                    item.sig.ident
-                ),
-            ));
-        }
+    if !free_fn_exported(item, args)? {
         return Ok(None);
     }
-    if args.role != MemberRole::Plain {
-        return Err(syn::Error::new_spanned(
-            &item.sig.ident,
-            "constructor/getter/setter only apply to members of a #[bridge] impl block",
-        ));
-    }
-    if !matches!(item.vis, syn::Visibility::Public(_)) {
-        return Err(syn::Error::new_spanned(
-            &item.sig.ident,
-            format!(
-                "`{}` has #[bridge] but is not `pub`: only `pub` functions are exported (as in a \
-                 #[bridge] impl block): make it `pub`",
-                item.sig.ident
-            ),
-        ));
-    }
     check_plain_signature(&item.sig)?;
-    asyncs::check_params(&item.sig, 0)?;
     let rust_name = item.sig.ident.unraw().to_string();
     let js_name = args
         .js_name
@@ -290,11 +280,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         .unwrap_or_else(|| attrs::camel_case(&rust_name));
     let as_written = (args.js_name.is_none() && js_name != rust_name).then(|| rust_name.clone());
     let mut refs = TypeRefs::default();
-    let (mut params, infos) = params_of(&item.sig, None, 0, &mut refs)?;
-    let mut ret = return_of(&item.sig, None, &mut refs)?;
-    slices::check_view_source(&item.sig)?;
-    asyncs::check_return(&item.sig, &ret)?;
-    name_callbacks(&item.sig, &item.block, 0, &mut params, &mut ret);
+    let (params, infos, ret) = typed_signature(&item.sig, &item.block, None, 0, &mut refs)?;
     let ident = &item.sig.ident;
     let symbol = bridge_schema::function_symbol(&record::crate_name(), &rust_name);
     let mut thunk = ThunkSpec {
@@ -332,6 +318,42 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
     Ok(Some(Export { thunk, record }))
 }
 
+/// Whether free function `item` is exported under `args` (not if `skip` keeps it
+/// Rust-only), or why `args` cannot apply to it.
+fn free_fn_exported(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<bool> {
+    if args.skip {
+        if args.role != MemberRole::Plain || args.js_name.is_some() {
+            return Err(syn::Error::new_spanned(
+                &item.sig.ident,
+                format!(
+                    "`{}` has #[bridge(skip)], which keeps it Rust-only, and also says how to \
+                     export it (js_name): remove `skip` to export it, or the other arguments to \
+                     keep it Rust-only",
+                    item.sig.ident
+                ),
+            ));
+        }
+        return Ok(false);
+    }
+    if args.role != MemberRole::Plain {
+        return Err(syn::Error::new_spanned(
+            &item.sig.ident,
+            "constructor/getter/setter only apply to members of a #[bridge] impl block",
+        ));
+    }
+    if !matches!(item.vis, syn::Visibility::Public(_)) {
+        return Err(syn::Error::new_spanned(
+            &item.sig.ident,
+            format!(
+                "`{}` has #[bridge] but is not `pub`: only `pub` functions are exported (as in a \
+                 #[bridge] impl block): make it `pub`",
+                item.sig.ident
+            ),
+        ));
+    }
+    Ok(true)
+}
+
 fn member(
     class: &str,
     self_ty: &Type,
@@ -350,68 +372,10 @@ fn member(
         receiver_of(sig, self_ty)?
     };
     let skip = usize::from(receiver != Receiver::None);
-    asyncs::check_params(sig, skip)?;
-    let (mut params, infos) = params_of(sig, Some(self_ty), skip, refs)?;
-    let mut ret = return_of(sig, Some(self_ty), refs)?;
-    slices::check_view_source(sig)?;
-    asyncs::check_return(sig, &ret)?;
-    name_callbacks(sig, body, skip, &mut params, &mut ret);
-    let err = |msg: String| Err(syn::Error::new_spanned(&sig.ident, msg));
-    let kind = match args.role {
-        MemberRole::Constructor => {
-            if receiver != Receiver::None || !returns_self(&ret, self_ty) {
-                return err(format!(
-                    "#[bridge(constructor)] `{class}::{rust_name}` must take no `self` and return `{class}`, `Self` or `Handle<Self>` (or a `Result` of one)"
-                ));
-            }
-            FunctionKind::Constructor
-        }
-        MemberRole::Getter => {
-            if !params.is_empty() || ret.ty == Ty::Unit {
-                return err(format!(
-                    "#[bridge(getter)] `{class}::{rust_name}` must take `&self` (or `&mut self`) only, or nothing (a static getter), and return a value"
-                ));
-            }
-            FunctionKind::Getter
-        }
-        MemberRole::Setter => {
-            // `Result<(), E>`: an `Err` throws from the assignment.
-            let nothing = match &ret.ty {
-                Ty::Unit => true,
-                Ty::Result(ok, _) => **ok == Ty::Unit,
-                _ => false,
-            };
-            if params.len() != 1 || !nothing {
-                return err(format!(
-                    "#[bridge(setter)] `{class}::{rust_name}` must take `&mut self` (or `&self`) and one value, or only the value (a static setter), and return nothing (or `Result<(), E>`, whose `Err` throws)"
-                ));
-            }
-            FunctionKind::Setter
-        }
-        MemberRole::Plain if receiver == Receiver::None => FunctionKind::Static,
-        MemberRole::Plain => FunctionKind::Method,
-    };
-    let js_name = match (&args.js_name, kind) {
-        (Some(n), _) => n.clone(),
-        (None, FunctionKind::Constructor) => "constructor".to_string(),
-        (None, FunctionKind::Setter) => {
-            attrs::camel_case(rust_name.strip_prefix("set_").unwrap_or(&rust_name))
-        }
-        (None, _) => attrs::camel_case(&rust_name),
-    };
-    // wasm-bindgen's names: as written, a setter's without `set_`.
-    let as_written = match (&args.js_name, kind) {
-        (Some(_), _) => args.as_written.clone(),
-        (None, FunctionKind::Constructor) => None,
-        (None, FunctionKind::Setter) => Some(
-            rust_name
-                .strip_prefix("set_")
-                .unwrap_or(&rust_name)
-                .to_string(),
-        ),
-        (None, _) => Some(rust_name.clone()),
-    }
-    .filter(|w| *w != js_name);
+    let (params, infos, ret) = typed_signature(sig, body, Some(self_ty), skip, refs)?;
+    let kind = member_kind(args.role, receiver, &params, &ret, self_ty)
+        .map_err(|rule| syn::Error::new_spanned(&sig.ident, rule(class, &rust_name)))?;
+    let (js_name, as_written) = member_names(args, kind, &rust_name);
     let is_static = receiver == Receiver::None;
     names::check_member_name(
         sig.ident.span(),
@@ -423,47 +387,164 @@ fn member(
     )?;
     let type_id = bridge_schema::type_id(&record::crate_name(), class);
     let symbol = bridge_schema::member_symbol(&type_id, &rust_name);
-    let ident = &sig.ident;
     let refuses_released =
         matches!(receiver, Receiver::Ref | Receiver::Mut) && infos.is_empty() && !is_async;
-    let mut thunk = ThunkSpec {
-        symbol: symbol.clone(),
-        ident: format_ident!("__bridge_export_{}", rust_name),
-        callee: quote! { <#self_ty>::#ident },
-        class: Some(self_ty.clone()),
-        member: js_name.clone(),
-        receiver,
-        params: infos,
-        moves: true,
-        ret: ret.clone(),
-        asynchronous: None,
-        refuses_released,
-    };
-    if is_async {
-        thunk = asyncs::start_thunk(thunk, sig, Some(self_ty));
-    }
-    let schema_receiver = match receiver {
-        Receiver::None => bridge_schema::Receiver::None,
-        Receiver::Ref => bridge_schema::Receiver::Shared,
-        Receiver::Handle => bridge_schema::Receiver::Handle,
-        Receiver::Mut => bridge_schema::Receiver::Exclusive,
-        Receiver::Value => bridge_schema::Receiver::Value,
-    };
     let function = Function {
         kind,
         js_name,
         rust_name,
         symbol,
-        receiver: schema_receiver,
+        receiver: schema_receiver(receiver),
         params,
-        ret: ret.ty,
+        ret: ret.ty.clone(),
         doc,
         field: false,
         is_async,
         refuses_released,
         as_written,
     };
+    let thunk = member_thunk(self_ty, sig, &function, receiver, infos, ret);
     Ok((function, thunk))
+}
+
+/// The export thunk of class member `function` (its record) of `self_ty`.
+fn member_thunk(
+    self_ty: &Type,
+    sig: &Signature,
+    function: &Function,
+    receiver: Receiver,
+    params: Vec<(String, TyInfo)>,
+    ret: TyInfo,
+) -> ThunkSpec {
+    let ident = &sig.ident;
+    let thunk = ThunkSpec {
+        symbol: function.symbol.clone(),
+        ident: format_ident!("__bridge_export_{}", function.rust_name),
+        callee: quote! { <#self_ty>::#ident },
+        class: Some(self_ty.clone()),
+        member: function.js_name.clone(),
+        receiver,
+        params,
+        moves: true,
+        ret,
+        asynchronous: None,
+        refuses_released: function.refuses_released,
+    };
+    if function.is_async {
+        asyncs::start_thunk(thunk, sig, Some(self_ty))
+    } else {
+        thunk
+    }
+}
+
+/// A signature's parameters (for the record and the thunk) and result.
+type TypedSignature = (Vec<Param>, Vec<(String, TyInfo)>, TyInfo);
+
+/// A signature's parameters and result, checked as an export's, the first `skip` inputs
+/// (the receiver) left out.
+fn typed_signature(
+    sig: &Signature,
+    body: &syn::Block,
+    self_ty: Option<&Type>,
+    skip: usize,
+    refs: &mut TypeRefs,
+) -> syn::Result<TypedSignature> {
+    asyncs::check_params(sig, skip)?;
+    let (mut params, infos) = params_of(sig, self_ty, skip, refs)?;
+    let mut ret = return_of(sig, self_ty, refs)?;
+    slices::check_view_source(sig)?;
+    asyncs::check_return(sig, &ret)?;
+    name_callbacks(sig, body, skip, &mut params, &mut ret);
+    Ok((params, infos, ret))
+}
+
+/// The rule a member breaks, as its message given the class and the member's Rust name.
+type Rule = fn(&str, &str) -> String;
+
+/// What kind of class member `role` makes of a function with this receiver, parameters
+/// and result, or the rule the signature breaks for that role.
+fn member_kind(
+    role: MemberRole,
+    receiver: Receiver,
+    params: &[Param],
+    ret: &TyInfo,
+    self_ty: &Type,
+) -> Result<FunctionKind, Rule> {
+    Ok(match role {
+        MemberRole::Constructor => {
+            if receiver != Receiver::None || !returns_self(ret, self_ty) {
+                return Err(|class, rust_name| {
+                    format!(
+                        "#[bridge(constructor)] `{class}::{rust_name}` must take no `self` and return `{class}`, `Self` or `Handle<Self>` (or a `Result` of one)"
+                    )
+                });
+            }
+            FunctionKind::Constructor
+        }
+        MemberRole::Getter => {
+            if !params.is_empty() || ret.ty == Ty::Unit {
+                return Err(|class, rust_name| {
+                    format!(
+                        "#[bridge(getter)] `{class}::{rust_name}` must take `&self` (or `&mut self`) only, or nothing (a static getter), and return a value"
+                    )
+                });
+            }
+            FunctionKind::Getter
+        }
+        MemberRole::Setter => {
+            // `Result<(), E>`: an `Err` throws from the assignment.
+            let nothing = match &ret.ty {
+                Ty::Unit => true,
+                Ty::Result(ok, _) => **ok == Ty::Unit,
+                _ => false,
+            };
+            if params.len() != 1 || !nothing {
+                return Err(|class, rust_name| {
+                    format!(
+                        "#[bridge(setter)] `{class}::{rust_name}` must take `&mut self` (or `&self`) and one value, or only the value (a static setter), and return nothing (or `Result<(), E>`, whose `Err` throws)"
+                    )
+                });
+            }
+            FunctionKind::Setter
+        }
+        MemberRole::Plain if receiver == Receiver::None => FunctionKind::Static,
+        MemberRole::Plain => FunctionKind::Method,
+    })
+}
+
+/// A member's JS name, and wasm-bindgen's name for it when that differs (as written, a
+/// setter's without `set_`).
+fn member_names(
+    args: &attrs::MemberArgs,
+    kind: FunctionKind,
+    rust_name: &str,
+) -> (String, Option<String>) {
+    let unset = rust_name.strip_prefix("set_").unwrap_or(rust_name);
+    let js_name = match (&args.js_name, kind) {
+        (Some(n), _) => n.clone(),
+        (None, FunctionKind::Constructor) => "constructor".to_string(),
+        (None, FunctionKind::Setter) => attrs::camel_case(unset),
+        (None, _) => attrs::camel_case(rust_name),
+    };
+    let as_written = match (&args.js_name, kind) {
+        (Some(_), _) => args.as_written.clone(),
+        (None, FunctionKind::Constructor) => None,
+        (None, FunctionKind::Setter) => Some(unset.to_string()),
+        (None, _) => Some(rust_name.to_string()),
+    }
+    .filter(|w| *w != js_name);
+    (js_name, as_written)
+}
+
+/// How the record names the thunk's receiver.
+fn schema_receiver(receiver: Receiver) -> bridge_schema::Receiver {
+    match receiver {
+        Receiver::None => bridge_schema::Receiver::None,
+        Receiver::Ref => bridge_schema::Receiver::Shared,
+        Receiver::Handle => bridge_schema::Receiver::Handle,
+        Receiver::Mut => bridge_schema::Receiver::Exclusive,
+        Receiver::Value => bridge_schema::Receiver::Value,
+    }
 }
 
 fn check_plain_signature(sig: &Signature) -> syn::Result<()> {
