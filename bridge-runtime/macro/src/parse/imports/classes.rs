@@ -1,0 +1,117 @@
+//! `pub type T;`: an imported JS class, its record and its `instanceof` import.
+
+use super::args::{ImportArgs, class_source, item_args, namespace_of};
+use super::function::build;
+use super::members::{BlockType, Member};
+use crate::model::imports::JsType;
+use crate::model::refs::TypeRefs;
+use crate::parse::record;
+use bridge_schema::{JsTypeDef, MemberForm};
+use syn::LitStr;
+
+/// `pub type T;` (with `#[bridge(js_name = "Class")]`, `js_namespace`): the class, and
+/// what the block's functions need to know of it.
+pub(super) fn js_type(
+    t: &syn::ForeignItemType,
+    block_args: &ImportArgs,
+) -> syn::Result<(BlockType, JsType)> {
+    if !t.generics.params.is_empty() || t.generics.where_clause.is_some() {
+        return Err(syn::Error::new_spanned(
+            &t.generics,
+            "an imported JS class cannot be generic: declare one `pub type` per class",
+        ));
+    }
+    let mut attrs = t.attrs.clone();
+    let args = item_args(
+        &mut attrs,
+        block_args,
+        "an imported JS class",
+        "an imported JS class takes `js_name = \"Class\"`, `js_namespace = \"a.b\"`, \
+         `structural` and `typescript_type = \"..\"` only; `constructor`, `method`, `getter`, \
+         `setter`, `static_method_of` and `js_class` go on its functions",
+    )?;
+    let ident = t.ident.clone();
+    let rust_name = ident.to_string();
+    let js_name = args
+        .js_name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| rust_name.clone());
+    if js_name.is_empty() {
+        return Err(syn::Error::new_spanned(
+            t,
+            "js_name \"\" names no class: give the JS class's name",
+        ));
+    }
+    let namespace = namespace_of(&args)?;
+    let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
+    let source = class_source(&args, &js_name, &namespace);
+    let typescript_type = args.typescript_type.as_ref().map(LitStr::value);
+    if let (Some(lit), false) = (&args.typescript_type, args.structural) {
+        return Err(syn::Error::new_spanned(
+            lit,
+            "`typescript_type` is the `.d.ts` type of a `structural` JS type (no JS class \
+             behind it): add `structural`, or remove it (a class's `.d.ts` type is the class)",
+        ));
+    }
+    if typescript_type
+        .as_deref()
+        .is_some_and(|t| t.trim().is_empty())
+    {
+        return Err(syn::Error::new_spanned(
+            &args.typescript_type,
+            "typescript_type \"\" names no type: give a TypeScript type (`\"{ x: number }\"`)",
+        ));
+    }
+    let record = record::section(
+        bridge_schema::Item::JsType(JsTypeDef {
+            type_id: type_id.clone(),
+            rust_name: rust_name.clone(),
+            source: source.clone(),
+            structural: args.structural,
+            typescript_type,
+        }),
+        TypeRefs::default(),
+    );
+    // `value instanceof T`, the check behind `TryFrom<JsValue>`: a structural type has
+    // no class to check against.
+    let instance_of = if args.structural {
+        None
+    } else {
+        let check: syn::ForeignItemFn = syn::parse_quote! {
+            fn __bridge_instance_of(value: &::bridge_runtime::JsValue) -> bool;
+        };
+        let member = Member {
+            of: ident.clone(),
+            form: MemberForm::InstanceOf,
+            key: String::new(),
+            source,
+        };
+        Some(build(
+            &check,
+            &[],
+            &args,
+            &[],
+            Some(member),
+            format!("{rust_name}::instanceof"),
+        )?)
+    };
+    let def = BlockType {
+        ident: ident.clone(),
+        js_name: js_name.clone(),
+        namespace,
+        structural: args.structural,
+    };
+    Ok((
+        def,
+        JsType {
+            attrs,
+            vis: t.vis.clone(),
+            ident,
+            type_id,
+            js_name,
+            record,
+            instance_of,
+        },
+    ))
+}

@@ -1,0 +1,354 @@
+//! One declared JS function: its signature checked, its parameters and result classified,
+//! and its record; an `async fn` whose result is not a `JsValue` is two imports (the call,
+//! and the `Settle` converting what its promise settles with).
+
+use super::args::{ImportArgs, VALID, class_source, namespace_of, parse_args};
+use super::members::{BlockType, Member, block_type, has_receiver, member_of, optional_block_ref};
+use crate::model::conditional::Configured;
+use crate::model::imports::{ImportFn, Settle};
+use crate::model::refs::TypeRefs;
+use crate::model::ty::{TyInfo, plain};
+use crate::parse::{attrs, jscall, record, types};
+use bridge_schema::{Import, JsMember, MemberForm, Param, Ty};
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+use syn::{FnArg, LitStr, Pat, ReturnType};
+
+/// One declared JS function: its `#[bridge(..)]`s (also under `cfg_attr`) taken off,
+/// per configuration of them.
+pub(super) fn import_fn(
+    f: &syn::ForeignItemFn,
+    block_args: &ImportArgs,
+    types: &[BlockType],
+) -> syn::Result<Configured<ImportFn>> {
+    let mut attrs = f.attrs.clone();
+    let taken = attrs::take_bridge_attrs(&mut attrs)?;
+    let configurations = attrs::configurations(&taken)?;
+    attrs::per_configuration(&configurations, |c| {
+        let mut args = block_args.clone();
+        args.js_name = None;
+        let mut given = Vec::new();
+        for a in &c.attrs {
+            let syn::Meta::List(list) = &a.meta else {
+                return Err(syn::Error::new_spanned(
+                    a,
+                    format!("expected #[bridge(...)]; {VALID}"),
+                ));
+            };
+            parse_args(list.tokens.clone(), &mut args, false, &mut given)?;
+        }
+        import_fn_with(f, &attrs, &args, types)
+    })
+}
+
+/// The safe function and record of `f` under `args` (with its other attributes
+/// `attrs`).
+pub(super) fn import_fn_with(
+    f: &syn::ForeignItemFn,
+    attrs: &[syn::Attribute],
+    args: &ImportArgs,
+    types: &[BlockType],
+) -> syn::Result<ImportFn> {
+    if let Some(ts) = &args.typescript_type {
+        return Err(syn::Error::new_spanned(
+            ts,
+            "`typescript_type` goes on a `pub type` of the block (the `.d.ts` type of a JS \
+             class without a JS class behind it), not on a function",
+        ));
+    }
+    let member = member_of(f, args, types)?;
+    let rust_name = match &member {
+        Some(m) => format!("{}::{}", m.of, f.sig.ident),
+        None => f.sig.ident.to_string(),
+    };
+    build(f, attrs, args, types, member, rust_name)
+}
+
+/// `-> JsValue` or `-> Result<JsValue, JsError>`.
+pub(super) fn resolves_to_value(output: &ReturnType) -> bool {
+    match output {
+        ReturnType::Type(_, t) => {
+            let ok = jscall::result_of_js_error(t).unwrap_or(t);
+            matches!(ok, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "JsValue" && s.arguments.is_none()))
+        }
+        ReturnType::Default => false,
+    }
+}
+
+/// An async import `f` declared `-> T` (or `-> Result<T, JsError>`, or nothing) for a `T`
+/// other than `JsValue`: the import returning the `JsValue` its JS function returned, and
+/// the `Settle` import converting what that settles with to `T`.
+pub(super) fn settled(
+    f: &syn::ForeignItemFn,
+    attrs: &[syn::Attribute],
+    args: &ImportArgs,
+    types: &[BlockType],
+    rust_name: String,
+) -> syn::Result<ImportFn> {
+    let output = f.sig.output.clone();
+    let catch = match &output {
+        ReturnType::Type(_, t) => jscall::result_of_js_error(t).is_some(),
+        ReturnType::Default => false,
+    };
+    let mut call = f.clone();
+    call.sig.output = if catch {
+        syn::parse_quote! {
+            -> ::core::result::Result<::bridge_runtime::JsValue, ::bridge_runtime::JsError>
+        }
+    } else {
+        syn::parse_quote! { -> ::bridge_runtime::JsValue }
+    };
+    let mut import = build(&call, attrs, args, types, None, rust_name.clone())?;
+    let convert: syn::ForeignItemFn = syn::parse_quote! {
+        fn __bridge_settle(value: ::bridge_runtime::JsValue) #output;
+    };
+    let js_name = args
+        .js_name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| rust_name.clone());
+    let member = Member {
+        of: f.sig.ident.clone(),
+        form: MemberForm::Settled,
+        key: String::new(),
+        source: class_source(args, &js_name, &namespace_of(args)?),
+    };
+    let mut convert = build(&convert, &[], args, types, Some(member), rust_name)?;
+    convert.member_of = None;
+    convert.symbol = bridge_schema::settled_import_symbol(&import.symbol);
+    if let bridge_schema::Item::Import(record) = &mut convert.record.record.item {
+        record.symbol = convert.symbol.clone();
+    }
+    import.settle = Some(Box::new(Settle {
+        import: convert,
+        output,
+    }));
+    Ok(import)
+}
+
+/// The safe function and record of `f` (a member of a class when `member` says so),
+/// imported as `rust_name`.
+pub(super) fn build(
+    f: &syn::ForeignItemFn,
+    attrs: &[syn::Attribute],
+    args: &ImportArgs,
+    types: &[BlockType],
+    member: Option<Member>,
+    rust_name: String,
+) -> syn::Result<ImportFn> {
+    let sig = &f.sig;
+    check_signature(sig, member.as_ref(), &rust_name)?;
+    // `async fn`: the call returns its promise (or any value) as a `JsValue`, which the
+    // safe function's future awaits; a declared result other than `JsValue` is what a
+    // second import converts the settled value to.
+    if sig.asyncness.is_some() && !resolves_to_value(&sig.output) {
+        return settled(f, attrs, args, types, rust_name);
+    }
+    let js_name = args
+        .js_name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| rust_name.clone());
+    let what = format!("the JS import `{rust_name}`");
+
+    let mut refs = TypeRefs::default();
+    let js_value: syn::Type = syn::parse_quote!(&::bridge_runtime::JsValue);
+    let receives = has_receiver(member.as_ref());
+    let mut inputs = ImportParams::default();
+    for (i, arg) in sig.inputs.iter().enumerate() {
+        inputs.push(i, arg, types, i == 0 && receives, &js_value, &mut refs)?;
+    }
+    let ImportParams {
+        params,
+        infos,
+        users,
+        binds,
+    } = inputs;
+    let (ret, ret_ty, catch) = match &sig.output {
+        ReturnType::Default => (plain(Ty::Unit), None, false),
+        ReturnType::Type(_, t) => match jscall::result_of_js_error(t) {
+            Some(ok) => (types::classify_in(ok, None, &mut refs)?, Some(ok), true),
+            None => (types::classify_in(t, None, &mut refs)?, Some(&**t), false),
+        },
+    };
+    let symbol = bridge_schema::import_symbol(&record::crate_name(), &rust_name);
+    let typed: Vec<(&TyInfo, &syn::Type)> = infos.iter().map(|(i, t)| (i, *t)).collect();
+    let mut call = jscall::check(&typed, &ret, ret_ty, catch, &what)?;
+    call.arg_names = params.iter().map(|p| p.name.clone()).collect();
+
+    let namespace = namespace_of(args)?;
+    if js_name.is_empty() && member.is_none() {
+        return Err(syn::Error::new(
+            args.js_name
+                .as_ref()
+                .map_or_else(|| sig.ident.span(), LitStr::span),
+            "js_name \"\" names no function: give the JS function's name",
+        ));
+    }
+    let (source, js_member) = match member.as_ref() {
+        Some(m) => (
+            m.source.clone(),
+            Some(JsMember {
+                form: m.form,
+                key: m.key.clone(),
+            }),
+        ),
+        None => (class_source(args, &js_name, &namespace), None),
+    };
+    let record = record::section(
+        bridge_schema::Item::Import(Import {
+            rust_name,
+            symbol: symbol.clone(),
+            source,
+            params,
+            ret: ret.ty.clone(),
+            catch,
+            member: js_member,
+        }),
+        refs,
+    );
+    let mut rust_sig = safe_signature(sig, receives);
+    Ok(ImportFn {
+        attrs: attrs.to_vec(),
+        vis: f.vis.clone(),
+        asynchronous: rust_sig.asyncness.take().is_some(),
+        catch,
+        sig: rust_sig,
+        binds,
+        args: users,
+        settle: None,
+        symbol,
+        call,
+        record,
+        member_of: member.map(|m| m.of),
+    })
+}
+
+/// What no JS import may be: generic, variadic, or an `async` member of a class.
+pub(super) fn check_signature(
+    sig: &syn::Signature,
+    member: Option<&Member>,
+    rust_name: &str,
+) -> syn::Result<()> {
+    if !sig.generics.params.is_empty() || sig.variadic.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig,
+            "JS imports cannot be generic or variadic",
+        ));
+    }
+    if sig.asyncness.is_some() && member.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig.asyncness,
+            format!(
+                "the async JS import `{rust_name}` is a member of a JS class: async members \
+                 are not supported yet; declare it as a free `async fn` of the block taking \
+                 the object as its first parameter (`this: &T`)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// An import's parameters, in order: their records, how each is classified (with the
+/// type it was classified as), the user's names and what the call passes for each.
+#[derive(Default)]
+pub(super) struct ImportParams<'a> {
+    params: Vec<Param>,
+    infos: Vec<(TyInfo, &'a syn::Type)>,
+    users: Vec<Ident>,
+    binds: Vec<TokenStream>,
+}
+
+impl<'a> ImportParams<'a> {
+    /// The parameter `arg`, the `index`th (`receiver`: it is the member's `&self`);
+    /// `js_value` is `&JsValue`, the type a lent JS class value is classified as.
+    fn push(
+        &mut self,
+        index: usize,
+        arg: &'a FnArg,
+        types: &[BlockType],
+        receiver: bool,
+        js_value: &'a syn::Type,
+        refs: &mut TypeRefs,
+    ) -> syn::Result<()> {
+        let FnArg::Typed(t) = arg else {
+            return Err(syn::Error::new_spanned(arg, "JS imports take no `self`"));
+        };
+        // The body works on generated names (`x` beside `x_len` must not meet a generated
+        // `x_len`); each is bound to the user's parameter first.
+        let user = match &*t.pat {
+            Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
+            Pat::Wild(_) => format_ident!("__arg{}", index),
+            other => {
+                return Err(syn::Error::new_spanned(
+                    other,
+                    format!(
+                        "a JS import's parameter is a name or `_`, not the pattern `{}`: the \
+                         value goes to JS whole, so there is nothing to destructure; name the \
+                         parameter",
+                        quote::ToTokens::to_token_stream(other)
+                    ),
+                ));
+            }
+        };
+        let js = user.to_string();
+        let js = js.trim_start_matches("r#").trim_start_matches('_');
+        // A `&T` of a JS class of the block is lent as its `&JsValue`; a method's first
+        // parameter is its `&self`.
+        let lent = block_type(&t.ty, types, true).is_some();
+        // `Option<&T>` of the same: lent as that `&JsValue`, or `undefined` for `None`.
+        let lent_option = !lent && optional_block_ref(&t.ty, types);
+        self.binds.push(match (receiver, lent) {
+            (true, _) => {
+                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(self) }
+            }
+            (false, true) => {
+                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(#user) }
+            }
+            (false, false) if lent_option => {
+                quote! { ::bridge_runtime::JsValue::lent_or_undefined(#user) }
+            }
+            (false, false) => quote! { #user },
+        });
+        let classified = if lent || lent_option {
+            js_value
+        } else {
+            &*t.ty
+        };
+        let info = types::classify_in(classified, None, refs)?;
+        self.params.push(Param {
+            name: attrs::camel_case(js),
+            ty: info.ty.clone(),
+        });
+        self.users.push(user);
+        self.infos.push((info, classified));
+        Ok(())
+    }
+}
+
+/// The safe function's signature: the declared one without the `mut` and `ref` of its
+/// parameters, `_` named, and `&self` first when it has a receiver.
+pub(super) fn safe_signature(sig: &syn::Signature, receiver: bool) -> syn::Signature {
+    let mut rust_sig = sig.clone();
+    for (pos, input) in rust_sig.inputs.iter_mut().enumerate() {
+        // The body is generated, so `mut` and `ref` of the declaration have nothing to
+        // act on (`ref` would even change the type the body lowers).
+        if let FnArg::Typed(t) = input {
+            match &mut *t.pat {
+                Pat::Wild(_) => {
+                    let ident = format_ident!("__arg{}", pos);
+                    *t.pat = syn::parse_quote!(#ident);
+                }
+                Pat::Ident(p) => {
+                    p.by_ref = None;
+                    p.mutability = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    if receiver && let Some(first) = rust_sig.inputs.first_mut() {
+        *first = syn::parse_quote!(&self);
+    }
+    rust_sig
+}
