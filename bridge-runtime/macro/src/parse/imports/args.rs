@@ -5,6 +5,7 @@ use crate::parse::attrs;
 use bridge_schema::ImportSource;
 use proc_macro2::{Ident, TokenStream};
 use syn::LitStr;
+use syn::meta::ParseNestedMeta;
 
 #[derive(Default, Clone)]
 pub(super) struct ImportArgs {
@@ -42,65 +43,18 @@ pub(super) fn parse_args(
     given: &mut Vec<(String, String)>,
 ) -> syn::Result<()> {
     let parser = syn::meta::parser(|meta| {
-        let mut value = || -> syn::Result<LitStr> {
-            let lit: LitStr = meta.value()?.parse()?;
-            let key = meta
-                .path
-                .get_ident()
-                .map(|i| i.to_string())
-                .unwrap_or_default();
-            if let Some((_, first)) = given.iter().find(|(k, _)| *k == key) {
-                return Err(meta.error(format!(
-                    "two `{key}`s for one JS import: `{key} = \"{first}\"` and `{key} = \"{}\"`: give one",
-                    lit.value()
-                )));
-            }
-            given.push((key, lit.value()));
-            Ok(lit)
-        };
         if meta.path.is_ident("module") {
             if !on_block {
                 return Err(meta.error(format!(
                     "`module` goes on the `extern` block, not on one function; {VALID}"
                 )));
             }
-            args.module = Some(value()?);
+            args.module = Some(value(&meta, given)?);
         } else if meta.path.is_ident("js_namespace") {
-            args.js_namespace = Some(value()?);
+            args.js_namespace = Some(value(&meta, given)?);
         } else if meta.path.is_ident("js_name") {
-            args.js_name = Some(value()?);
-        } else if !on_block && meta.path.is_ident("constructor") {
-            args.constructor = true;
-        } else if !on_block && meta.path.is_ident("method") {
-            args.method = true;
-        } else if !on_block && meta.path.is_ident("getter") {
-            args.getter = Some(if meta.input.peek(syn::Token![=]) {
-                Some(value()?)
-            } else {
-                None
-            });
-        } else if !on_block && meta.path.is_ident("setter") {
-            args.setter = Some(if meta.input.peek(syn::Token![=]) {
-                Some(value()?)
-            } else {
-                None
-            });
-        } else if !on_block && meta.path.is_ident("static_method_of") {
-            let ty: syn::Path = meta.value()?.parse()?;
-            let Some(ident) = ty.get_ident() else {
-                return Err(syn::Error::new_spanned(
-                    ty,
-                    "static_method_of names a JS class of this extern block (`static_method_of = Counter`)",
-                ));
-            };
-            args.static_method_of = Some(ident.clone());
-        } else if !on_block && meta.path.is_ident("js_class") {
-            args.js_class = Some(value()?);
-        } else if !on_block && meta.path.is_ident("structural") {
-            args.structural = true;
-        } else if !on_block && meta.path.is_ident("typescript_type") {
-            args.typescript_type = Some(value()?);
-        } else {
+            args.js_name = Some(value(&meta, given)?);
+        } else if on_block || !item_arg(&meta, args, given)? {
             return Err(meta.error(format!(
                 "unknown #[bridge] argument on a JS import; {VALID}"
             )));
@@ -108,6 +62,68 @@ pub(super) fn parse_args(
         Ok(())
     });
     syn::parse::Parser::parse2(parser, attr)
+}
+
+/// The string value of `meta`, recorded in `given` (a second one of its key is an error).
+fn value(meta: &ParseNestedMeta, given: &mut Vec<(String, String)>) -> syn::Result<LitStr> {
+    let lit: LitStr = meta.value()?.parse()?;
+    let key = meta
+        .path
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_default();
+    if let Some((_, first)) = given.iter().find(|(k, _)| *k == key) {
+        return Err(meta.error(format!(
+            "two `{key}`s for one JS import: `{key} = \"{first}\"` and `{key} = \"{}\"`: give one",
+            lit.value()
+        )));
+    }
+    given.push((key, lit.value()));
+    Ok(lit)
+}
+
+/// The arguments of an item of the block (a member of a JS class, a `pub type`) into
+/// `args`; `false` when `meta` is none of them.
+fn item_arg(
+    meta: &ParseNestedMeta,
+    args: &mut ImportArgs,
+    given: &mut Vec<(String, String)>,
+) -> syn::Result<bool> {
+    // `getter` / `getter = "name"`.
+    let optional_name = |given: &mut Vec<(String, String)>| {
+        syn::Result::Ok(if meta.input.peek(syn::Token![=]) {
+            Some(value(meta, given)?)
+        } else {
+            None
+        })
+    };
+    if meta.path.is_ident("constructor") {
+        args.constructor = true;
+    } else if meta.path.is_ident("method") {
+        args.method = true;
+    } else if meta.path.is_ident("getter") {
+        args.getter = Some(optional_name(given)?);
+    } else if meta.path.is_ident("setter") {
+        args.setter = Some(optional_name(given)?);
+    } else if meta.path.is_ident("static_method_of") {
+        let ty: syn::Path = meta.value()?.parse()?;
+        let Some(ident) = ty.get_ident() else {
+            return Err(syn::Error::new_spanned(
+                ty,
+                "static_method_of names a JS class of this extern block (`static_method_of = Counter`)",
+            ));
+        };
+        args.static_method_of = Some(ident.clone());
+    } else if meta.path.is_ident("js_class") {
+        args.js_class = Some(value(meta, given)?);
+    } else if meta.path.is_ident("structural") {
+        args.structural = true;
+    } else if meta.path.is_ident("typescript_type") {
+        args.typescript_type = Some(value(meta, given)?);
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// The `#[bridge(..)]` attributes of a block's type or static (taken out of `attrs`): the

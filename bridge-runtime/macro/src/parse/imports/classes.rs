@@ -3,10 +3,11 @@
 use super::args::{ImportArgs, class_source, item_args, namespace_of};
 use super::function::build;
 use super::members::{BlockType, Member};
-use crate::model::imports::JsType;
+use crate::model::imports::{ImportFn, JsType};
 use crate::model::refs::TypeRefs;
 use crate::parse::record;
-use bridge_schema::{JsTypeDef, MemberForm};
+use bridge_schema::{ImportSource, JsTypeDef, MemberForm};
+use proc_macro2::Ident;
 use syn::LitStr;
 
 /// `pub type T;` (with `#[bridge(js_name = "Class")]`, `js_namespace`): the class, and
@@ -32,37 +33,11 @@ pub(super) fn js_type(
     )?;
     let ident = t.ident.clone();
     let rust_name = ident.to_string();
-    let js_name = args
-        .js_name
-        .as_ref()
-        .map(LitStr::value)
-        .unwrap_or_else(|| rust_name.clone());
-    if js_name.is_empty() {
-        return Err(syn::Error::new_spanned(
-            t,
-            "js_name \"\" names no class: give the JS class's name",
-        ));
-    }
+    let js_name = class_name(t, &args, &rust_name)?;
     let namespace = namespace_of(&args)?;
     let type_id = bridge_schema::type_id(&record::crate_name(), &rust_name);
     let source = class_source(&args, &js_name, &namespace);
-    let typescript_type = args.typescript_type.as_ref().map(LitStr::value);
-    if let (Some(lit), false) = (&args.typescript_type, args.structural) {
-        return Err(syn::Error::new_spanned(
-            lit,
-            "`typescript_type` is the `.d.ts` type of a `structural` JS type (no JS class \
-             behind it): add `structural`, or remove it (a class's `.d.ts` type is the class)",
-        ));
-    }
-    if typescript_type
-        .as_deref()
-        .is_some_and(|t| t.trim().is_empty())
-    {
-        return Err(syn::Error::new_spanned(
-            &args.typescript_type,
-            "typescript_type \"\" names no type: give a TypeScript type (`\"{ x: number }\"`)",
-        ));
-    }
+    let typescript_type = typescript_type(&args)?;
     let record = record::section(
         bridge_schema::Item::JsType(JsTypeDef {
             type_id: type_id.clone(),
@@ -73,29 +48,7 @@ pub(super) fn js_type(
         }),
         TypeRefs::default(),
     );
-    // `value instanceof T`, the check behind `TryFrom<JsValue>`: a structural type has
-    // no class to check against.
-    let instance_of = if args.structural {
-        None
-    } else {
-        let check: syn::ForeignItemFn = syn::parse_quote! {
-            fn __bridge_instance_of(value: &::bridge_runtime::JsValue) -> bool;
-        };
-        let member = Member {
-            of: ident.clone(),
-            form: MemberForm::InstanceOf,
-            key: String::new(),
-            source,
-        };
-        Some(build(
-            &check,
-            &[],
-            &args,
-            &[],
-            Some(member),
-            format!("{rust_name}::instanceof"),
-        )?)
-    };
+    let instance_of = instance_of(&ident, &args, source, &rust_name)?;
     let def = BlockType {
         ident: ident.clone(),
         js_name: js_name.clone(),
@@ -114,4 +67,72 @@ pub(super) fn js_type(
             instance_of,
         },
     ))
+}
+
+/// The JS name of the class `t` (its Rust name `rust_name` unless `js_name` says).
+fn class_name(t: &syn::ForeignItemType, args: &ImportArgs, rust_name: &str) -> syn::Result<String> {
+    let js_name = args
+        .js_name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| rust_name.to_string());
+    if js_name.is_empty() {
+        return Err(syn::Error::new_spanned(
+            t,
+            "js_name \"\" names no class: give the JS class's name",
+        ));
+    }
+    Ok(js_name)
+}
+
+/// The `typescript_type` of `args`: only on a `structural` type, and not empty.
+fn typescript_type(args: &ImportArgs) -> syn::Result<Option<String>> {
+    let typescript_type = args.typescript_type.as_ref().map(LitStr::value);
+    if let (Some(lit), false) = (&args.typescript_type, args.structural) {
+        return Err(syn::Error::new_spanned(
+            lit,
+            "`typescript_type` is the `.d.ts` type of a `structural` JS type (no JS class \
+             behind it): add `structural`, or remove it (a class's `.d.ts` type is the class)",
+        ));
+    }
+    if typescript_type
+        .as_deref()
+        .is_some_and(|t| t.trim().is_empty())
+    {
+        return Err(syn::Error::new_spanned(
+            &args.typescript_type,
+            "typescript_type \"\" names no type: give a TypeScript type (`\"{ x: number }\"`)",
+        ));
+    }
+    Ok(typescript_type)
+}
+
+/// `value instanceof T` for the class `ident` at `source`, the check behind
+/// `TryFrom<JsValue>`: a structural type has no class to check against.
+fn instance_of(
+    ident: &Ident,
+    args: &ImportArgs,
+    source: ImportSource,
+    rust_name: &str,
+) -> syn::Result<Option<ImportFn>> {
+    if args.structural {
+        return Ok(None);
+    }
+    let check: syn::ForeignItemFn = syn::parse_quote! {
+        fn __bridge_instance_of(value: &::bridge_runtime::JsValue) -> bool;
+    };
+    let member = Member {
+        of: ident.clone(),
+        form: MemberForm::InstanceOf,
+        key: String::new(),
+        source,
+    };
+    Ok(Some(build(
+        &check,
+        &[],
+        args,
+        &[],
+        Some(member),
+        format!("{rust_name}::instanceof"),
+    )?))
 }

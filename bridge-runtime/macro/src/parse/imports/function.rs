@@ -9,7 +9,7 @@ use crate::model::imports::{ImportFn, Settle};
 use crate::model::refs::TypeRefs;
 use crate::model::ty::{TyInfo, plain};
 use crate::parse::{attrs, jscall, record, types};
-use bridge_schema::{Import, JsMember, MemberForm, Param, Ty};
+use bridge_schema::{Import, ImportSource, JsMember, MemberForm, Param, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use syn::{FnArg, LitStr, Pat, ReturnType};
@@ -144,63 +144,23 @@ pub(super) fn build(
     if sig.asyncness.is_some() && !resolves_to_value(&sig.output) {
         return settled(f, attrs, args, types, rust_name);
     }
-    let js_name = args
-        .js_name
-        .as_ref()
-        .map(LitStr::value)
-        .unwrap_or_else(|| rust_name.clone());
     let what = format!("the JS import `{rust_name}`");
-
     let mut refs = TypeRefs::default();
     let js_value: syn::Type = syn::parse_quote!(&::bridge_runtime::JsValue);
     let receives = has_receiver(member.as_ref());
-    let mut inputs = ImportParams::default();
-    for (i, arg) in sig.inputs.iter().enumerate() {
-        inputs.push(i, arg, types, i == 0 && receives, &js_value, &mut refs)?;
-    }
-    let ImportParams {
-        params,
-        infos,
-        users,
-        binds,
-    } = inputs;
-    let (ret, ret_ty, catch) = match &sig.output {
-        ReturnType::Default => (plain(Ty::Unit), None, false),
-        ReturnType::Type(_, t) => match jscall::result_of_js_error(t) {
-            Some(ok) => (types::classify_in(ok, None, &mut refs)?, Some(ok), true),
-            None => (types::classify_in(t, None, &mut refs)?, Some(&**t), false),
-        },
-    };
+    let inputs = ImportParams::of(sig, types, receives, &js_value, &mut refs)?;
+    let (ret, ret_ty, catch) = classify_result(&sig.output, &mut refs)?;
     let symbol = bridge_schema::import_symbol(&record::crate_name(), &rust_name);
-    let typed: Vec<(&TyInfo, &syn::Type)> = infos.iter().map(|(i, t)| (i, *t)).collect();
+    let typed: Vec<(&TyInfo, &syn::Type)> = inputs.infos.iter().map(|(i, t)| (i, *t)).collect();
     let mut call = jscall::check(&typed, &ret, ret_ty, catch, &what)?;
-    call.arg_names = params.iter().map(|p| p.name.clone()).collect();
-
-    let namespace = namespace_of(args)?;
-    if js_name.is_empty() && member.is_none() {
-        return Err(syn::Error::new(
-            args.js_name
-                .as_ref()
-                .map_or_else(|| sig.ident.span(), LitStr::span),
-            "js_name \"\" names no function: give the JS function's name",
-        ));
-    }
-    let (source, js_member) = match member.as_ref() {
-        Some(m) => (
-            m.source.clone(),
-            Some(JsMember {
-                form: m.form,
-                key: m.key.clone(),
-            }),
-        ),
-        None => (class_source(args, &js_name, &namespace), None),
-    };
+    call.arg_names = inputs.params.iter().map(|p| p.name.clone()).collect();
+    let (source, js_member) = source_of(sig, args, member.as_ref(), &rust_name)?;
     let record = record::section(
         bridge_schema::Item::Import(Import {
             rust_name,
             symbol: symbol.clone(),
             source,
-            params,
+            params: inputs.params,
             ret: ret.ty.clone(),
             catch,
             member: js_member,
@@ -214,13 +174,62 @@ pub(super) fn build(
         asynchronous: rust_sig.asyncness.take().is_some(),
         catch,
         sig: rust_sig,
-        binds,
-        args: users,
+        binds: inputs.binds,
+        args: inputs.users,
         settle: None,
         symbol,
         call,
         record,
         member_of: member.map(|m| m.of),
+    })
+}
+
+/// The declared result `output`, classified: its type, as written (`None` for `()`; the
+/// `T` of `Result<T, JsError>`), and whether it catches (`Result<_, JsError>`).
+fn classify_result<'a>(
+    output: &'a ReturnType,
+    refs: &mut TypeRefs,
+) -> syn::Result<(TyInfo, Option<&'a syn::Type>, bool)> {
+    Ok(match output {
+        ReturnType::Default => (plain(Ty::Unit), None, false),
+        ReturnType::Type(_, t) => match jscall::result_of_js_error(t) {
+            Some(ok) => (types::classify_in(ok, None, refs)?, Some(ok), true),
+            None => (types::classify_in(t, None, refs)?, Some(&**t), false),
+        },
+    })
+}
+
+/// Where the function `sig` (imported as `rust_name`) lives in JS: its class's member,
+/// or the function `js_name` (else its Rust name) under `js_namespace`.
+fn source_of(
+    sig: &syn::Signature,
+    args: &ImportArgs,
+    member: Option<&Member>,
+    rust_name: &str,
+) -> syn::Result<(ImportSource, Option<JsMember>)> {
+    let js_name = args
+        .js_name
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| rust_name.to_string());
+    let namespace = namespace_of(args)?;
+    if js_name.is_empty() && member.is_none() {
+        return Err(syn::Error::new(
+            args.js_name
+                .as_ref()
+                .map_or_else(|| sig.ident.span(), LitStr::span),
+            "js_name \"\" names no function: give the JS function's name",
+        ));
+    }
+    Ok(match member {
+        Some(m) => (
+            m.source.clone(),
+            Some(JsMember {
+                form: m.form,
+                key: m.key.clone(),
+            }),
+        ),
+        None => (class_source(args, &js_name, &namespace), None),
     })
 }
 
@@ -260,6 +269,21 @@ pub(super) struct ImportParams<'a> {
 }
 
 impl<'a> ImportParams<'a> {
+    /// The parameters of `sig` (`receives`: the first is the member's `&self`).
+    fn of(
+        sig: &'a syn::Signature,
+        types: &[BlockType],
+        receives: bool,
+        js_value: &'a syn::Type,
+        refs: &mut TypeRefs,
+    ) -> syn::Result<Self> {
+        let mut inputs = ImportParams::default();
+        for (i, arg) in sig.inputs.iter().enumerate() {
+            inputs.push(i, arg, types, i == 0 && receives, js_value, refs)?;
+        }
+        Ok(inputs)
+    }
+
     /// The parameter `arg`, the `index`th (`receiver`: it is the member's `&self`);
     /// `js_value` is `&JsValue`, the type a lent JS class value is classified as.
     fn push(
@@ -274,23 +298,7 @@ impl<'a> ImportParams<'a> {
         let FnArg::Typed(t) = arg else {
             return Err(syn::Error::new_spanned(arg, "JS imports take no `self`"));
         };
-        // The body works on generated names (`x` beside `x_len` must not meet a generated
-        // `x_len`); each is bound to the user's parameter first.
-        let user = match &*t.pat {
-            Pat::Ident(p) if p.subpat.is_none() => p.ident.clone(),
-            Pat::Wild(_) => format_ident!("__arg{}", index),
-            other => {
-                return Err(syn::Error::new_spanned(
-                    other,
-                    format!(
-                        "a JS import's parameter is a name or `_`, not the pattern `{}`: the \
-                         value goes to JS whole, so there is nothing to destructure; name the \
-                         parameter",
-                        quote::ToTokens::to_token_stream(other)
-                    ),
-                ));
-            }
-        };
+        let user = user_name(&t.pat, index)?;
         let js = user.to_string();
         let js = js.trim_start_matches("r#").trim_start_matches('_');
         // A `&T` of a JS class of the block is lent as its `&JsValue`; a method's first
@@ -323,6 +331,25 @@ impl<'a> ImportParams<'a> {
         self.users.push(user);
         self.infos.push((info, classified));
         Ok(())
+    }
+}
+
+/// The safe function's name of the `index`th parameter, declared `pat`: the body works on
+/// generated names (`x` beside `x_len` must not meet a generated `x_len`); each is bound
+/// to the user's parameter first.
+fn user_name(pat: &Pat, index: usize) -> syn::Result<Ident> {
+    match pat {
+        Pat::Ident(p) if p.subpat.is_none() => Ok(p.ident.clone()),
+        Pat::Wild(_) => Ok(format_ident!("__arg{}", index)),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!(
+                "a JS import's parameter is a name or `_`, not the pattern `{}`: the \
+                 value goes to JS whole, so there is nothing to destructure; name the \
+                 parameter",
+                quote::ToTokens::to_token_stream(other)
+            ),
+        )),
     }
 }
 

@@ -69,6 +69,39 @@ pub(super) fn member_of(
     types: &[BlockType],
 ) -> syn::Result<Option<Member>> {
     let sig = &f.sig;
+    if !check_roles(sig, args)? {
+        return Ok(None);
+    }
+    let class = member_class(sig, args, types)?;
+    if class.structural && !args.method {
+        return Err(syn::Error::new_spanned(
+            &sig.ident,
+            format!(
+                "`{}` is `structural`: no JS class is behind it, so it has no constructor and \
+                 no static methods; declare them as plain JS functions (or remove \
+                 `structural` if a class is there)",
+                class.ident
+            ),
+        ));
+    }
+    let (form, key) = form_and_key(sig, args);
+    check_accessor(sig, form, &key)?;
+    let js_class = args
+        .js_class
+        .as_ref()
+        .map(LitStr::value)
+        .unwrap_or_else(|| class.js_name.clone());
+    Ok(Some(Member {
+        of: class.ident.clone(),
+        form,
+        key,
+        source: class_source(args, &js_class, &class.namespace),
+    }))
+}
+
+/// Whether `args` make the function a member of a class (one role of `constructor`,
+/// `method` and `static_method_of`), with `getter`/`setter`/`js_class` only where they fit.
+fn check_roles(sig: &syn::Signature, args: &ImportArgs) -> syn::Result<bool> {
     let roles = [
         args.constructor,
         args.method,
@@ -90,7 +123,7 @@ pub(super) fn member_of(
                 "`getter`, `setter` and `js_class` go with `method` (`#[bridge(method, getter)]`)",
             ));
         }
-        return Ok(None);
+        return Ok(false);
     }
     if args.getter.is_some() && args.setter.is_some() {
         return Err(syn::Error::new_spanned(
@@ -105,9 +138,17 @@ pub(super) fn member_of(
              properties are read with a `static` of the block or a static method",
         ));
     }
-    let rust = sig.ident.to_string();
-    let rust = rust.trim_start_matches("r#");
-    let class = if args.constructor {
+    Ok(true)
+}
+
+/// The block's class a member belongs to: what a `constructor` returns, a `method`'s
+/// first parameter, or the `static_method_of` class.
+fn member_class<'a>(
+    sig: &syn::Signature,
+    args: &ImportArgs,
+    types: &'a [BlockType],
+) -> syn::Result<&'a BlockType> {
+    if args.constructor {
         let ok = match &sig.output {
             ReturnType::Type(_, t) => Some(jscall::result_of_js_error(t).unwrap_or(t)),
             ReturnType::Default => None,
@@ -118,7 +159,7 @@ pub(super) fn member_of(
                 "a `constructor` returns the JS class it constructs, a `pub type` of this extern \
                  block (`fn new(..) -> Counter;`, or `-> Result<Counter, JsError>`)",
             )
-        })?
+        })
     } else if args.method {
         let first = sig.inputs.first().and_then(|a| match a {
             FnArg::Typed(t) => block_type(&t.ty, types, true),
@@ -130,7 +171,7 @@ pub(super) fn member_of(
                 "a `method` takes the object first, as `this: &T` with `T` a `pub type` of this \
                  extern block (`fn add(this: &Counter, n: u32) -> u32;`)",
             )
-        })?
+        })
     } else {
         let of = args.static_method_of.as_ref().expect("the third role");
         types.iter().find(|t| t.ident == *of).ok_or_else(|| {
@@ -138,26 +179,22 @@ pub(super) fn member_of(
                 of,
                 format!("static_method_of = {of}: `{of}` is not a `pub type` of this extern block"),
             )
-        })?
-    };
-    if class.structural && !args.method {
-        return Err(syn::Error::new_spanned(
-            &sig.ident,
-            format!(
-                "`{}` is `structural`: no JS class is behind it, so it has no constructor and \
-                 no static methods; declare them as plain JS functions (or remove \
-                 `structural` if a class is there)",
-                class.ident
-            ),
-        ));
+        })
     }
+}
+
+/// The member's form and its property key in JS (`js_name`, a `getter = ".."`'s name, else
+/// the Rust name; a setter's without `set_`).
+fn form_and_key(sig: &syn::Signature, args: &ImportArgs) -> (MemberForm, String) {
+    let rust = sig.ident.to_string();
+    let rust = rust.trim_start_matches("r#");
     let name_or = |given: Option<&LitStr>, default: &str| {
         given
             .map(LitStr::value)
             .or_else(|| args.js_name.as_ref().map(LitStr::value))
             .unwrap_or_else(|| default.to_string())
     };
-    let (form, key) = if args.constructor {
+    if args.constructor {
         (MemberForm::Constructor, String::new())
     } else if let Some(g) = &args.getter {
         (MemberForm::Getter, name_or(g.as_ref(), rust))
@@ -168,7 +205,11 @@ pub(super) fn member_of(
         (MemberForm::Method, name_or(None, rust))
     } else {
         (MemberForm::Static, name_or(None, rust))
-    };
+    }
+}
+
+/// A member's key names something, and a getter's or setter's signature is one.
+fn check_accessor(sig: &syn::Signature, form: MemberForm, key: &str) -> syn::Result<()> {
     if form != MemberForm::Constructor && key.is_empty() {
         return Err(syn::Error::new_spanned(
             &sig.ident,
@@ -192,17 +233,7 @@ pub(super) fn member_of(
             return Err(syn::Error::new_spanned(&sig.ident, why));
         }
     }
-    let js_class = args
-        .js_class
-        .as_ref()
-        .map(LitStr::value)
-        .unwrap_or_else(|| class.js_name.clone());
-    Ok(Some(Member {
-        of: class.ident.clone(),
-        form,
-        key,
-        source: class_source(args, &js_class, &class.namespace),
-    }))
+    Ok(())
 }
 
 /// Whether `member`'s first parameter is its `&self` (a method, getter or setter).
