@@ -165,6 +165,13 @@ pub fn parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
     if let Some(s) = Scalar::of(ty) {
         return Some(vec![value(s)]);
     }
+    off_wire_parts(ty, site)
+}
+
+/// [`parts`] of what is neither on the wire at `site` nor a scalar.
+fn off_wire_parts(ty: &Ty, site: Site) -> Option<Vec<Part>> {
+    use Role::*;
+    let one = |role| Some(vec![Part::i32(role)]);
     let param = matches!(site, Site::ExportParam | Site::JsArg);
     match (ty, site) {
         (Ty::Result(ok, _), Site::ExportResult) => parts(ok, site),

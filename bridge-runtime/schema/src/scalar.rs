@@ -106,6 +106,136 @@ pub struct Row {
     pub from_wasm: FromWasm,
 }
 
+// The table: each scalar's row ([`Scalar::row`] picks it, matching every variant, so a
+// scalar without a row does not build).
+const BOOL: Row = Row {
+    rust: "bool",
+    abi: Abi::U32,
+    wire_size: 1,
+    signed: false,
+    js: JsType::Boolean,
+    typed_array: None,
+    range: None,
+    unsigned_wasm: false,
+    from_wasm: FromWasm::NonZero,
+};
+
+const I8: Row = int("i8", Abi::I32, 1, true, "Int8Array", ("-128", "127"));
+
+const I16: Row = int("i16", Abi::I32, 2, true, "Int16Array", ("-32768", "32767"));
+
+const I32: Row = int(
+    "i32",
+    Abi::I32,
+    4,
+    true,
+    "Int32Array",
+    ("-2147483648", "2147483647"),
+);
+
+const U8: Row = int("u8", Abi::U32, 1, false, "Uint8Array", ("0", "255"));
+
+const U16: Row = int("u16", Abi::U32, 2, false, "Uint16Array", ("0", "65535"));
+
+const U32: Row = Row {
+    unsigned_wasm: true,
+    ..int(
+        "u32",
+        Abi::U32,
+        4,
+        false,
+        "Uint32Array",
+        ("0", "4294967295"),
+    )
+};
+
+const F32: Row = Row {
+    range: None,
+    ..int("f32", Abi::F32, 4, true, "Float32Array", ("", ""))
+};
+
+const F64: Row = Row {
+    range: None,
+    ..int("f64", Abi::F64, 8, true, "Float64Array", ("", ""))
+};
+
+const I64: Row = Row {
+    js: JsType::BigInt,
+    ..int(
+        "i64",
+        Abi::I64,
+        8,
+        true,
+        "BigInt64Array",
+        ("-9223372036854775808n", "9223372036854775807n"),
+    )
+};
+
+const U64: Row = Row {
+    js: JsType::BigInt,
+    unsigned_wasm: true,
+    ..int(
+        "u64",
+        Abi::U64,
+        8,
+        false,
+        "BigUint64Array",
+        ("0n", "18446744073709551615n"),
+    )
+};
+
+const USIZE: Row = Row {
+    typed_array: None,
+    unsigned_wasm: true,
+    ..int("usize", Abi::U32, 4, false, "", ("0", "4294967295"))
+};
+
+const ISIZE: Row = Row {
+    typed_array: None,
+    ..int(
+        "isize",
+        Abi::I32,
+        4,
+        true,
+        "",
+        ("-2147483648", "2147483647"),
+    )
+};
+
+const CHAR: Row = Row {
+    rust: "char",
+    abi: Abi::U32,
+    wire_size: 4,
+    signed: false,
+    js: JsType::String,
+    typed_array: None,
+    range: None,
+    unsigned_wasm: false,
+    from_wasm: FromWasm::Call("String.fromCodePoint"),
+};
+
+/// An integer's row: a JS number, read by a typed array, checked against its range.
+const fn int(
+    rust: &'static str,
+    abi: Abi,
+    wire_size: u32,
+    signed: bool,
+    typed_array: &'static str,
+    range: (&'static str, &'static str),
+) -> Row {
+    Row {
+        rust,
+        abi,
+        wire_size,
+        signed,
+        js: JsType::Number,
+        typed_array: Some(typed_array),
+        range: Some(range),
+        unsigned_wasm: false,
+        from_wasm: FromWasm::Value,
+    }
+}
+
 impl Scalar {
     pub const ALL: [Scalar; 14] = [
         Scalar::Bool,
@@ -141,122 +271,23 @@ impl Scalar {
         true
     }
 
-    /// The scalar's facts: the table.
+    /// The scalar's facts: its row of the table.
     pub const fn row(self) -> Row {
-        use FromWasm::*;
-        const fn int(
-            rust: &'static str,
-            abi: Abi,
-            wire_size: u32,
-            signed: bool,
-            typed_array: &'static str,
-            range: (&'static str, &'static str),
-        ) -> Row {
-            Row {
-                rust,
-                abi,
-                wire_size,
-                signed,
-                js: JsType::Number,
-                typed_array: Some(typed_array),
-                range: Some(range),
-                unsigned_wasm: false,
-                from_wasm: Value,
-            }
-        }
         match self {
-            Scalar::Bool => Row {
-                rust: "bool",
-                abi: Abi::U32,
-                wire_size: 1,
-                signed: false,
-                js: JsType::Boolean,
-                typed_array: None,
-                range: None,
-                unsigned_wasm: false,
-                from_wasm: NonZero,
-            },
-            Scalar::I8 => int("i8", Abi::I32, 1, true, "Int8Array", ("-128", "127")),
-            Scalar::I16 => int("i16", Abi::I32, 2, true, "Int16Array", ("-32768", "32767")),
-            Scalar::I32 => int(
-                "i32",
-                Abi::I32,
-                4,
-                true,
-                "Int32Array",
-                ("-2147483648", "2147483647"),
-            ),
-            Scalar::U8 => int("u8", Abi::U32, 1, false, "Uint8Array", ("0", "255")),
-            Scalar::U16 => int("u16", Abi::U32, 2, false, "Uint16Array", ("0", "65535")),
-            Scalar::U32 => Row {
-                unsigned_wasm: true,
-                ..int(
-                    "u32",
-                    Abi::U32,
-                    4,
-                    false,
-                    "Uint32Array",
-                    ("0", "4294967295"),
-                )
-            },
-            Scalar::F32 => Row {
-                range: None,
-                ..int("f32", Abi::F32, 4, true, "Float32Array", ("", ""))
-            },
-            Scalar::F64 => Row {
-                range: None,
-                ..int("f64", Abi::F64, 8, true, "Float64Array", ("", ""))
-            },
-            Scalar::I64 => Row {
-                js: JsType::BigInt,
-                ..int(
-                    "i64",
-                    Abi::I64,
-                    8,
-                    true,
-                    "BigInt64Array",
-                    ("-9223372036854775808n", "9223372036854775807n"),
-                )
-            },
-            Scalar::U64 => Row {
-                js: JsType::BigInt,
-                unsigned_wasm: true,
-                ..int(
-                    "u64",
-                    Abi::U64,
-                    8,
-                    false,
-                    "BigUint64Array",
-                    ("0n", "18446744073709551615n"),
-                )
-            },
-            Scalar::Usize => Row {
-                typed_array: None,
-                unsigned_wasm: true,
-                ..int("usize", Abi::U32, 4, false, "", ("0", "4294967295"))
-            },
-            Scalar::Isize => Row {
-                typed_array: None,
-                ..int(
-                    "isize",
-                    Abi::I32,
-                    4,
-                    true,
-                    "",
-                    ("-2147483648", "2147483647"),
-                )
-            },
-            Scalar::Char => Row {
-                rust: "char",
-                abi: Abi::U32,
-                wire_size: 4,
-                signed: false,
-                js: JsType::String,
-                typed_array: None,
-                range: None,
-                unsigned_wasm: false,
-                from_wasm: Call("String.fromCodePoint"),
-            },
+            Scalar::Bool => BOOL,
+            Scalar::I8 => I8,
+            Scalar::I16 => I16,
+            Scalar::I32 => I32,
+            Scalar::U8 => U8,
+            Scalar::U16 => U16,
+            Scalar::U32 => U32,
+            Scalar::F32 => F32,
+            Scalar::F64 => F64,
+            Scalar::I64 => I64,
+            Scalar::U64 => U64,
+            Scalar::Usize => USIZE,
+            Scalar::Isize => ISIZE,
+            Scalar::Char => CHAR,
         }
     }
 
