@@ -29,12 +29,38 @@ pub fn lift_param(
     items: &TokenStream,
     optional: bool,
 ) -> (TokenStream, TokenStream) {
+    let held = format_ident!("{}_fn", name);
+    let (declare, closure) = closure(name, &held, info, symbol, items);
+    let parts = Parts {
+        name,
+        held: &held,
+        dyn_ty: &info.dyn_ty,
+        declare: &declare,
+        closure: &closure,
+    };
+    if optional {
+        return (
+            parts.optional_prelude(info.form),
+            parts.optional_arg(info.form),
+        );
+    }
+    (parts.prelude(info.form), parts.arg(info.form))
+}
+
+/// The raw import calling the JS function (held in `held`) of the parameter `name`, and
+/// the Rust closure calling it.
+fn closure(
+    name: &Ident,
+    held: &Ident,
+    info: &CallbackInfo,
+    symbol: &str,
+    items: &TokenStream,
+) -> (TokenStream, TokenStream) {
     let arg_names = arg_names(info);
     let call = jscall::build(&info.call, &arg_names);
     let raw = format_ident!("__bridge_cb_{}", name);
     let module = bridge_schema::JS_IMPORT_MODULE;
     let declare = call.declare(&raw, module, symbol, &[quote! { f: u32 }]);
-    let held = format_ident!("{}_fn", name);
     let arg_tys = info.params.iter().map(|(_, t)| t);
     let ret = match &info.ret_ty {
         Some(t) if info.catch => {
@@ -47,11 +73,72 @@ pub fn lift_param(
     let closure = quote! {
         move |#(#arg_names: #arg_tys),*| #ret { #invoke }
     };
-    let dyn_ty = &info.dyn_ty;
-    if optional {
-        // `Option<..>`: JS passed `null`/`undefined` as index 0 (`undefined`'s entry,
-        // never a function's).
-        let prelude = match info.form {
+    (declare, closure)
+}
+
+/// What a callback parameter's prelude is made of.
+struct Parts<'a> {
+    /// The parameter.
+    name: &'a Ident,
+    /// The binding of the JS function's `JsValue`.
+    held: &'a Ident,
+    /// The trait object type (`dyn Fn(u32) -> bool`).
+    dyn_ty: &'a syn::Type,
+    /// The raw import's declaration.
+    declare: &'a TokenStream,
+    /// The Rust closure calling the JS function.
+    closure: &'a TokenStream,
+}
+
+impl Parts<'_> {
+    /// The prelude of a function type: the closure over the JS function, lent or boxed.
+    fn prelude(&self, form: Form) -> TokenStream {
+        let Parts {
+            name,
+            held,
+            dyn_ty,
+            declare,
+            closure,
+        } = self;
+        match form {
+            Form::Ref | Form::Mut => quote! {
+                #declare
+                let #held = ::bridge_runtime::JsValue::from_abi(#name);
+                #[allow(unused_mut)]
+                let mut #name = {
+                    let #held = &#held;
+                    #closure
+                };
+            },
+            Form::Boxed | Form::Once => quote! {
+                #declare
+                let #held = ::bridge_runtime::JsValue::from_abi(#name);
+                let #name: ::std::boxed::Box<#dyn_ty> = ::std::boxed::Box::new(#closure);
+            },
+        }
+    }
+
+    /// The argument the prelude's closure is passed as.
+    fn arg(&self, form: Form) -> TokenStream {
+        let name = self.name;
+        match form {
+            Form::Ref => quote! { &#name },
+            Form::Mut => quote! { &mut #name },
+            Form::Boxed | Form::Once => quote! { #name },
+        }
+    }
+
+    /// The prelude of `Option<..>` of a function type: JS passed `null`/`undefined` as
+    /// index 0 (`undefined`'s entry, never a function's).
+    fn optional_prelude(&self, form: Form) -> TokenStream {
+        let Parts {
+            name,
+            held,
+            dyn_ty,
+            declare,
+            closure,
+        } = self;
+        match form {
             Form::Ref | Form::Mut => quote! {
                 #declare
                 let #held = (#name != 0).then(|| ::bridge_runtime::JsValue::from_abi(#name));
@@ -66,34 +153,16 @@ pub fn lift_param(
                         ::std::boxed::Box::new(#closure) as ::std::boxed::Box<#dyn_ty>
                     });
             },
-        };
-        let arg = match info.form {
+        }
+    }
+
+    /// The argument the optional prelude's closure is passed as.
+    fn optional_arg(&self, form: Form) -> TokenStream {
+        let Parts { name, dyn_ty, .. } = self;
+        match form {
             Form::Ref => quote! { #name.as_ref().map(|f| f as &#dyn_ty) },
             Form::Mut => quote! { #name.as_mut().map(|f| f as &mut #dyn_ty) },
             Form::Boxed | Form::Once => quote! { #name },
-        };
-        return (prelude, arg);
+        }
     }
-    let prelude = match info.form {
-        Form::Ref | Form::Mut => quote! {
-            #declare
-            let #held = ::bridge_runtime::JsValue::from_abi(#name);
-            #[allow(unused_mut)]
-            let mut #name = {
-                let #held = &#held;
-                #closure
-            };
-        },
-        Form::Boxed | Form::Once => quote! {
-            #declare
-            let #held = ::bridge_runtime::JsValue::from_abi(#name);
-            let #name: ::std::boxed::Box<#dyn_ty> = ::std::boxed::Box::new(#closure);
-        },
-    };
-    let arg = match info.form {
-        Form::Ref => quote! { &#name },
-        Form::Mut => quote! { &mut #name },
-        Form::Boxed | Form::Once => quote! { #name },
-    };
-    (prelude, arg)
 }

@@ -82,22 +82,33 @@ fn function(f: &ImportFn) -> TokenStream {
     let declare = call.declare(&raw, bridge_schema::JS_IMPORT_MODULE, &f.symbol, &[]);
     let items = thunk::closures(&f.call, &f.symbol, "__bridge_closure");
     let invoke = call.invoke(&raw, &[], &items);
+    let body = quote! {
+        #(let #names = #binds;)*
+        #declare
+        #invoke
+    };
+    if f.asynchronous {
+        return async_function(f, &body);
+    }
     let attrs = &f.attrs;
     let vis = &f.vis;
     let sig = &f.sig;
-    if !f.asynchronous {
-        return quote! {
-            #(#attrs)*
-            #[allow(clippy::let_unit_value, clippy::unused_unit)]
-            #vis #sig {
-                #(let #names = #binds;)*
-                #declare
-                #invoke
-            }
-        };
+    quote! {
+        #(#attrs)*
+        #[allow(clippy::let_unit_value, clippy::unused_unit)]
+        #vis #sig {
+            #body
+        }
     }
-    // The call happens now (its arguments are lent for the call only); the future owns
-    // just the `JsValue` it returned.
+}
+
+/// The safe function of the async import `f` whose call is `body`: the call happens now
+/// (its arguments are lent for the call only); the future owns just the `JsValue` it
+/// returned.
+fn async_function(f: &ImportFn, body: &TokenStream) -> TokenStream {
+    let attrs = &f.attrs;
+    let vis = &f.vis;
+    let sig = &f.sig;
     let mut outer = sig.clone();
     let declared = f.settle.as_ref().map_or(&sig.output, |s| &s.output);
     let output = match declared {
@@ -134,9 +145,7 @@ fn function(f: &ImportFn) -> TokenStream {
         #vis #outer {
             #[allow(clippy::let_unit_value, clippy::unused_unit)]
             #inner {
-                #(let #names = #binds;)*
-                #declare
-                #invoke
+                #body
             }
             #convert
             let __promise = __bridge_call(#(#args),*);
@@ -215,6 +224,14 @@ fn js_type_traits(
     doc_try: &str,
     is_instance: &TokenStream,
 ) -> TokenStream {
+    let mut out = js_value_traits(ident, doc_try, is_instance);
+    out.extend(crossing_traits(ident, type_id));
+    out
+}
+
+/// `ident` is a `JsValue`: `Deref`, `AsRef`, `From`, and `TryFrom` checked by
+/// `is_instance` (documented by `doc_try`).
+fn js_value_traits(ident: &Ident, doc_try: &str, is_instance: &TokenStream) -> TokenStream {
     let rt = quote!(::bridge_runtime);
     quote! {
         impl ::core::ops::Deref for #ident {
@@ -248,6 +265,13 @@ fn js_type_traits(
             }
         }
 
+    }
+}
+
+/// `ident` crosses as a bridge type of `type_id`: as its table entry, and on the wire.
+fn crossing_traits(ident: &Ident, type_id: &str) -> TokenStream {
+    let rt = quote!(::bridge_runtime);
+    quote! {
         impl #rt::BridgeType for #ident {
             const TYPE_ID: &'static str = #type_id;
         }

@@ -10,28 +10,15 @@ use super::unsupported::unsupported;
 use crate::model::ty::TyInfo;
 use bridge_schema::Ty;
 use quote::quote_spanned;
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{GenericArgument, PathArguments, Type, TypeParamBound};
 
 /// The item type of an iterator type `ty` (`None` for any other type); an iterator
 /// anywhere but an export's result, or of a shape JS cannot pull from, is an error.
 pub fn item_type(ty: &Type, pos: Position) -> syn::Result<Option<&Type>> {
-    let (bounds, owned_by_default) = match unparen(ty) {
-        Type::ImplTrait(t) => (&t.bounds, false),
-        Type::Path(p) if p.qself.is_none() => {
-            let seg = p.path.segments.last().expect("paths have a segment");
-            let PathArguments::AngleBracketed(a) = &seg.arguments else {
-                return Ok(None);
-            };
-            match (seg.ident == "Box", a.args.first(), a.args.len()) {
-                (true, Some(GenericArgument::Type(inner)), 1) => match unparen(inner) {
-                    Type::TraitObject(o) => (&o.bounds, true),
-                    _ => return Ok(None),
-                },
-                _ => return Ok(None),
-            }
-        }
-        _ => return Ok(None),
+    let Some((bounds, owned_by_default)) = trait_bounds(ty) else {
+        return Ok(None);
     };
     let mut item = None;
     let mut is_static = owned_by_default;
@@ -80,6 +67,28 @@ pub fn item_type(ty: &Type, pos: Position) -> syn::Result<Option<&Type>> {
         ));
     }
     Ok(Some(item))
+}
+
+/// The bounds of `impl Trait` or `Box<dyn Trait>` (`ty` through parentheses), and whether
+/// the type owns what it holds without a `'static` (a `Box<dyn ..>` does).
+fn trait_bounds(ty: &Type) -> Option<(&Punctuated<TypeParamBound, syn::Token![+]>, bool)> {
+    match unparen(ty) {
+        Type::ImplTrait(t) => Some((&t.bounds, false)),
+        Type::Path(p) if p.qself.is_none() => {
+            let seg = p.path.segments.last().expect("paths have a segment");
+            let PathArguments::AngleBracketed(a) = &seg.arguments else {
+                return None;
+            };
+            match (seg.ident == "Box", a.args.first(), a.args.len()) {
+                (true, Some(GenericArgument::Type(inner)), 1) => match unparen(inner) {
+                    Type::TraitObject(o) => Some((&o.bounds, true)),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Refuses an iterator type nested in another (`Option<impl Iterator>`,

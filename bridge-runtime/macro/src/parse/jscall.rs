@@ -26,69 +26,91 @@ pub fn check(
 ) -> syn::Result<JsCall> {
     let mut args = Vec::new();
     for (info, ty) in params {
-        let bad = |why: &str| Err(unsupported(ty, &format!("{what} cannot take it: {why}")));
-        if info.promise {
-            return bad(JS_PROMISE_ALONE);
-        }
-        // An optional borrow would go on the wire, whose trait error speaks of records.
-        if let Ty::Option(inner) = &info.ty
-            && matches!(**inner, Ty::ClassRef(_) | Ty::ClassMut(_))
-        {
-            return bad(
-                "JS gets no borrow of a #[bridge] class: pass `Option<Handle<C>>` (an \
-                 `Option<&T>` is lent only for `T` an imported JS class of the import's own \
-                 extern block)",
-            );
-        }
-        let lower = match &info.ty {
-            t if let Some(s) = Scalar::of(t) => Lower::Scalar(s),
-            Ty::Str | Ty::String => Lower::Str,
-            Ty::Named(_) => Lower::Named(carrier(info)),
-            t if on_wire(t, Site::JsArg) => Lower::Wire,
-            Ty::JsValue => Lower::JsValue,
-            Ty::JsValueRef => Lower::JsValueRef,
-            Ty::Option(inner) => match &**inner {
-                t if let Some(s) = Scalar::of(t) => Lower::OptScalar(s),
-                Ty::Str | Ty::String => Lower::OptStr,
-                Ty::Named(_) => Lower::OptNamed(carrier(info)),
-                // `None` is address 0: JS gets `null`.
-                Ty::Callback(_) => {
-                    let cb = info.callback.as_deref().expect("a callback type");
-                    check_closure_signature(cb, ty)?;
-                    Lower::OptClosure(Box::new(cb.clone()))
-                }
-                _ => unreachable!("other options travel on the wire"),
-            },
-            Ty::Callback(_) => {
-                let cb = info.callback.as_deref().expect("a callback type");
-                check_closure_signature(cb, ty)?;
-                match cb.form {
-                    Form::Boxed | Form::Once => Lower::Closure(Box::new(cb.clone())),
-                    // Lent for the call: JS's function stops working when it returns.
-                    Form::Ref | Form::Mut => Lower::Lent(Box::new(cb.clone())),
-                }
-            }
-            Ty::ClassRef(_) | Ty::ClassMut(_) => {
-                return bad("pass a class as Handle<C> (JS may keep the object)");
-            }
-            _ => {
-                return bad(
-                    "JS functions take what exports return (numbers, bool, char, strings, \
-                     records, enums, Vec, Option, Handle<C>, JsValue), &str, &[number], \
-                     &JsValue and Box<dyn Fn> closures",
-                );
-            }
-        };
         args.push(Arg {
             ty: info.ty.clone(),
-            lower,
+            lower: lower(info, ty, what)?,
         });
     }
+    Ok(JsCall {
+        args,
+        arg_names: Vec::new(),
+        ret: lift(ret, ret_ty, what)?,
+        ret_ty: ret.ty.clone(),
+        catch,
+        what: what.to_string(),
+    })
+}
+
+/// How the argument `info` (written `ty`) of the call to `what` is lowered.
+fn lower(info: &TyInfo, ty: &Type, what: &str) -> syn::Result<Lower> {
+    let bad = |why: &str| Err(unsupported(ty, &format!("{what} cannot take it: {why}")));
+    if info.promise {
+        return bad(JS_PROMISE_ALONE);
+    }
+    // An optional borrow would go on the wire, whose trait error speaks of records.
+    if let Ty::Option(inner) = &info.ty
+        && matches!(**inner, Ty::ClassRef(_) | Ty::ClassMut(_))
+    {
+        return bad(
+            "JS gets no borrow of a #[bridge] class: pass `Option<Handle<C>>` (an \
+             `Option<&T>` is lent only for `T` an imported JS class of the import's own \
+             extern block)",
+        );
+    }
+    Ok(match &info.ty {
+        t if let Some(s) = Scalar::of(t) => Lower::Scalar(s),
+        Ty::Str | Ty::String => Lower::Str,
+        Ty::Named(_) => Lower::Named(carrier(info)),
+        t if on_wire(t, Site::JsArg) => Lower::Wire,
+        Ty::JsValue => Lower::JsValue,
+        Ty::JsValueRef => Lower::JsValueRef,
+        Ty::Option(inner) => lower_option(inner, info, ty)?,
+        Ty::Callback(_) => {
+            let cb = info.callback.as_deref().expect("a callback type");
+            check_closure_signature(cb, ty)?;
+            match cb.form {
+                Form::Boxed | Form::Once => Lower::Closure(Box::new(cb.clone())),
+                // Lent for the call: JS's function stops working when it returns.
+                Form::Ref | Form::Mut => Lower::Lent(Box::new(cb.clone())),
+            }
+        }
+        Ty::ClassRef(_) | Ty::ClassMut(_) => {
+            return bad("pass a class as Handle<C> (JS may keep the object)");
+        }
+        _ => {
+            return bad(
+                "JS functions take what exports return (numbers, bool, char, strings, \
+                 records, enums, Vec, Option, Handle<C>, JsValue), &str, &[number], \
+                 &JsValue and Box<dyn Fn> closures",
+            );
+        }
+    })
+}
+
+/// How an `Option` of `inner` that does not travel on the wire is lowered (`info`,
+/// written `ty`, is the option).
+fn lower_option(inner: &Ty, info: &TyInfo, ty: &Type) -> syn::Result<Lower> {
+    Ok(match inner {
+        t if let Some(s) = Scalar::of(t) => Lower::OptScalar(s),
+        Ty::Str | Ty::String => Lower::OptStr,
+        Ty::Named(_) => Lower::OptNamed(carrier(info)),
+        // `None` is address 0: JS gets `null`.
+        Ty::Callback(_) => {
+            let cb = info.callback.as_deref().expect("a callback type");
+            check_closure_signature(cb, ty)?;
+            Lower::OptClosure(Box::new(cb.clone()))
+        }
+        _ => unreachable!("other options travel on the wire"),
+    })
+}
+
+/// How the result `ret` (written `ret_ty`) of the call to `what` is lifted.
+fn lift(ret: &TyInfo, ret_ty: Option<&Type>, what: &str) -> syn::Result<Lift> {
     let ret_bad = |why: &str| match ret_ty {
         Some(t) => Err(unsupported(t, &format!("{what} cannot return it: {why}"))),
         None => unreachable!("() is always supported"),
     };
-    let lift = match &ret.ty {
+    Ok(match &ret.ty {
         Ty::Unit => Lift::Unit,
         t if let Some(s) = Scalar::of(t) => Lift::Scalar(s),
         Ty::String => Lift::String,
@@ -115,14 +137,6 @@ pub fn check(
                  not &C; Vec<T>, not &[T])",
             );
         }
-    };
-    Ok(JsCall {
-        args,
-        arg_names: Vec::new(),
-        ret: lift,
-        ret_ty: ret.ty.clone(),
-        catch,
-        what: what.to_string(),
     })
 }
 

@@ -73,38 +73,42 @@ pub fn export_slice(
              or `Vec<T>` (a copy)",
         )),
         (Position::Param, true) | (Position::Return, false) => {
-            let elem = classify(elem)?;
-            // A returned view of a user type: a numeric enum of an 8- to 32-bit `#[repr]`
-            // (the thunk requires `ViewElem`; `cargo bridge` reads its repr).
-            if !mutable && matches!(elem.ty, Ty::Named(_)) {
-                return Ok(Some(TyInfo {
-                    named: elem.named,
-                    ..plain(Ty::View(Box::new(elem.ty)))
-                }));
-            }
-            if !elem.ty.is_number() {
-                let what = if mutable {
-                    "a `&mut [T]` parameter"
-                } else {
-                    "a returned `&[T]` view"
-                };
-                return Err(unsupported(
-                    ty,
-                    &format!(
-                        "{what} holds numbers (u8..u64, i8..i64, f32, f64: a typed array); \
-                         use `Vec<T>` for anything else"
-                    ),
-                ));
-            }
-            let elem = Box::new(elem.ty);
-            Ok(Some(plain(if mutable {
-                Ty::SliceMut(elem)
-            } else {
-                Ty::View(elem)
-            })))
+            slice_of(ty, classify(elem)?, mutable).map(Some)
         }
         (Position::Field, _) => Ok(None),
     }
+}
+
+/// The `&[T]` result or `&mut [T]` parameter (`mutable`) `ty` of the element `elem`.
+fn slice_of(ty: &Type, elem: TyInfo, mutable: bool) -> syn::Result<TyInfo> {
+    // A returned view of a user type: a numeric enum of an 8- to 32-bit `#[repr]`
+    // (the thunk requires `ViewElem`; `cargo bridge` reads its repr).
+    if !mutable && matches!(elem.ty, Ty::Named(_)) {
+        return Ok(TyInfo {
+            named: elem.named,
+            ..plain(Ty::View(Box::new(elem.ty)))
+        });
+    }
+    if !elem.ty.is_number() {
+        let what = if mutable {
+            "a `&mut [T]` parameter"
+        } else {
+            "a returned `&[T]` view"
+        };
+        return Err(unsupported(
+            ty,
+            &format!(
+                "{what} holds numbers (u8..u64, i8..i64, f32, f64: a typed array); \
+                 use `Vec<T>` for anything else"
+            ),
+        ));
+    }
+    let elem = Box::new(elem.ty);
+    Ok(plain(if mutable {
+        Ty::SliceMut(elem)
+    } else {
+        Ty::View(elem)
+    }))
 }
 
 /// A returned view must borrow from the receiver (`&self`, `&mut self`, with its lifetime

@@ -427,31 +427,8 @@ fn collection(
     self_ty: Option<&Type>,
     refs: &mut TypeRefs,
 ) -> syn::Result<TyInfo> {
-    let name = seg.ident.to_string();
-    let map = name.ends_with("Map");
-    let args: Vec<&GenericArgument> = match &seg.arguments {
-        PathArguments::AngleBracketed(a) => a.args.iter().collect(),
-        _ => Vec::new(),
-    };
-    let types: Vec<&Type> = args
-        .iter()
-        .filter_map(|a| match a {
-            GenericArgument::Type(t) => Some(t),
-            _ => None,
-        })
-        .collect();
-    let want = if map { 2 } else { 1 };
-    let hasher = name.starts_with("Hash") && types.len() == want + 1;
-    if types.len() != args.len() || !(types.len() == want || hasher) {
-        return Err(unsupported(
-            ty,
-            if map {
-                "expected `<K, V>` (a `HashMap` may add its hasher: `<K, V, S>`)"
-            } else {
-                "expected `<T>` (a `HashSet` may add its hasher: `<T, S>`)"
-            },
-        ));
-    }
+    let map = seg.ident.to_string().ends_with("Map");
+    let types = collection_args(ty, seg, map)?;
     let key = classify_any(types[0], self_ty, refs)?;
     let keyed = match &key.ty {
         Ty::String | Ty::I128 | Ty::U128 => true,
@@ -484,6 +461,40 @@ fn collection(
     Ok(plain(Ty::Map(Box::new(key), Box::new(value))))
 }
 
+/// The key and value types of a map (`map`) or the element type of a set, without a
+/// `HashMap`'s or `HashSet`'s hasher.
+fn collection_args<'a>(
+    ty: &Type,
+    seg: &'a syn::PathSegment,
+    map: bool,
+) -> syn::Result<Vec<&'a Type>> {
+    let name = seg.ident.to_string();
+    let args: Vec<&GenericArgument> = match &seg.arguments {
+        PathArguments::AngleBracketed(a) => a.args.iter().collect(),
+        _ => Vec::new(),
+    };
+    let types: Vec<&Type> = args
+        .iter()
+        .filter_map(|a| match a {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    let want = if map { 2 } else { 1 };
+    let hasher = name.starts_with("Hash") && types.len() == want + 1;
+    if types.len() != args.len() || !(types.len() == want || hasher) {
+        return Err(unsupported(
+            ty,
+            if map {
+                "expected `<K, V>` (a `HashMap` may add its hasher: `<K, V, S>`)"
+            } else {
+                "expected `<T>` (a `HashSet` may add its hasher: `<T, S>`)"
+            },
+        ));
+    }
+    Ok(types)
+}
+
 const SHAPES: &str = "JS functions are taken as `&dyn Fn(A, ..) -> R`, \
 `&mut dyn FnMut(A, ..) -> R`, `Box<dyn Fn(A, ..) -> R>` or `Box<dyn FnOnce(A, ..) -> R>`";
 
@@ -504,6 +515,45 @@ fn callback(
     self_ty: Option<&Type>,
     refs: &mut TypeRefs,
 ) -> syn::Result<TyInfo> {
+    let (args, form) = fn_bound(ty, dyn_ty, form)?;
+    let (params, ret, ret_ty, catch) = callback_signature(args, self_ty, refs)?;
+    let schema = Callback {
+        params: params.iter().map(|(i, _)| i.ty.clone()).collect(),
+        ret: Box::new(ret.ty.clone()),
+        catch,
+        names: Vec::new(),
+        hold: match form {
+            Form::Ref | Form::Mut => Hold::Lent,
+            Form::Boxed => Hold::Owned,
+            Form::Once => Hold::Once,
+        },
+    };
+    refuse_borrowed_class(&params)?;
+    // Checked now, for every function type, so the error points at the parameter's type.
+    let typed: Vec<(&TyInfo, &Type)> = params.iter().map(|(i, t)| (i, t)).collect();
+    let call = jscall::check(&typed, &ret, ret_ty.as_ref(), catch, "a JS callback")?;
+    let info = CallbackInfo {
+        form,
+        dyn_ty: dyn_ty.clone(),
+        params,
+        ret,
+        ret_ty,
+        catch,
+        call,
+    };
+    Ok(TyInfo {
+        callback: Some(Box::new(info)),
+        ..plain(Ty::Callback(schema))
+    })
+}
+
+/// The one `Fn`/`FnMut`/`FnOnce` bound of the trait object `dyn_ty` (of the function type
+/// `ty`, taken as `form`): its `(A, ..) -> R`, and the form (`Box<dyn FnOnce>`: `Once`).
+fn fn_bound<'a>(
+    ty: &Type,
+    dyn_ty: &'a Type,
+    form: Form,
+) -> syn::Result<(&'a syn::ParenthesizedGenericArguments, Form)> {
     let bad = |why: &str| Err(unsupported(ty, &format!("{why}; {SHAPES}")));
     let Type::TraitObject(obj) = dyn_ty else {
         return bad("not a function type");
@@ -549,9 +599,22 @@ fn callback(
             _ => return bad("unsupported bound"),
         }
     }
-    let Some(args) = sig else {
-        return bad("expected an `Fn`, `FnMut` or `FnOnce` bound");
-    };
+    match sig {
+        Some(args) => Ok((args, form)),
+        None => bad("expected an `Fn`, `FnMut` or `FnOnce` bound"),
+    }
+}
+
+/// A function type's parameters and result (as written: the `T` of `Result<T, JsError>`,
+/// `None` for `()`), classified, and whether it catches.
+type Signature = (Vec<(TyInfo, Type)>, TyInfo, Option<Type>, bool);
+
+/// The parameters and result of `Fn(A, ..) -> R`, classified.
+fn callback_signature(
+    args: &syn::ParenthesizedGenericArguments,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<Signature> {
     let mut params = Vec::new();
     for input in &args.inputs {
         let info = classify_in(input, self_ty, refs)?;
@@ -564,49 +627,27 @@ fn callback(
             None => (classify_in(t, self_ty, refs)?, Some((**t).clone()), false),
         },
     };
-    let schema = Callback {
-        params: params.iter().map(|(i, _)| i.ty.clone()).collect(),
-        ret: Box::new(ret.ty.clone()),
-        catch,
-        names: Vec::new(),
-        hold: match form {
-            Form::Ref | Form::Mut => Hold::Lent,
-            Form::Boxed => Hold::Owned,
-            Form::Once => Hold::Once,
-        },
-    };
-    // A borrowed class among a function type's parameters: the function type may be a JS
-    // function Rust calls (JS could keep the object) or a Rust closure JS calls (an
-    // import's argument, a returned closure: JS would lend a wrapper for one call, which
-    // is not supported); the message says both, since which one it is is not known here.
-    if let Some((_, t)) = params
+    Ok((params, ret, ret_ty, catch))
+}
+
+/// A borrowed class among a function type's parameters: the function type may be a JS
+/// function Rust calls (JS could keep the object) or a Rust closure JS calls (an
+/// import's argument, a returned closure: JS would lend a wrapper for one call, which
+/// is not supported); the message says both, since which one it is is not known here.
+fn refuse_borrowed_class(params: &[(TyInfo, Type)]) -> syn::Result<()> {
+    match params
         .iter()
         .find(|(i, _)| matches!(i.ty, Ty::ClassRef(_) | Ty::ClassMut(_)))
     {
-        return Err(unsupported(
+        Some((_, t)) => Err(unsupported(
             t,
             "a function type cannot take a borrowed class: a JS function Rust calls gets the \
              object as `Handle<C>` (JS may keep it), and a Rust closure JS calls (a closure \
              passed to an import, or returned to JS) takes `Handle<C>` too (JS cannot lend \
              a wrapper to a closure call): write `Handle<C>` and borrow it inside",
-        ));
+        )),
+        None => Ok(()),
     }
-    // Checked now, for every function type, so the error points at the parameter's type.
-    let typed: Vec<(&TyInfo, &Type)> = params.iter().map(|(i, t)| (i, t)).collect();
-    let call = jscall::check(&typed, &ret, ret_ty.as_ref(), catch, "a JS callback")?;
-    let info = CallbackInfo {
-        form,
-        dyn_ty: dyn_ty.clone(),
-        params,
-        ret,
-        ret_ty,
-        catch,
-        call,
-    };
-    Ok(TyInfo {
-        callback: Some(Box::new(info)),
-        ..plain(Ty::Callback(schema))
-    })
 }
 
 /// What to take instead of a reference to an owned container the macro knows
@@ -640,6 +681,33 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
             ..inner
         });
     }
+    refuse_not_named(ty, seg)?;
+    if !matches!(seg.arguments, PathArguments::None) {
+        return Err(unsupported(ty, "exported types are not generic"));
+    }
+    let resolved = if seg.ident == "Self" {
+        self_ty
+            .cloned()
+            .ok_or_else(|| syn::Error::new_spanned(ty, "`Self` outside an impl block"))?
+    } else {
+        ty.clone()
+    };
+    Ok(TyInfo {
+        ty: Ty::Named(String::new()),
+        named: Some(resolved.clone()),
+        carrier: Some(resolved),
+        handle: false,
+        slice: false,
+        boxed: false,
+        callback: None,
+        error: None,
+        promise: false,
+    })
+}
+
+/// The types of the runtime's and wasm-bindgen's that look like user types but do not
+/// cross as one (`WeakHandle`, `Closure<..>`, a `Result` where none crosses).
+fn refuse_not_named(ty: &Type, seg: &syn::PathSegment) -> syn::Result<()> {
     if seg.ident == "WeakHandle" {
         // JS holds objects through strong references only; what a weak link stands
         // for on the JS side is "the object, if still alive".
@@ -668,27 +736,7 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
              there (#[bridge] does not see through a type alias or `use .. as` rename)",
         ));
     }
-    if !matches!(seg.arguments, PathArguments::None) {
-        return Err(unsupported(ty, "exported types are not generic"));
-    }
-    let resolved = if seg.ident == "Self" {
-        self_ty
-            .cloned()
-            .ok_or_else(|| syn::Error::new_spanned(ty, "`Self` outside an impl block"))?
-    } else {
-        ty.clone()
-    };
-    Ok(TyInfo {
-        ty: Ty::Named(String::new()),
-        named: Some(resolved.clone()),
-        carrier: Some(resolved),
-        handle: false,
-        slice: false,
-        boxed: false,
-        callback: None,
-        error: None,
-        promise: false,
-    })
+    Ok(())
 }
 
 fn single_arg<'a>(ty: &Type, args: &'a PathArguments) -> syn::Result<&'a Type> {
