@@ -25,6 +25,45 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     }
     let func: syn::ItemFn = syn::parse2(item)?;
     let sig = &func.sig;
+    let returns_result = check_signature(sig)?;
+    let name = &sig.ident;
+    let hash = fnv(&format!("{name} {:?}", name.span()));
+    let export = format_ident!("__bridge_test_{name}_{hash:08x}");
+    let js_name = format!("bridgeTest_{name}_{hash:08x}");
+    let path = format!("::{name}");
+    let (asyncness, dot_await) = match &sig.asyncness {
+        Some(a) => (Some(a), Some(quote! { .await })),
+        None => (None, None),
+    };
+    let run = run_call(name, returns_result, dot_await);
+    Ok(quote! {
+        #[allow(dead_code)]
+        #func
+
+        #[allow(unexpected_cfgs)]
+        const _: () = {
+            #[cfg(all(any(test, bridge_test), target_family = "wasm"))]
+            #[::bridge_runtime::bridge(js_name = #js_name)]
+            pub #asyncness fn #export(
+                run: bool,
+            ) -> ::core::result::Result<::std::string::String, ::std::string::String> {
+                if run {
+                    #run
+                    ::core::result::Result::Ok(::std::string::String::new())
+                } else {
+                    ::core::result::Result::Ok(::std::string::String::from(::core::concat!(
+                        ::core::module_path!(),
+                        #path
+                    )))
+                }
+            }
+        };
+    })
+}
+
+/// Whether a test's signature is one `#[bridge::test]` takes: no parameters or generics,
+/// safe, returning `()` or `Result<(), E>` (`true`: the latter).
+fn check_signature(sig: &syn::Signature) -> syn::Result<bool> {
     // Spanned at what is there: empty inputs have no span of their own.
     let extra: Option<&dyn quote::ToTokens> = if !sig.inputs.is_empty() {
         Some(&sig.inputs)
@@ -56,16 +95,16 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             "a #[bridge::test] function must be safe",
         ));
     }
-    let name = &sig.ident;
-    let hash = fnv(&format!("{name} {:?}", name.span()));
-    let export = format_ident!("__bridge_test_{name}_{hash:08x}");
-    let js_name = format!("bridgeTest_{name}_{hash:08x}");
-    let path = format!("::{name}");
-    let (asyncness, dot_await) = match &sig.asyncness {
-        Some(a) => (Some(a), Some(quote! { .await })),
-        None => (None, None),
-    };
-    let run = if returns_result {
+    Ok(returns_result)
+}
+
+/// The test's call when run: its `Err(e)` returned as libtest prints it.
+fn run_call(
+    name: &syn::Ident,
+    returns_result: bool,
+    dot_await: Option<TokenStream>,
+) -> TokenStream {
+    if returns_result {
         quote! {
             match #name() #dot_await {
                 ::core::result::Result::Ok(()) => {}
@@ -76,30 +115,7 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
         }
     } else {
         quote! { #name() #dot_await; }
-    };
-    Ok(quote! {
-        #[allow(dead_code)]
-        #func
-
-        #[allow(unexpected_cfgs)]
-        const _: () = {
-            #[cfg(all(any(test, bridge_test), target_family = "wasm"))]
-            #[::bridge_runtime::bridge(js_name = #js_name)]
-            pub #asyncness fn #export(
-                run: bool,
-            ) -> ::core::result::Result<::std::string::String, ::std::string::String> {
-                if run {
-                    #run
-                    ::core::result::Result::Ok(::std::string::String::new())
-                } else {
-                    ::core::result::Result::Ok(::std::string::String::from(::core::concat!(
-                        ::core::module_path!(),
-                        #path
-                    )))
-                }
-            }
-        };
-    })
+    }
 }
 
 /// `Result<(), ..>` (any path ending in `Result`, so aliases such as `anyhow::Result<()>`

@@ -9,19 +9,31 @@ use quote::quote;
 pub fn class(class: &Class) -> TokenStream {
     let item = &class.item;
     let ident = &item.ident;
-    let js_name = &class.js_name;
-    let type_id = &class.type_id;
-    let drop_ref = bridge_schema::drop_ref_export(type_id);
-    let retain = bridge_schema::retain_export(type_id);
-    let hook = bridge_schema::identity_import(type_id);
-    let import_module = bridge_schema::IDENTITY_IMPORT_MODULE;
-    let record = record::emit(&class.record);
     let fields = class.fields.as_ref().map(functions::impl_block);
+    let traits = class_traits(class);
+    let conversions = conversions(ident);
+    let exports = reference_exports(class);
     quote! {
         #item
 
         #fields
 
+        #traits
+
+        #conversions
+
+        #exports
+    }
+}
+
+/// The class's runtime traits: its type id, JS name and identity hook.
+fn class_traits(class: &Class) -> TokenStream {
+    let ident = &class.item.ident;
+    let js_name = &class.js_name;
+    let type_id = &class.type_id;
+    let hook = bridge_schema::identity_import(type_id);
+    let import_module = bridge_schema::IDENTITY_IMPORT_MODULE;
+    quote! {
         impl ::bridge_runtime::BridgeType for #ident {
             const TYPE_ID: &'static str = #type_id;
         }
@@ -48,7 +60,12 @@ pub fn class(class: &Class) -> TokenStream {
                 }
             }
         }
+    }
+}
 
+/// How a class value crosses: nested in a wire result, returned, taken by value.
+fn conversions(ident: &syn::Ident) -> TokenStream {
+    quote! {
         /// A class value nested in a wire-encoded result (`Vec<Option<C>>`, ...) crosses
         /// like a plain class return: boxed, then through the identity hook.
         impl ::bridge_runtime::wire::WireOut for #ident {
@@ -86,7 +103,16 @@ pub fn class(class: &Class) -> TokenStream {
                 taking.finish()
             }
         }
+    }
+}
 
+/// The exports JS counts references with (drop one, add one) and the class's record.
+fn reference_exports(class: &Class) -> TokenStream {
+    let ident = &class.item.ident;
+    let drop_ref = bridge_schema::drop_ref_export(&class.type_id);
+    let retain = bridge_schema::retain_export(&class.type_id);
+    let record = record::emit(&class.record);
+    quote! {
         const _: () = {
             /// Drop one reference held by JS.
             #[unsafe(export_name = #drop_ref)]

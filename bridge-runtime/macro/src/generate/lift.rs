@@ -129,37 +129,15 @@ struct Step {
 }
 
 fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
+    if let Some(step) = lowered_step(name, &info.ty) {
+        return step;
+    }
     let len = format_ident!("{}_len", name);
     let cap = format_ident!("{}_cap", name);
     let class = &info.named;
     let carrier = &info.carrier;
     let rt = quote!(::bridge_runtime::abi);
     match &info.ty {
-        // A tuple of scalars: in the flat area from the slot a tagged value names, or
-        // (the glue ran out of slots) on the wire.
-        t if lowering::flat_tuple(t).is_some() => Step {
-            prelude: quote! {
-                let #name = match ::bridge_runtime::flat::param_slot(#name) {
-                    ::core::option::Option::Some(at) => ::bridge_runtime::flat::FlatTuple::get(at),
-                    ::core::option::Option::None => unsafe { ::bridge_runtime::wire::read_at(#name) }?,
-                };
-            },
-            arg: quote! { #name },
-        },
-        // JS wrote the value into the wire's in-buffer at offset `#name`.
-        t if t.travels_on_wire() => Step {
-            prelude: quote! {
-                let #name = unsafe { ::bridge_runtime::wire::read_at(#name) }?;
-            },
-            arg: quote! { #name },
-        },
-        t if scalar(t).is_some() => {
-            let conv = from_abi(t, quote!(#name));
-            Step {
-                prelude: quote! { let #name = #conv; },
-                arg: quote! { #name },
-            }
-        }
         Ty::String | Ty::Str => Step {
             prelude: quote! { let #name = unsafe { #rt::lift_string(#name, #len, #cap) }; },
             arg: if info.ty == Ty::Str {
@@ -200,6 +178,39 @@ fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
         }
         other => unreachable!("parameter type {other:?} was rejected by classify"),
     }
+}
+
+/// The step of a parameter the lowering table says how to read whatever its type: a
+/// tuple in the flat area, a value on the wire, a scalar.
+fn lowered_step(name: &Ident, ty: &Ty) -> Option<Step> {
+    Some(match ty {
+        // A tuple of scalars: in the flat area from the slot a tagged value names, or
+        // (the glue ran out of slots) on the wire.
+        t if lowering::flat_tuple(t).is_some() => Step {
+            prelude: quote! {
+                let #name = match ::bridge_runtime::flat::param_slot(#name) {
+                    ::core::option::Option::Some(at) => ::bridge_runtime::flat::FlatTuple::get(at),
+                    ::core::option::Option::None => unsafe { ::bridge_runtime::wire::read_at(#name) }?,
+                };
+            },
+            arg: quote! { #name },
+        },
+        // JS wrote the value into the wire's in-buffer at offset `#name`.
+        t if t.travels_on_wire() => Step {
+            prelude: quote! {
+                let #name = unsafe { ::bridge_runtime::wire::read_at(#name) }?;
+            },
+            arg: quote! { #name },
+        },
+        t if scalar(t).is_some() => {
+            let conv = from_abi(t, quote!(#name));
+            Step {
+                prelude: quote! { let #name = #conv; },
+                arg: quote! { #name },
+            }
+        }
+        _ => return None,
+    })
 }
 
 /// The step of an `Option<inner>` parameter: a flag (`_is_some`), then the value.

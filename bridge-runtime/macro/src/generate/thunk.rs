@@ -174,15 +174,7 @@ impl Preludes {
     /// The parameter `js_name` of `spec`, bound as `name`.
     fn param(&mut self, spec: &ThunkSpec, name: &Ident, js_name: &str, info: &TyInfo) {
         if let Some(cb) = &info.callback {
-            let symbol = bridge_schema::callback_symbol(&spec.symbol, js_name);
-            let items = closures(&cb.call, &symbol, &name.to_string());
-            let optional = matches!(info.ty, Ty::Option(_));
-            let (prelude, arg) = callback::lift_param(name, cb, &symbol, &items, optional);
-            self.wasm_params
-                .extend(abi::params(name, &info.ty, Site::ExportParam, &quote! {}));
-            self.owned.push(prelude);
-            self.args.push(arg);
-            return;
+            return self.callback_param(spec, name, js_name, info, cb);
         }
         let by_value = match &info.ty {
             Ty::Named(_) => true,
@@ -197,6 +189,12 @@ impl Preludes {
             self.args.push(take.arg);
             return;
         }
+        self.lifted_param(spec, name, js_name, info);
+    }
+
+    /// A parameter lifted from its wasm values (checked first when its lift can refuse
+    /// it), a class borrowed under a guard.
+    fn lifted_param(&mut self, spec: &ThunkSpec, name: &Ident, js_name: &str, info: &TyInfo) {
         let site = arg_site(spec, js_name);
         let mut p = lift_param(name, info, &site, self.guards);
         let is_borrow = matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_));
@@ -233,6 +231,25 @@ impl Preludes {
             self.owned.push(p.prelude);
         }
         self.args.push(p.arg);
+    }
+
+    /// A JS function parameter, `cb` its calls (closures JS calls back through).
+    fn callback_param(
+        &mut self,
+        spec: &ThunkSpec,
+        name: &Ident,
+        js_name: &str,
+        info: &TyInfo,
+        cb: &CallbackInfo,
+    ) {
+        let symbol = bridge_schema::callback_symbol(&spec.symbol, js_name);
+        let items = closures(&cb.call, &symbol, &name.to_string());
+        let optional = matches!(info.ty, Ty::Option(_));
+        let (prelude, arg) = callback::lift_param(name, cb, &symbol, &items, optional);
+        self.wasm_params
+            .extend(abi::params(name, &info.ty, Site::ExportParam, &quote! {}));
+        self.owned.push(prelude);
+        self.args.push(arg);
     }
 
     /// The wasm parameters, the preludes in the order they run (owned lifts, checks,
@@ -403,7 +420,6 @@ pub fn closure_exports(
     info: &CallbackInfo,
     label: &str,
 ) -> TokenStream {
-    let dyn_ty = &info.dyn_ty;
     let helper = format_ident!("{}_closure_invoke", ident);
     let arg_names = callback::arg_names(info);
     let arg_tys = info.params.iter().map(|(_, t)| t);
@@ -419,10 +435,38 @@ pub fn closure_exports(
             .map(|(i, (p, _))| (format!("a{i}"), p.clone())),
     );
     let call = call_thunk(symbol, ident, &helper, info, label, params);
-    let drop_symbol = bridge_schema::closure_drop_export(symbol);
-    let drop_ident = format_ident!("{}_closure_drop", ident);
+    let (body, free) = closure_call(info, &arg_names, label);
+    // Lent (`Form::Ref`/`Form::Mut`): only callable while the import runs; nothing to free.
+    let drop = free.map(|free| {
+        let drop_symbol = bridge_schema::closure_drop_export(symbol);
+        let drop_ident = format_ident!("{}_closure_drop", ident);
+        quote! {
+            #[unsafe(export_name = #drop_symbol)]
+            #[allow(non_snake_case, clippy::all)]
+            unsafe extern "C" fn #drop_ident(addr: u32) {
+                // SAFETY: as above; the glue frees each closure once.
+                unsafe { #free(addr) }
+            }
+        }
+    });
+    quote! {
+        #[allow(non_snake_case, clippy::all)]
+        fn #helper(__closure: u32, #(#arg_names: #arg_tys),*) #ret { #body }
+        #call
+        #drop
+    }
+}
+
+/// How the invoke helper of a returned closure of `info.form` reaches and calls it, and
+/// the function that frees it (`None`: a lent closure, which JS never frees).
+fn closure_call(
+    info: &CallbackInfo,
+    arg_names: &[Ident],
+    label: &str,
+) -> (TokenStream, Option<TokenStream>) {
+    let dyn_ty = &info.dyn_ty;
     let rt = quote! { ::bridge_runtime::js::closure };
-    let (body, free) = match info.form {
+    match info.form {
         Form::Boxed => (
             quote! {
                 // SAFETY: the glue passes the address `into_abi` gave for this export's
@@ -430,7 +474,7 @@ pub fn closure_exports(
                 let __f = unsafe { #rt::get::<#dyn_ty>(__closure) };
                 __f(#(#arg_names),*)
             },
-            quote! { #rt::free::<#dyn_ty> },
+            Some(quote! { #rt::free::<#dyn_ty> }),
         ),
         Form::Once => {
             let twice = format!("{label} was already called: a `FnOnce` closure runs once");
@@ -447,10 +491,9 @@ pub fn closure_exports(
                         ),
                     }
                 },
-                quote! { #rt::free_once::<#dyn_ty> },
+                Some(quote! { #rt::free_once::<#dyn_ty> }),
             )
         }
-        // Lent: only callable while the import runs; nothing to free.
         Form::Ref | Form::Mut => {
             let get = match info.form {
                 Form::Ref => quote! { get_lent },
@@ -462,22 +505,7 @@ pub fn closure_exports(
                 let __f = unsafe { #rt::#get::<#dyn_ty>(__closure) };
                 __f(#(#arg_names),*)
             };
-            return quote! {
-                #[allow(non_snake_case, clippy::all)]
-                fn #helper(__closure: u32, #(#arg_names: #arg_tys),*) #ret { #body }
-                #call
-            };
-        }
-    };
-    quote! {
-        #[allow(non_snake_case, clippy::all)]
-        fn #helper(__closure: u32, #(#arg_names: #arg_tys),*) #ret { #body }
-        #call
-        #[unsafe(export_name = #drop_symbol)]
-        #[allow(non_snake_case, clippy::all)]
-        unsafe extern "C" fn #drop_ident(addr: u32) {
-            // SAFETY: as above; the glue frees each closure once.
-            unsafe { #free(addr) }
+            (body, None)
         }
     }
 }

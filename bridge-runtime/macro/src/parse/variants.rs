@@ -74,6 +74,13 @@ pub fn untagged(
             ),
         ));
     }
+    check_union_variants(item, &name, asked || fallback)?;
+    Ok(true)
+}
+
+/// Every variant of untagged union `item` (`name`) is a unit or a one-field tuple
+/// variant; `said`: the enum says `untagged` or `fallback` (the fix names it).
+fn check_union_variants(item: &syn::ItemEnum, name: &str, said: bool) -> syn::Result<()> {
     for v in &item.variants {
         let count = match &v.fields {
             Fields::Unit => continue,
@@ -95,7 +102,7 @@ pub fn untagged(
                  remove the string variants{} to make it cross as `{{ kind, ... }}` objects",
                 v.ident.unraw(),
                 v.ident.unraw(),
-                if asked || fallback {
+                if said {
                     " and `untagged`/`fallback`"
                 } else {
                     ""
@@ -103,7 +110,7 @@ pub fn untagged(
             ),
         ));
     }
-    Ok(true)
+    Ok(())
 }
 
 /// `untagged`: an untagged union (see [`untagged`]), whose unit variants are strings too.
