@@ -110,41 +110,71 @@ pub fn type_id(crate_name: &str, rust_name: &str) -> String {
 }
 
 /// The type id of every wasm-bindgen type in a `#[bridge]` signature
-/// (`bridge_runtime`'s `js/wbg_types.rs`); the record follows it with `:extern:` (an
-/// imported type: `JsCast`) or `:value:` (an exported struct or enum, anything else) and
-/// the type as written (`#wasm-bindgen:extern:web_sys::HtmlElement`).
+/// (`bridge_runtime`'s `js/wbg_types.rs`), followed by how an export's parameter of it
+/// crosses ([`WasmBindgenKind`]: `/class`, `/number`, nothing); the record follows it with
+/// `:extern:` (an imported type: `JsCast`) or `:value:` (an exported struct or enum,
+/// anything else) and the type as written (`#wasm-bindgen:extern:web_sys::HtmlElement`,
+/// `#wasm-bindgen/class:value:Tally`).
 pub const WASM_BINDGEN_TYPE_ID: &str = "#wasm-bindgen";
+/// [`WASM_BINDGEN_TYPE_ID`] of a `#[wasm_bindgen]` struct (its wasm-bindgen ABI is a
+/// pointer).
+pub const WASM_BINDGEN_CLASS_TYPE_ID: &str = "#wasm-bindgen/class";
+/// [`WASM_BINDGEN_TYPE_ID`] of a numeric `#[wasm_bindgen]` enum (its ABI is a number).
+pub const WASM_BINDGEN_NUMBER_TYPE_ID: &str = "#wasm-bindgen/number";
 
 /// The type id of `bridge_runtime::JsValue` reached under another name (`use ... as`, a
 /// type alias: the macro knows it only by its name); `cargo bridge` reads it as a JS value
 /// of any type.
 pub const JS_VALUE_TYPE_ID: &str = "#js-value";
 
+/// What an export's parameter of a wasm-bindgen type is passed as, chosen by its
+/// wasm-bindgen ABI type (so the glue and the Rust side cannot disagree).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WasmBindgenKind {
+    /// A `#[wasm_bindgen]` struct: the glue passes the object's pointer (taken from its
+    /// JS object by value, lent by reference) where it finds the class under the Rust
+    /// name, else a value-table entry tagged so Rust tells them apart
+    /// (`abi::wbg_word`).
+    Class,
+    /// A numeric `#[wasm_bindgen]` enum: the number itself.
+    Number,
+    /// Anything else (string enums, imported types, `JsValue`): a value-table entry that
+    /// wasm-bindgen converts in Rust.
+    Value,
+}
+
 /// A wasm-bindgen type's id, read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WasmBindgenType<'a> {
     /// An imported JS type (`JsCast`), not an exported struct or enum.
     pub external: bool,
+    /// How a parameter of it crosses.
+    pub kind: WasmBindgenKind,
     /// The type as written in the signature (`web_sys::HtmlElement`, `Level`).
     pub written: &'a str,
 }
 
 /// The wasm-bindgen type `type_id` names, `None` for any other type id.
 pub fn wasm_bindgen_type(type_id: &str) -> Option<WasmBindgenType<'_>> {
-    let rest = type_id
-        .strip_prefix(WASM_BINDGEN_TYPE_ID)?
-        .strip_prefix(':')?;
-    if let Some(written) = rest.strip_prefix("extern:") {
-        Some(WasmBindgenType {
-            external: true,
-            written,
-        })
+    let rest = type_id.strip_prefix(WASM_BINDGEN_TYPE_ID)?;
+    let (kind, rest) = if let Some(rest) = rest.strip_prefix("/class") {
+        (WasmBindgenKind::Class, rest)
+    } else if let Some(rest) = rest.strip_prefix("/number") {
+        (WasmBindgenKind::Number, rest)
     } else {
-        rest.strip_prefix("value:").map(|written| WasmBindgenType {
-            external: false,
-            written,
-        })
-    }
+        (WasmBindgenKind::Value, rest)
+    };
+    let rest = rest.strip_prefix(':')?;
+    let (external, written) = if let Some(written) = rest.strip_prefix("extern:") {
+        (true, written)
+    } else {
+        (false, rest.strip_prefix("value:")?)
+    };
+    Some(WasmBindgenType {
+        external,
+        kind,
+        written,
+    })
 }
 
 /// Export of a member (`rust_name` without `r#`) of the type `type_id`.
@@ -842,6 +872,30 @@ pub fn decode_section(mut bytes: &[u8]) -> Result<Vec<Record>, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wasm_bindgen_type_ids_read_their_kind_and_type() {
+        let read = |id| wasm_bindgen_type(id).map(|t| (t.kind, t.external, t.written));
+        assert_eq!(
+            read("#wasm-bindgen/class:value:Tally"),
+            Some((WasmBindgenKind::Class, false, "Tally"))
+        );
+        assert_eq!(
+            read("#wasm-bindgen/number:value:crate::Level"),
+            Some((WasmBindgenKind::Number, false, "crate::Level"))
+        );
+        assert_eq!(
+            read("#wasm-bindgen:extern:web_sys::HtmlElement"),
+            Some((WasmBindgenKind::Value, true, "web_sys::HtmlElement"))
+        );
+        assert_eq!(
+            read("#wasm-bindgen:value:Color"),
+            Some((WasmBindgenKind::Value, false, "Color"))
+        );
+        assert_eq!(read("#wasm-bindgen/other:value:X"), None);
+        assert_eq!(read("#wasm-bindgen"), None);
+        assert_eq!(read("demo::Tally"), None);
+    }
 
     fn sample() -> Record {
         Record {

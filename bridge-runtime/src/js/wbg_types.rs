@@ -16,31 +16,105 @@
 //! an enum read from its number or string), and back through `Into<JsValue>` (a struct gets
 //! its wasm-bindgen JS object). The value JS sees is the one wasm-bindgen gives it.
 //!
-//! The type id is `"#wasm-bindgen"`: the macro appends whether it is an imported type
-//! (`ExternProbe`) and the type as written (the record then says
-//! `#wasm-bindgen:extern:web_sys::HtmlElement` or `#wasm-bindgen:value:Level`), and
-//! `cargo bridge` types it in the `.d.ts` by wasm-bindgen's name for it (`postprocess/exports.rs`, `wasm_bindgen/types.rs`).
+//! An export's own parameter (`FromJs::from_param`) takes a faster way where the kind
+//! allows: a struct's pointer (the glue takes it from the JS object, after its
+//! `instanceof` check, as wasm-bindgen's own glue does: `__destroy_into_raw()`) and a
+//! numeric enum's number, converted by wasm-bindgen's `FromWasmAbi::try_from_abi`, with
+//! no value table, no call into JS. Which way is the type's wasm-bindgen ABI type's
+//! ([`WbgAbi`]: `WasmPtr` a struct, `f64` a numeric enum, `u32` anything else), and the
+//! type id says it (`#wasm-bindgen/class`, `#wasm-bindgen/number`, `#wasm-bindgen`), so
+//! the glue and this side agree by construction. These are wasm-bindgen's internals
+//! (`__rt::WasmPtr`, the glue's `__wbg_ptr`), hence the `wasm-bindgen` requirement
+//! `0.2.130` (the CLI version cargo bridge installs for it is the locked one).
+//!
+//! The record then says `#wasm-bindgen/class:value:Tally` or
+//! `#wasm-bindgen:extern:web_sys::HtmlElement`: the macro appends whether it is an
+//! imported type (`ExternProbe`) and the type as written, and `cargo bridge` types it in
+//! the `.d.ts` by wasm-bindgen's name for it (`postprocess/exports.rs`,
+//! `wasm_bindgen/types.rs`).
 
 use super::JsValue;
 use crate::types::{BridgeType, ExternProbe, FromJs, IntoJs};
-use wasm_bindgen::convert::TryFromJsValue;
+use bridge_schema::WasmBindgenKind;
+use wasm_bindgen::__rt::WasmPtr;
+use wasm_bindgen::convert::{FromWasmAbi, TryFromJsValue};
 
 /// What every wasm-bindgen type is to `#[bridge]`: converted by wasm-bindgen from and to
-/// its `JsValue`.
+/// its `JsValue`, and from its own ABI value as an export's parameter.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is neither a #[bridge] type nor a wasm-bindgen type",
     label = "not #[bridge], not #[wasm_bindgen]",
     note = "a #[bridge] signature takes #[bridge] classes, records and enums, and wasm-bindgen \
             types (#[wasm_bindgen] structs and enums, imported types, js_sys and web_sys types)"
 )]
-pub trait WasmBindgenType: TryFromJsValue + Into<wasm_bindgen::JsValue> + 'static {}
+pub trait WasmBindgenType:
+    TryFromJsValue + Into<wasm_bindgen::JsValue> + FromWasmAbi<Abi: WbgAbi> + 'static
+{
+}
 
-impl<T: TryFromJsValue + Into<wasm_bindgen::JsValue> + 'static> WasmBindgenType for T {}
+impl<T> WasmBindgenType for T where
+    T: TryFromJsValue + Into<wasm_bindgen::JsValue> + FromWasmAbi<Abi: WbgAbi> + 'static
+{
+}
 
 pub use bridge_schema::WASM_BINDGEN_TYPE_ID;
 
-impl<T: WasmBindgenType> BridgeType for T {
+/// A wasm-bindgen ABI type a parameter's word (`u32`, what the glue passes) becomes.
+#[doc(hidden)]
+pub trait WbgAbi: Sized {
+    const KIND: WasmBindgenKind;
+    /// The type id of a type with this ABI (`bridge_schema::wasm_bindgen_type`).
+    const TYPE_ID: &'static str;
+    /// The ABI value the glue passed as `word`.
+    fn from_word(word: u32) -> Self;
+    /// The other reading of `word`, if it has one: a negative `i32` discriminant.
+    fn alt_word(word: u32) -> Option<Self> {
+        let _ = word;
+        None
+    }
+}
+
+/// A `#[wasm_bindgen]` struct: the pointer JS held.
+impl<X> WbgAbi for WasmPtr<X> {
+    const KIND: WasmBindgenKind = WasmBindgenKind::Class;
+    const TYPE_ID: &'static str = bridge_schema::WASM_BINDGEN_CLASS_TYPE_ID;
+    fn from_word(word: u32) -> Self {
+        WasmPtr::from_usize(word as usize)
+    }
+}
+
+/// A numeric `#[wasm_bindgen]` enum: the discriminant as a number (the glue passes it
+/// `>>> 0`, so an `i32` enum's negative one arrives as its two's complement).
+impl WbgAbi for f64 {
+    const KIND: WasmBindgenKind = WasmBindgenKind::Number;
+    const TYPE_ID: &'static str = bridge_schema::WASM_BINDGEN_NUMBER_TYPE_ID;
+    fn from_word(word: u32) -> Self {
+        f64::from(word)
+    }
+    fn alt_word(word: u32) -> Option<Self> {
+        let signed = word as i32;
+        (signed < 0).then_some(f64::from(signed))
+    }
+}
+
+/// Anything else (a string enum's index, an imported type's or `JsValue`'s table entry):
+/// the word is a bridge value-table entry, converted through `JsValue`.
+impl WbgAbi for u32 {
+    const KIND: WasmBindgenKind = WasmBindgenKind::Value;
     const TYPE_ID: &'static str = WASM_BINDGEN_TYPE_ID;
+    fn from_word(word: u32) -> Self {
+        word
+    }
+}
+
+/// The low bits of a `Class` word that carries a value-table entry (`entry << 2 | 1`)
+/// rather than a pointer (every `Rc` allocation is 4-aligned): the glue found no class
+/// under the type's Rust name (a `js_name`d struct) to check the object against.
+const VALUE_TAG: u32 = 1;
+const TAG_MASK: u32 = 3;
+
+impl<T: WasmBindgenType> BridgeType for T {
+    const TYPE_ID: &'static str = <<T as FromWasmAbi>::Abi as WbgAbi>::TYPE_ID;
     const WASM_BINDGEN: bool = true;
 }
 
@@ -59,11 +133,47 @@ impl<T: WasmBindgenType> FromJs for T {
     type Abi = u32;
     #[inline]
     unsafe fn from_abi(idx: u32) -> T {
-        let value = wasm_bindgen::JsValue::from(JsValue::from_abi(idx));
-        match T::try_from_js_value(value) {
-            Ok(v) => v,
-            Err(_) => refused(core::any::type_name::<T>()),
+        from_value(idx)
+    }
+
+    /// An export's own parameter: by its kind's word (the module docs).
+    #[inline]
+    unsafe fn from_param(word: u32) -> T {
+        type Abi<T> = <T as FromWasmAbi>::Abi;
+        match <Abi<T> as WbgAbi>::KIND {
+            WasmBindgenKind::Class if word & TAG_MASK == VALUE_TAG => from_value(word >> 2),
+            WasmBindgenKind::Class => {
+                // SAFETY: the glue passed the pointer of a live object of this class (an
+                // instance of the class wasm-bindgen exports under this type's name,
+                // given up with `__destroy_into_raw`), or 0 (refused by `try_from_abi`).
+                match unsafe { T::try_from_abi(Abi::<T>::from_word(word)) } {
+                    Ok(value) => value,
+                    Err(why) => not_taken(core::any::type_name::<T>(), why),
+                }
+            }
+            WasmBindgenKind::Number => {
+                // SAFETY: `try_from_abi` of an enum checks the number against every
+                // discriminant.
+                let first = unsafe { T::try_from_abi(Abi::<T>::from_word(word)) };
+                match (first, Abi::<T>::alt_word(word)) {
+                    (Ok(value), _) => value,
+                    // SAFETY: as above.
+                    (Err(why), Some(alt)) => unsafe { T::try_from_abi(alt) }
+                        .unwrap_or_else(|_| not_taken(core::any::type_name::<T>(), why)),
+                    (Err(why), None) => not_taken(core::any::type_name::<T>(), why),
+                }
+            }
+            WasmBindgenKind::Value => from_value(word),
         }
+    }
+}
+
+/// The value at bridge value-table entry `idx`, converted by wasm-bindgen.
+fn from_value<T: WasmBindgenType>(idx: u32) -> T {
+    let value = wasm_bindgen::JsValue::from(JsValue::from_abi(idx));
+    match T::try_from_js_value(value) {
+        Ok(v) => v,
+        Err(_) => refused(core::any::type_name::<T>()),
     }
 }
 
@@ -76,4 +186,13 @@ impl<T: wasm_bindgen::JsCast> ExternProbe<T> {
 #[inline(never)]
 fn refused(ty: &str) -> ! {
     panic!("wasm-bindgen could not convert the JS value passed as `{ty}`")
+}
+
+/// The glue checks what it can before the call (the class, a live object, a number of
+/// the enum); what is left is wasm-bindgen's own refusal (an object a running call
+/// borrows, passed by value).
+#[cold]
+#[inline(never)]
+fn not_taken(ty: &str, why: &str) -> ! {
+    panic!("wasm-bindgen could not take the `{ty}` passed: {why}")
 }

@@ -14,7 +14,7 @@ use super::wire;
 use crate::postprocess::exports::{Exports, ImportExport};
 use crate::postprocess::snippets::Snippet;
 use bridge_schema::lowering::Site;
-use bridge_schema::{ImportSource, MemberForm, Ty};
+use bridge_schema::{ImportSource, MemberForm, Ty, WasmBindgenKind};
 use serde::Serialize;
 
 #[derive(Serialize, Default)]
@@ -46,6 +46,10 @@ pub struct JsTypeView {
     /// the glue only checks that an argument is an instance where wasm-bindgen exports a
     /// class of its name.
     pub wasm_bindgen: bool,
+    /// A wasm-bindgen type's kind, how an export's parameter of it crosses
+    /// (`bridge_schema::WasmBindgenKind`): `class` (the object's pointer), `number` (a
+    /// numeric enum's number), `value` (a value-table entry); empty for other types.
+    pub wbg_kind: &'static str,
     /// `#[bridge(structural)]`: no class behind it; any value passes.
     pub structural: bool,
 }
@@ -393,6 +397,7 @@ fn js_types(
                 path: String::new(),
                 rust_name: def.rust_name.clone(),
                 wasm_bindgen: false,
+                wbg_kind: "",
                 structural: true,
             });
             continue;
@@ -423,6 +428,12 @@ fn js_types(
             path: super::text::js_text(&path),
             rust_name: def.rust_name.clone(),
             wasm_bindgen: bridge_schema::wasm_bindgen_type(&def.type_id).is_some(),
+            wbg_kind: match bridge_schema::wasm_bindgen_type(&def.type_id).map(|t| t.kind) {
+                Some(WasmBindgenKind::Class) => "class",
+                Some(WasmBindgenKind::Number) => "number",
+                Some(WasmBindgenKind::Value) => "value",
+                None => "",
+            },
             structural: false,
         });
     }

@@ -285,7 +285,7 @@ impl Kind {
 
 /// What an export call passes for one wasm value of its parameter `x` (the tag of
 /// `abi.js.j2`'s `arg`): `x`, `x ? 1 : 0`, `x == null ? 0 : 1`, `x ?? 0`, `x ?? 0n`,
-/// `x$ptr`, `x$len`, `x$cap`, `x$addr`, `$addHeap(x)`, `x$at`, `0`.
+/// `x$ptr`, `x$len`, `x$cap`, `x$addr`, `$addHeap(x)`, `<type>$in(x)`, `x$at`, `0`.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Pass {
@@ -301,6 +301,11 @@ pub enum Pass {
     Heap,
     /// `null`/`undefined` as 0, else the value's new table entry.
     HeapOrZero,
+    /// A wasm-bindgen type's word (`<type>$in`: a struct's pointer, a numeric enum's
+    /// number, else a table entry; bridge-runtime's `js/wbg_types.rs` reads it).
+    Wbg,
+    /// `null`/`undefined` as 0, else [`Pass::Wbg`].
+    WbgOrZero,
     At,
     Zero,
 }
@@ -326,6 +331,9 @@ pub struct TyView {
     /// Rust, `$addHeap`, where an exported class passes its address), checked with
     /// `<class>$check` (`instanceof`).
     pub js_type: bool,
+    /// The imported JS type is a wasm-bindgen type: an export's parameter passes its
+    /// word ([`Pass::Wbg`]).
+    pub wasm_bindgen: bool,
     /// A `class_vec` result (or a returned iterator's `opt_class` item) whose class is in
     /// `rust` mode: its hits are read from the class's wrapper table
     /// (`$takeCachedClassArray`, `$cachedWrapper`). Set by the glue model, which knows
@@ -424,6 +432,8 @@ pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
             pass: if export_param {
                 // An imported JS class's value is a table entry Rust takes.
                 match view.kind.pass(p.role) {
+                    Some(Pass::Addr) if view.wasm_bindgen && view.option => Some(Pass::WbgOrZero),
+                    Some(Pass::Addr) if view.wasm_bindgen => Some(Pass::Wbg),
                     Some(Pass::Addr) if view.js_type => Some(Pass::Heap),
                     pass => pass,
                 }
@@ -539,6 +549,7 @@ fn simple(kind: Kind) -> TyView {
         kind,
         class: None,
         js_type: false,
+        wasm_bindgen: false,
         cached_wrappers: false,
         array: None,
         // Set by `view`.
@@ -611,6 +622,7 @@ fn parts(ty: &Ty, names: &TypeNames) -> TyView {
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) | Ty::ByValue(id) => TyView {
             class: Some(names.glue_name(id)),
             js_type: names.is_js_type(id),
+            wasm_bindgen: bridge_schema::wasm_bindgen_type(id).is_some(),
             ..simple(Kind::of(Base::Class))
         },
         Ty::JsValue => simple(Kind::of(Base::JsValue)),

@@ -175,6 +175,7 @@ fn web_idl_name(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bridge_schema::WasmBindgenKind;
 
     #[test]
     fn names_come_from_wasm_bindgen_then_js_sys_then_web_idl() {
@@ -184,10 +185,12 @@ mod tests {
         assert_eq!(declared, ["Tally", "Level", "Color"]);
         let value = |written| WasmBindgenType {
             external: false,
+            kind: WasmBindgenKind::Value,
             written,
         };
         let external = |written| WasmBindgenType {
             external: true,
+            kind: WasmBindgenKind::Value,
             written,
         };
         assert_eq!(ts_name(value("Tally"), &declared), "Tally");
