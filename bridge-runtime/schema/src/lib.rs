@@ -17,7 +17,7 @@ pub use abi::header;
 pub use scalar::Scalar;
 
 /// Bump when the record format or the wasm ABI changes.
-pub const SCHEMA_VERSION: u32 = 16;
+pub const SCHEMA_VERSION: u32 = 17;
 
 /// Name of the custom section holding the records.
 pub const SECTION_NAME: &str = "__bridge_exports";
@@ -571,6 +571,10 @@ pub struct Function {
     /// `js_name`: absent where `js_name` was given (it wins) or is the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub as_written: Option<String>,
+    /// `#[bridge(this)]` on a free function (wasm-bindgen's `this`): its first parameter is
+    /// the JS `this` of the call, not an argument. Absent (false) from other records.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub js_this: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

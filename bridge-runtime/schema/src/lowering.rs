@@ -526,6 +526,7 @@ mod tests {
             is_async: false,
             refuses_released: false,
             as_written: None,
+            js_this: false,
             kind: FunctionKind::Method,
             js_name: "f".into(),
             rust_name: "f".into(),

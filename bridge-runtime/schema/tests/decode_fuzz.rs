@@ -13,6 +13,7 @@ fn sample_records() -> Vec<Record> {
         is_async: false,
         refuses_released: false,
         as_written: None,
+        js_this: false,
         kind: FunctionKind::Method,
         js_name: "add".into(),
         rust_name: "add".into(),

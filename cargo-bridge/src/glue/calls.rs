@@ -118,6 +118,11 @@ pub struct ParamView {
     /// A class taken by value (`Ty::ByValue`): its object moves out of JS, and the call
     /// releases its wrapper.
     pub moves: bool,
+    /// The JS `this` of the call (`#[bridge(this)]`, the first parameter of a free
+    /// function): bound from `this`, not an argument; `this:` in the `.d.ts`.
+    pub from_this: bool,
+    /// How errors name the parameter: `name`, or `this` for the JS `this`.
+    pub label: String,
 }
 
 /// Each parameter's JS binding: its name, with `_` appended while it is a reserved word
@@ -167,7 +172,9 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         );
         ret.ts = format!("Promise<{}>", finish.call.ret.ts);
     }
-    let required = ts::required_params(f.params.iter().map(|p| &p.ty));
+    // JS `this` is no argument: the arguments are the parameters after it.
+    let this = usize::from(f.js_this);
+    let required = ts::required_params(f.params.iter().skip(this).map(|p| &p.ty));
     let params = param_views(f, required, names);
     let moves_self = f.receiver == Receiver::Value;
     let moves = moves_self || params.iter().any(|p: &ParamView| p.moves);
@@ -214,6 +221,7 @@ fn finish_view(f: &Function, label: &str, names: &TypeNames) -> Box<FinishView> 
         is_async: false,
         refuses_released: false,
         as_written: None,
+        js_this: false,
         field: false,
     };
     let mut call = fn_view(&call, None, names);
@@ -225,24 +233,35 @@ fn finish_view(f: &Function, label: &str, names: &TypeNames) -> Box<FinishView> 
     })
 }
 
-/// An export's parameters (the first `required` not optional in TypeScript).
+/// An export's parameters (the first `required` arguments not optional in TypeScript).
 fn param_views(f: &Function, required: usize, names: &TypeNames) -> Vec<ParamView> {
     let mut flat_slots = 0;
+    let this = usize::from(f.js_this);
     param_bindings(&f.params)
         .into_iter()
         .zip(&f.params)
         .enumerate()
         .map(|(i, (name, p))| ParamView {
+            label: if i < this {
+                "this".into()
+            } else {
+                name.clone()
+            },
             name,
             ty: types::export_param(&p.ty, names, &mut flat_slots),
-            ts: ts::param(&p.ty, names),
+            ts: match ts::param(&p.ty, names) {
+                // A plain call's `this` is `void` to TypeScript, which `None` takes.
+                ts if i < this && matches!(p.ty, Ty::Option(_)) => format!("{ts} | void"),
+                ts => ts,
+            },
             // A setter's one parameter cannot be optional in TypeScript (TS1051).
-            optional: i >= required && f.kind != FunctionKind::Setter,
+            optional: i >= this + required && f.kind != FunctionKind::Setter,
             moves: match &p.ty {
                 Ty::ByValue(_) => true,
                 Ty::Option(inner) => matches!(**inner, Ty::ByValue(_)),
                 _ => false,
             },
+            from_this: i < this,
         })
         .collect()
 }
@@ -293,6 +312,7 @@ pub fn closure_of(
         is_async: false,
         refuses_released: false,
         as_written: None,
+        js_this: false,
         kind: FunctionKind::Free,
         js_name: "$call".to_string(),
         rust_name: String::new(),
@@ -431,6 +451,7 @@ mod tests {
             is_async: false,
             refuses_released: false,
             as_written: None,
+            js_this: false,
             field: false,
         };
         let view = fn_view(&f, None, &names);

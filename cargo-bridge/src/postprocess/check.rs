@@ -211,6 +211,10 @@ enum Position {
 }
 
 fn check_types(f: &Function) -> Result<(), String> {
+    // `#[bridge(this)]`: only on a free function, whose first parameter receives `this`.
+    if f.js_this && (f.kind != bridge_schema::FunctionKind::Free || f.params.is_empty()) {
+        return Err("JS `this` as a parameter it does not have".to_string());
+    }
     for p in &f.params {
         // A class by value is an export's own parameter only (`exports.rs` read the
         // records' and enums' as `Named`).
@@ -374,6 +378,7 @@ mod tests {
                     is_async: false,
                     refuses_released: false,
                     as_written: None,
+                    js_this: false,
                     kind: FunctionKind::Free,
                     js_name: "make".into(),
                     rust_name: "make".into(),
@@ -545,6 +550,27 @@ mod tests {
         }];
         fine.functions[0].function.ret = Ty::Result(Box::new(Ty::Unit), String::new());
         records_match_module(&module_exporting("a::make"), &fine, "m.wasm").unwrap();
+    }
+
+    #[test]
+    fn js_this_without_a_parameter_or_on_a_member_is_named() {
+        let module = module_exporting("a::make");
+        let mut e = exports("a::make");
+        e.functions[0].function.js_this = true;
+        let err = records_match_module(&module, &e, "m.wasm")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("JS `this`") && err.contains("`make`"), "{err}");
+        e.functions[0].function.params = vec![bridge_schema::Param {
+            name: "this".into(),
+            ty: Ty::JsValue,
+        }];
+        records_match_module(&module, &e, "m.wasm").unwrap();
+        e.functions[0].function.kind = FunctionKind::Static;
+        let err = records_match_module(&module, &e, "m.wasm")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("JS `this`"), "{err}");
     }
 
     #[test]

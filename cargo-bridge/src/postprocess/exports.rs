@@ -591,6 +591,7 @@ mod tests {
             is_async: false,
             refuses_released: false,
             as_written: None,
+            js_this: false,
             kind: FunctionKind::Method,
             js_name: name.into(),
             rust_name: name.into(),

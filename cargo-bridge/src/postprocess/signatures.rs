@@ -214,6 +214,7 @@ mod tests {
             is_async: false,
             refuses_released: false,
             as_written: None,
+            js_this: false,
             kind: FunctionKind::Method,
             js_name: "scale".into(),
             rust_name: "scale".into(),

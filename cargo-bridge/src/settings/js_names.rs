@@ -157,6 +157,7 @@ mod tests {
             is_async: false,
             refuses_released: false,
             as_written: written.map(str::to_string),
+            js_this: false,
         }
     }
 

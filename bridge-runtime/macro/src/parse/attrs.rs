@@ -241,6 +241,8 @@ pub struct MemberArgs {
     /// A class field's accessor: its name as written in Rust, where a crate keeping Rust
     /// names has it instead of `js_name` (see `bridge_schema::Function::as_written`).
     pub as_written: Option<String>,
+    /// `#[bridge(this)]` (wasm-bindgen's): a free function's first parameter is JS `this`.
+    pub this: Option<proc_macro2::Span>,
 }
 
 impl MemberArgs {
@@ -308,16 +310,12 @@ fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Resul
             args.skip = true;
             Ok(())
         } else if key == "this" {
-            Err(meta.error(
-                "`this` (wasm-bindgen's JS `this` as a free function's first argument) is not \
-                 supported: take the object as an ordinary first parameter, and have JS call \
-                 `f(obj, ..)` rather than `f.call(obj, ..)`",
-            ))
+            set_this(&mut args.this, &meta)
         } else {
             Err(meta.error(
                 "unknown #[bridge] argument on a member: valid arguments are `constructor`, \
                  `getter`, `getter = \"name\"`, `setter`, `setter = \"name\"`, \
-                 `js_name = \"name\"`, `skip`",
+                 `js_name = \"name\"`, `skip`, and on a free function `this`",
             ))
         }
     })?;
@@ -326,6 +324,18 @@ fn parse_member_attr(attr: &syn::Attribute, args: &mut MemberArgs) -> syn::Resul
         .as_ref()
         .or(args.name_arg.as_ref())
         .map(|n| n.value.clone());
+    Ok(())
+}
+
+/// Record `this`; a second one is an error (it says nothing more and may be a typo).
+fn set_this(
+    slot: &mut Option<proc_macro2::Span>,
+    meta: &syn::meta::ParseNestedMeta,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(meta.error("`this` is given twice: write it once"));
+    }
+    *slot = Some(meta.path.span());
     Ok(())
 }
 

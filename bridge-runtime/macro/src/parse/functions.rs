@@ -160,6 +160,17 @@ impl MemberFn<'_> {
         has_constructor: Option<&mut bool>,
     ) -> syn::Result<bool> {
         let (class, f) = (self.class, self.f);
+        if let Some(span) = args.this {
+            return Err(syn::Error::new(
+                span,
+                format!(
+                    "#[bridge(this)] is for free functions; `{class}::{}` is a member, whose JS \
+                     `this` is its receiver: take `&self` (or `this: &Handle<Self>`), or make \
+                     it a free function",
+                    f.sig.ident
+                ),
+            ));
+        }
         if args.skip && (args.role != MemberRole::Plain || args.js_name.is_some()) {
             return Err(syn::Error::new_spanned(
                 &f.sig.ident,
@@ -273,6 +284,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         return Ok(None);
     }
     check_plain_signature(&item.sig)?;
+    check_js_this(&item.sig, args)?;
     let rust_name = item.sig.ident.unraw().to_string();
     let js_name = args
         .js_name
@@ -313,6 +325,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         is_async,
         refuses_released: false,
         as_written,
+        js_this: args.this.is_some(),
     };
     let record = record::section(bridge_schema::Item::Function(function), refs);
     Ok(Some(Export { thunk, record }))
@@ -322,12 +335,12 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
 /// Rust-only), or why `args` cannot apply to it.
 fn free_fn_exported(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<bool> {
     if args.skip {
-        if args.role != MemberRole::Plain || args.js_name.is_some() {
+        if args.role != MemberRole::Plain || args.js_name.is_some() || args.this.is_some() {
             return Err(syn::Error::new_spanned(
                 &item.sig.ident,
                 format!(
                     "`{}` has #[bridge(skip)], which keeps it Rust-only, and also says how to \
-                     export it (js_name): remove `skip` to export it, or the other arguments to \
+                     export it (js_name, this): remove `skip` to export it, or the other arguments to \
                      keep it Rust-only",
                     item.sig.ident
                 ),
@@ -352,6 +365,25 @@ fn free_fn_exported(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result
         ));
     }
     Ok(true)
+}
+
+/// `#[bridge(this)]` (wasm-bindgen's): the first parameter receives JS `this`, so there
+/// must be one. Its type is any a parameter may have: the glue converts `this` as it
+/// converts an argument of that type.
+fn check_js_this(sig: &Signature, args: &attrs::MemberArgs) -> syn::Result<()> {
+    match args.this {
+        Some(span) if sig.inputs.is_empty() => Err(syn::Error::new(
+            span,
+            format!(
+                "`{}` has #[bridge(this)] but no parameter to receive JS `this`: add a first \
+                 parameter for it (`this: JsValue`, `this: Element` of an imported type, \
+                 `this: &MyClass` of a #[bridge] class, `this: Option<Element>` where a call \
+                 may have none)",
+                sig.ident
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn member(
@@ -402,6 +434,7 @@ fn member(
         is_async,
         refuses_released,
         as_written,
+        js_this: false,
     };
     let thunk = member_thunk(self_ty, sig, &function, receiver, infos, ret);
     Ok((function, thunk))
