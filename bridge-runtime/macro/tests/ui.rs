@@ -36,13 +36,15 @@ fn every_message_has_a_case() {
     let snapshots = read_all(&root.join("tests/ui"), "stderr");
     let snapshots = normalize(&snapshots);
     let mut missing = Vec::new();
-    let mut sources: Vec<_> = std::fs::read_dir(root.join("src/parse"))
-        .expect("src/parse")
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
-        .collect();
+    let mut sources = rust_files(&root.join("src/parse"));
     sources.sort();
     assert!(sources.len() > 5, "no parse layer sources in {root:?}");
+    assert!(
+        sources
+            .iter()
+            .any(|p| p.ends_with("parse/imports/function.rs")),
+        "the scan misses parse/'s subdirectories"
+    );
     // `#[bridge::test]` checks its function outside the three layers.
     sources.push(root.join("src/test_attr.rs"));
     let mut seen = 0;
@@ -58,7 +60,7 @@ fn every_message_has_a_case() {
                 .max_by_key(|f| f.len())
                 .unwrap_or_default();
             if !snapshots.contains(&normalize(&longest)) {
-                let file = path.file_name().unwrap().to_string_lossy();
+                let file = path.strip_prefix(root).unwrap_or(path).display();
                 missing.push(format!("{file}: {message:?}"));
             }
         }
@@ -81,6 +83,20 @@ fn every_message_has_a_case() {
          NOT_CHECKED entries no longer in the source: {unused:?}",
         missing.join("\n")
     );
+}
+
+/// The `.rs` files under `dir`, its subdirectories' too.
+fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("src/parse") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            out.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
 }
 
 /// The contents of the files in `dir` ending in `.ext`, joined.
