@@ -6,7 +6,7 @@
 //! start and are joined before the first phase that needs them.
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
-use crate::phases::Phases;
+use crate::phases::{Background, Phases};
 use crate::{
     browser, bundlers, clippy, demo, docs, fmt, fn_lengths, js_tools, packages, runtimes,
     typescript, warm, workers,
@@ -34,38 +34,88 @@ pub fn test_all(sh: &Shell) -> Result<()> {
 }
 
 fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
-    let root = fixtures::project_root();
-    let shell = move || -> Result<Shell> {
-        let sh = Shell::new()?;
-        sh.change_dir(&root);
-        Ok(sh)
-    };
-    let debian = {
-        let sh = shell()?;
-        phases.spawn("apt-get chromium, binaryen", move || {
-            let chromium = js_tools::chromium(&sh)?;
-            js_tools::wasm_opt(&sh)?;
-            Ok(chromium)
-        })
-    };
-    let npm = {
-        let sh = shell()?;
-        phases.spawn("npm installs", move || {
-            js_tools::npm_packages(&sh)?;
-            js_tools::runtimes(&sh)?;
-            js_tools::bundlers(&sh)?;
-            Ok(())
-        })
-    };
-    let wasm_bindgen = phases.spawn("wasm-bindgen-cli install", warm::wasm_bindgen_cli);
-    let mdbook = phases.spawn("mdbook install", docs::install_mdbook);
-
+    let installs = Installs::start(phases)?;
     // Every workspace the repo has (the root one, fixtures/, the bench peer, the demo...).
     phases.run("fmt", || fmt::check(&fixtures::project_root()))?;
     // Parses the sources only (well under a second): no function over 100 lines, at most 10
     // over 60 in cargo-bridge, xtask and the bench (the macro and runtime are reported only).
     phases.run("fn-lengths", || fn_lengths::run(&fixtures::project_root()))?;
     clippy::wasm_target(sh)?;
+    cargo_tests(sh, phases, installs.debian, installs.wasm_bindgen)?;
+    // The guide: links, the mdBook build, its Rust blocks (checked for wasm32 in the
+    // fixtures' target directory, where the runtime is already compiled).
+    let mdbook = installs.mdbook.join()?;
+    phases.run("docs", || docs::check(sh, &mdbook))?;
+    installs.npm.join()?;
+    // Smoke only: speed is never asserted by a timed test.
+    phases.run("bench --quick", || {
+        Ok(cmd!(sh, "cargo xtask bench --quick").run()?)
+    })?;
+    phases.run("test-types", || typescript::test_types(sh, None))?;
+    phases.run("test-browser", || browser::test_browser(sh, None))?;
+    phases.run("test-packages", || packages::test_packages(sh))?;
+    phases.run("test-bundlers", || bundlers::test_bundlers(sh))?;
+    phases.run("test-workers", || workers::test_workers(sh, false))?;
+    phases.run("test-runtimes", || runtimes::test_runtimes(sh, false))?;
+    // The README's other commands: the demo and the bundled example keep running.
+    phases.run("demo (Chromium)", || demo::test(sh))?;
+    phases.run("example", || example(sh))?;
+    // Last, so node's test summary closes the output (the phase table follows it).
+    phases.run("test-node", || test_node(sh, None))
+}
+
+/// The first-use installs, each on a thread of its own from the start.
+struct Installs {
+    /// apt-get's chromium (its path) and binaryen.
+    debian: Background<std::path::PathBuf>,
+    npm: Background<()>,
+    wasm_bindgen: Background<()>,
+    mdbook: Background<std::path::PathBuf>,
+}
+
+impl Installs {
+    fn start(phases: &Phases) -> Result<Installs> {
+        let root = fixtures::project_root();
+        let shell = move || -> Result<Shell> {
+            let sh = Shell::new()?;
+            sh.change_dir(&root);
+            Ok(sh)
+        };
+        let debian = {
+            let sh = shell()?;
+            phases.spawn("apt-get chromium, binaryen", move || {
+                let chromium = js_tools::chromium(&sh)?;
+                js_tools::wasm_opt(&sh)?;
+                Ok(chromium)
+            })
+        };
+        let npm = {
+            let sh = shell()?;
+            phases.spawn("npm installs", move || {
+                js_tools::npm_packages(&sh)?;
+                js_tools::runtimes(&sh)?;
+                js_tools::bundlers(&sh)?;
+                Ok(())
+            })
+        };
+        let wasm_bindgen = phases.spawn("wasm-bindgen-cli install", warm::wasm_bindgen_cli);
+        let mdbook = phases.spawn("mdbook install", docs::install_mdbook);
+        Ok(Installs {
+            debian,
+            npm,
+            wasm_bindgen,
+            mdbook,
+        })
+    }
+}
+
+/// The Rust tests (their build first), with clippy beside them.
+fn cargo_tests(
+    sh: &Shell,
+    phases: &Phases,
+    debian: Background<std::path::PathBuf>,
+    wasm_bindgen: Background<()>,
+) -> Result<()> {
     // The tests compile while the installs finish: only running them needs Chromium and
     // the wasm-bindgen CLI.
     let bridge = phases.run("cargo test (build)", || {
@@ -87,7 +137,8 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
     // directory, which leaves a core idle for much of the run. Both are joined before
     // anything else starts; a lint fails the run as it did when clippy went first.
     let lints = {
-        let sh = shell()?;
+        let sh = Shell::new()?;
+        sh.change_dir(fixtures::project_root());
         phases.spawn("clippy", move || clippy::run(&sh, clippy::Scope::TestRun))
     };
     let tests = (|| {
@@ -100,27 +151,7 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
         })
     })();
     lints.join()?;
-    tests?;
-    // The guide: links, the mdBook build, its Rust blocks (checked for wasm32 in the
-    // fixtures' target directory, where the runtime is already compiled).
-    let mdbook = mdbook.join()?;
-    phases.run("docs", || docs::check(sh, &mdbook))?;
-    npm.join()?;
-    // Smoke only: speed is never asserted by a timed test.
-    phases.run("bench --quick", || {
-        Ok(cmd!(sh, "cargo xtask bench --quick").run()?)
-    })?;
-    phases.run("test-types", || typescript::test_types(sh, None))?;
-    phases.run("test-browser", || browser::test_browser(sh, None))?;
-    phases.run("test-packages", || packages::test_packages(sh))?;
-    phases.run("test-bundlers", || bundlers::test_bundlers(sh))?;
-    phases.run("test-workers", || workers::test_workers(sh, false))?;
-    phases.run("test-runtimes", || runtimes::test_runtimes(sh, false))?;
-    // The README's other commands: the demo and the bundled example keep running.
-    phases.run("demo (Chromium)", || demo::test(sh))?;
-    phases.run("example", || example(sh))?;
-    // Last, so node's test summary closes the output (the phase table follows it).
-    phases.run("test-node", || test_node(sh, None))
+    tests
 }
 
 pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {

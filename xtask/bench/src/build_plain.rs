@@ -151,46 +151,71 @@ impl Ways<'_> {
     }
 
     fn measure(&self, plan: &Plan) -> Result<PlainProfileCost> {
-        let k = self.krate;
         let cold = if plan.cold {
-            let mut pair = PairedBuilds::default();
-            for way in ["bridge", "by-hand"] {
-                let dir = k.target_dir(way);
-                if dir.exists() {
-                    std::fs::remove_dir_all(&dir)
-                        .with_context(|| format!("removing {}", dir.display()))?;
-                }
-            }
-            eprintln!("bench: build-plain: {} {} cold", k.dir, self.profile());
-            // The second cold build meets the page cache the first filled (sources,
-            // the sysroot): cargo bridge goes first in debug, last in release.
-            if self.release {
-                pair.by_hand.push(self.by_hand()?);
-                pair.bridge.push(self.bridge_build()?);
-            } else {
-                pair.bridge.push(self.bridge_build()?);
-                pair.by_hand.push(self.by_hand()?);
-            }
-            Some(pair)
+            Some(self.cold()?)
         } else if plan.warm_up {
             // No cold builds before: whichever way built first would compile the
             // dependencies in its touch build. Both ways once, untimed (they share the
             // target directory: cheap when the tests built it already).
-            eprintln!("bench: build-plain: {} {} warm-up", k.dir, self.profile());
+            eprintln!(
+                "bench: build-plain: {} {} warm-up",
+                self.krate.dir,
+                self.profile()
+            );
             self.bridge_build()?;
             self.by_hand()?;
             None
         } else {
             None
         };
+        let touch = self.touched(plan.touches)?;
+        let bytes_gz = Some((
+            crate::size::gzip_tree(&self.out("bridge"))?,
+            crate::size::gzip_tree(&self.out("by-hand"))?,
+        ));
+        Ok(PlainProfileCost {
+            release: self.release,
+            cold,
+            touch,
+            bytes_gz,
+        })
+    }
+
+    /// Both ways once from empty target directories.
+    fn cold(&self) -> Result<PairedBuilds> {
+        let k = self.krate;
+        let mut pair = PairedBuilds::default();
+        for way in ["bridge", "by-hand"] {
+            let dir = k.target_dir(way);
+            if dir.exists() {
+                std::fs::remove_dir_all(&dir)
+                    .with_context(|| format!("removing {}", dir.display()))?;
+            }
+        }
+        eprintln!("bench: build-plain: {} {} cold", k.dir, self.profile());
+        // The second cold build meets the page cache the first filled (sources,
+        // the sysroot): cargo bridge goes first in debug, last in release.
+        if self.release {
+            pair.by_hand.push(self.by_hand()?);
+            pair.bridge.push(self.bridge_build()?);
+        } else {
+            pair.bridge.push(self.bridge_build()?);
+            pair.by_hand.push(self.by_hand()?);
+        }
+        Ok(pair)
+    }
+
+    /// Both ways `touches` times, each after touching the crate's source.
+    fn touched(&self, touches: u32) -> Result<PairedBuilds> {
+        let k = self.krate;
         let mut touch = PairedBuilds::default();
-        for i in 0..plan.touches {
+        for i in 0..touches {
             eprintln!(
                 "bench: build-plain: {} {} after a touch ({}/{})",
                 k.dir,
                 self.profile(),
                 i + 1,
-                plan.touches
+                touches
             );
             // Who goes first alternates: neither way always meets a just-warmed cache.
             if i % 2 == 0 {
@@ -205,16 +230,7 @@ impl Ways<'_> {
                 touch.bridge.push(self.bridge_build()?);
             }
         }
-        let bytes_gz = Some((
-            crate::size::gzip_tree(&self.out("bridge"))?,
-            crate::size::gzip_tree(&self.out("by-hand"))?,
-        ));
-        Ok(PlainProfileCost {
-            release: self.release,
-            cold,
-            touch,
-            bytes_gz,
-        })
+        Ok(touch)
     }
 
     fn out(&self, way: &str) -> PathBuf {

@@ -478,15 +478,7 @@ pub fn measure(
 ) -> Result<SizeReport> {
     let base = root.join("target/bench-size");
     let crates = crates(counts, peer);
-    let wasm_opt = cmd!(sh, "wasm-opt --version")
-        .quiet()
-        .ignore_stderr()
-        .read()
-        .ok()
-        .map(|v| v.trim().to_string());
-    if wasm_opt.is_none() {
-        eprintln!("bench: size: wasm-opt is not installed, no after-wasm-opt figures");
-    }
+    let wasm_opt = installed_wasm_opt(sh);
     let mut rows = Vec::new();
     for c in &crates {
         let dir = base.join(&c.name);
@@ -496,43 +488,14 @@ pub fn measure(
         };
         let raw = package(&js, &wasm)?;
         let opt = match &wasm_opt {
-            Some(_) => {
-                let out = wasm.with_extension("opt.wasm");
-                cmd!(sh, "wasm-opt -O {wasm} -o {out}")
-                    .quiet()
-                    .run()
-                    .with_context(|| format!("wasm-opt -O on {}", wasm.display()))?;
-                Some(package(&js, &out)?)
-            }
+            Some(_) => Some(optimized(sh, &js, &wasm)?),
             None => None,
         };
         let (features, module_features) = match (c.tool, &wasm_opt) {
-            (Tool::Bridge, Some(_)) => {
-                let rebuild = crate::size_without::Rebuild {
-                    name: &c.name,
-                    source: &c.source,
-                    mode: bridge_mode(c.krate),
-                    write_crate,
-                    gzip_len,
-                };
-                // Rebuilding against patched runtimes costs a build each: only the small rows.
-                let patches = patches
-                    && matches!(
-                        c.krate,
-                        SizeCrate::Classes(1) | SizeCrate::Life | SizeCrate::Functions
-                    );
-                (
-                    feature_bytes(&std::fs::read_to_string(&js)?),
-                    crate::size_without::feature_bytes(
-                        sh,
-                        root,
-                        cargo_bridge,
-                        &wasm,
-                        &rebuild,
-                        patches,
-                    )?,
-                )
-            }
+            (Tool::Bridge, Some(_)) => (
+                feature_bytes(&std::fs::read_to_string(&js)?),
+                module_features(sh, root, cargo_bridge, c, &wasm, patches)?,
+            ),
             (Tool::Bridge, None) => (feature_bytes(&std::fs::read_to_string(&js)?), Vec::new()),
             (Tool::WasmBindgen, _) => (Vec::new(), Vec::new()),
         };
@@ -546,6 +509,56 @@ pub fn measure(
         });
     }
     Ok(SizeReport { rows, wasm_opt })
+}
+
+/// `wasm-opt --version`, or `None` (said once) when it is not installed.
+fn installed_wasm_opt(sh: &Shell) -> Option<String> {
+    let wasm_opt = cmd!(sh, "wasm-opt --version")
+        .quiet()
+        .ignore_stderr()
+        .read()
+        .ok()
+        .map(|v| v.trim().to_string());
+    if wasm_opt.is_none() {
+        eprintln!("bench: size: wasm-opt is not installed, no after-wasm-opt figures");
+    }
+    wasm_opt
+}
+
+/// The package's sizes after `wasm-opt -O` on its module.
+fn optimized(sh: &Shell, js: &Path, wasm: &Path) -> Result<PackageSize> {
+    let out = wasm.with_extension("opt.wasm");
+    cmd!(sh, "wasm-opt -O {wasm} -o {out}")
+        .quiet()
+        .run()
+        .with_context(|| format!("wasm-opt -O on {}", wasm.display()))?;
+    package(js, &out)
+}
+
+/// The module bytes of each runtime feature of bridge crate `c` (`wasm`); `patches`: also
+/// the features a patched runtime copy measures, for the small rows only.
+fn module_features(
+    sh: &Shell,
+    root: &Path,
+    cargo_bridge: &CargoBridge,
+    c: &Crate,
+    wasm: &Path,
+    patches: bool,
+) -> Result<Vec<(&'static str, Option<u64>, &'static str)>> {
+    let rebuild = crate::size_without::Rebuild {
+        name: &c.name,
+        source: &c.source,
+        mode: bridge_mode(c.krate),
+        write_crate,
+        gzip_len,
+    };
+    // Rebuilding against patched runtimes costs a build each: only the small rows.
+    let patches = patches
+        && matches!(
+            c.krate,
+            SizeCrate::Classes(1) | SizeCrate::Life | SizeCrate::Functions
+        );
+    crate::size_without::feature_bytes(sh, root, cargo_bridge, wasm, &rebuild, patches)
 }
 
 /// The `[package.metadata.bridge]` lines of a bridge crate.
