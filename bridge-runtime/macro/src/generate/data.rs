@@ -66,12 +66,9 @@ pub fn data(data: &Data) -> TokenStream {
 /// declaration order, as the glue reads them) and `FromJs::from_param` (the fields from
 /// the slots the glue wrote them into, from the first slot the tagged value names; an
 /// untagged value is a wire offset).
-fn flat_conversions(ident: &Ident, fields: &[DataField]) -> (TokenStream, TokenStream) {
+fn flat_conversions(ident: &Ident, fields: &[DataField<Ident>]) -> (TokenStream, TokenStream) {
     let flat = quote!(::bridge_runtime::flat);
-    let names: Vec<&Ident> = fields
-        .iter()
-        .map(|f| f.ident.as_ref().expect("records have named fields"))
-        .collect();
+    let names: Vec<&Ident> = fields.iter().map(|f| &f.ident).collect();
     let slots: Vec<usize> = (0..fields.len()).collect();
     let ret = quote! {
         #[inline]
@@ -229,12 +226,9 @@ fn fieldless_index(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
 }
 
 /// `WireOut` and `WireIn` of a record: its fields in declaration order.
-fn record_wire(ident: &Ident, fields: &[DataField]) -> TokenStream {
+fn record_wire(ident: &Ident, fields: &[DataField<Ident>]) -> TokenStream {
     let w = quote!(::bridge_runtime::wire);
-    let names: Vec<&Ident> = fields
-        .iter()
-        .map(|f| f.ident.as_ref().expect("records have named fields"))
-        .collect();
+    let names: Vec<&Ident> = fields.iter().map(|f| &f.ident).collect();
     quote! {
         impl #w::WireOut for #ident {
             #[inline]

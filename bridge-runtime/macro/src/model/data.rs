@@ -16,7 +16,7 @@ pub struct Data {
 /// The struct or enum (its fields' bridge attributes taken off, emitted unchanged) and
 /// its fields or variants.
 pub enum Shape {
-    Record(syn::ItemStruct, Vec<DataField>, Flat),
+    Record(syn::ItemStruct, Vec<DataField<Ident>>, Flat),
     /// `true`: a numeric enum of an 8- to 32-bit `#[repr]`, which a `&[E]` view may hold.
     Enum(syn::ItemEnum, Vec<DataVariant>, bool),
 }
@@ -29,10 +29,11 @@ pub enum Flat {
     No,
 }
 
-/// One field of a record or enum variant.
-pub struct DataField {
-    /// The Rust field name (`None` for the one field of a tuple variant).
-    pub ident: Option<Ident>,
+/// One field of a record or enum variant. `Name` is its Rust name: an `Ident` for a
+/// record's (every record field is named), an `Option<Ident>` for a variant's (`None` for
+/// the one field of a tuple variant).
+pub struct DataField<Name = Option<Ident>> {
+    pub ident: Name,
     /// Default name in JS: camelCase of the Rust name, `value` for a tuple variant's field.
     pub js_name: String,
     pub ty: Type,
@@ -47,4 +48,21 @@ pub struct DataVariant {
     pub fields: Vec<DataField>,
     /// `Named(String)`: one unnamed field, `value` in JS.
     pub tuple: bool,
+}
+
+/// A field's Rust name, whichever [`DataField`] holds it.
+pub trait FieldIdent {
+    fn rust(&self) -> Option<&Ident>;
+}
+
+impl FieldIdent for Ident {
+    fn rust(&self) -> Option<&Ident> {
+        Some(self)
+    }
+}
+
+impl FieldIdent for Option<Ident> {
+    fn rust(&self) -> Option<&Ident> {
+        self.as_ref()
+    }
 }

@@ -7,7 +7,7 @@ use super::position::Position;
 use super::record::{self, doc_of};
 use super::types;
 use super::variants;
-use crate::model::data::{Data, DataField, DataVariant, Flat, Shape};
+use crate::model::data::{Data, DataField, DataVariant, FieldIdent, Flat, Shape};
 use crate::model::refs::TypeRefs;
 use bridge_schema::{EnumDef, Field, Item, RecordDef, Variant};
 use syn::ext::IdentExt;
@@ -42,7 +42,7 @@ pub fn record(args: DataArgs, mut item: syn::ItemStruct) -> syn::Result<Data> {
 
 /// Whether the record's fields are all scalars, as the glue finds them in its schema
 /// record (types classify the same in every configuration; they were checked above).
-fn flat(fields: &[DataField]) -> Flat {
+fn flat(fields: &[DataField<Ident>]) -> Flat {
     let tys: Option<Vec<bridge_schema::Ty>> = fields
         .iter()
         .map(|f| {
@@ -128,8 +128,8 @@ fn check_untagged_value(f: &Field, data: &DataField, name: &str, variant: &str) 
 /// (two Rust names can camelCase to one: `foo_bar`, `fooBar`) and usable as an own
 /// property of a plain object; `kind` is the tag of an enum variant's object (`tagged`:
 /// the enum and variant, for a variant with named fields).
-fn field_names(
-    fields: &[DataField],
+fn field_names<N: FieldIdent>(
+    fields: &[DataField<N>],
     taken: &[attrs::BridgeAttr],
     c: &attrs::Configuration,
     owner: &str,
@@ -146,7 +146,7 @@ fn field_names(
             &rust,
         )?;
         // A crate keeping Rust names (wasm-bindgen's convention) has the field's as written.
-        let as_written = match (&given, &f.ident) {
+        let as_written = match (&given, f.ident.rust()) {
             (None, Some(_)) => Some(rust.clone()).filter(|w| *w != f.js_name),
             _ => None,
         };
@@ -213,8 +213,8 @@ impl DataNames {
     }
 }
 
-fn schema_fields(
-    fields: &[DataField],
+fn schema_fields<N>(
+    fields: &[DataField<N>],
     js_names: &[FieldName],
     refs: &mut TypeRefs,
 ) -> syn::Result<Vec<Field>> {
@@ -233,19 +233,20 @@ fn schema_fields(
 }
 
 /// A field's Rust name, for messages (`0` for a tuple variant's field).
-fn rust_name(f: &DataField) -> String {
+fn rust_name<N: FieldIdent>(f: &DataField<N>) -> String {
     f.ident
-        .as_ref()
+        .rust()
         .map(|i| i.unraw().to_string())
         .unwrap_or_else(|| "0".to_string())
 }
 
-/// A field of `f`, its bridge attributes moved to `taken`.
-fn take_field(
+/// A field of `f` (Rust name `ident`), its bridge attributes moved to `taken`.
+fn take_field<N>(
     f: &mut syn::Field,
+    ident: N,
     js_name: String,
     taken: &mut Vec<attrs::BridgeAttr>,
-) -> syn::Result<DataField> {
+) -> syn::Result<DataField<N>> {
     let own = attrs::take_bridge_attrs(&mut f.attrs)?;
     let start = taken.len();
     taken.extend(own);
@@ -255,7 +256,7 @@ fn take_field(
             .as_ref()
             .map(|i| i.span())
             .unwrap_or_else(|| syn::spanned::Spanned::span(&f.ty)),
-        ident: f.ident.clone(),
+        ident,
         js_name,
         ty: f.ty.clone(),
         attrs: (start..taken.len()).collect(),
@@ -267,7 +268,7 @@ fn take_field(
 fn record_fields(
     item: &mut syn::ItemStruct,
     taken: &mut Vec<attrs::BridgeAttr>,
-) -> syn::Result<Vec<DataField>> {
+) -> syn::Result<Vec<DataField<Ident>>> {
     let name = item.ident.clone();
     if !item.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
@@ -282,7 +283,7 @@ fn record_fields(
             .map(|f| {
                 let ident = f.ident.clone().expect("named fields have names");
                 let js_name = attrs::camel_case(ident.to_string().trim_start_matches("r#"));
-                take_field(f, js_name, taken)
+                take_field(f, ident, js_name, taken)
             })
             .collect(),
         Fields::Unnamed(_) => Err(syn::Error::new_spanned(
@@ -327,13 +328,13 @@ fn enum_variants(
                 for f in &mut named.named {
                     let ident = f.ident.clone().expect("named fields have names");
                     let js_name = attrs::camel_case(ident.to_string().trim_start_matches("r#"));
-                    fields.push(take_field(f, js_name, taken)?);
+                    fields.push(take_field(f, Some(ident), js_name, taken)?);
                 }
                 (fields, false)
             }
             Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
                 let f = unnamed.unnamed.first_mut().expect("one field");
-                (vec![take_field(f, "value".to_string(), taken)?], true)
+                (vec![take_field(f, None, "value".to_string(), taken)?], true)
             }
             Fields::Unnamed(unnamed) => {
                 return Err(syn::Error::new_spanned(
