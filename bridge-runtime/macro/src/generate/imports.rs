@@ -13,7 +13,7 @@
 
 use super::{jscall, record, thunk};
 use crate::model::conditional::Configured;
-use crate::model::imports::{ImportFn, Imports, JsStaticItem, JsType};
+use crate::model::imports::{Bind, ImportFn, ImportSig, Imports, JsStaticItem, JsType};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -76,7 +76,7 @@ fn function(f: &ImportFn) -> TokenStream {
     let names: Vec<Ident> = (0..f.binds.len())
         .map(|i| format_ident!("__bridge_arg{}", i))
         .collect();
-    let binds = &f.binds;
+    let binds = f.binds.iter().map(bind);
     let call = jscall::build(&f.call, &names);
     let raw = format_ident!("__bridge_import");
     let declare = call.declare(&raw, bridge_schema::JS_IMPORT_MODULE, &f.symbol, &[]);
@@ -92,7 +92,7 @@ fn function(f: &ImportFn) -> TokenStream {
     }
     let attrs = &f.attrs;
     let vis = &f.vis;
-    let sig = &f.sig;
+    let sig = signature(f);
     quote! {
         #(#attrs)*
         #[allow(clippy::let_unit_value, clippy::unused_unit)]
@@ -108,7 +108,7 @@ fn function(f: &ImportFn) -> TokenStream {
 fn async_function(f: &ImportFn, body: &TokenStream) -> TokenStream {
     let attrs = &f.attrs;
     let vis = &f.vis;
-    let sig = &f.sig;
+    let sig = &signature(f);
     let mut outer = sig.clone();
     let declared = f.settle.as_ref().map_or(&sig.output, |s| &s.output);
     let output = match declared {
@@ -152,6 +152,78 @@ fn async_function(f: &ImportFn, body: &TokenStream) -> TokenStream {
             async move { #awaited }
         }
     }
+}
+
+/// What the safe function passes the raw import for one parameter.
+fn bind(bind: &Bind) -> TokenStream {
+    match bind {
+        Bind::Receiver => {
+            quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(self) }
+        }
+        Bind::Lent(user) => {
+            quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(#user) }
+        }
+        Bind::LentOrUndefined(user) => {
+            quote! { ::bridge_runtime::JsValue::lent_or_undefined(#user) }
+        }
+        Bind::Value(user) => quote! { #user },
+    }
+}
+
+/// The safe function's signature.
+fn signature(f: &ImportFn) -> syn::Signature {
+    match &f.sig {
+        ImportSig::Declared {
+            sig,
+            receiver,
+            returns_value,
+        } => {
+            let mut sig = safe_signature(sig, *receiver, &f.args);
+            if *returns_value {
+                sig.output = if f.catch {
+                    syn::parse_quote! {
+                        -> ::core::result::Result<::bridge_runtime::JsValue, ::bridge_runtime::JsError>
+                    }
+                } else {
+                    syn::parse_quote! { -> ::bridge_runtime::JsValue }
+                };
+            }
+            sig
+        }
+        ImportSig::Read(ty) => syn::parse_quote! { fn __bridge_read() -> #ty },
+        ImportSig::InstanceOf => syn::parse_quote! {
+            fn __bridge_instance_of(value: &::bridge_runtime::JsValue) -> bool
+        },
+        ImportSig::Settle(output) => syn::parse_quote! {
+            fn __bridge_settle(value: ::bridge_runtime::JsValue) #output
+        },
+    }
+}
+
+/// The declared signature `sig` made the safe function's: no `async` (the safe function
+/// returns a future), no `mut` and `ref` on its parameters, each `_` named after `args`,
+/// and `&self` first when it has a `receiver`.
+fn safe_signature(sig: &syn::Signature, receiver: bool, args: &[Ident]) -> syn::Signature {
+    let mut rust_sig = sig.clone();
+    rust_sig.asyncness = None;
+    for (input, name) in rust_sig.inputs.iter_mut().zip(args) {
+        // The body is generated, so `mut` and `ref` of the declaration have nothing to
+        // act on (`ref` would even change the type the body lowers).
+        if let syn::FnArg::Typed(t) = input {
+            match &mut *t.pat {
+                syn::Pat::Wild(_) => *t.pat = syn::parse_quote!(#name),
+                syn::Pat::Ident(p) => {
+                    p.by_ref = None;
+                    p.mutability = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    if receiver && let Some(first) = rust_sig.inputs.first_mut() {
+        *first = syn::parse_quote!(&self);
+    }
+    rust_sig
 }
 
 /// `pub type T;`: the handle type, its conversions, its record and its `instanceof` check.

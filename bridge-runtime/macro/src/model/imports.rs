@@ -4,7 +4,7 @@
 use super::conditional::Configured;
 use super::refs::RecordSection;
 use super::ty::JsCall;
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::Ident;
 
 pub struct Imports {
     /// Each declared function, per configuration of its `#[cfg_attr(p, bridge(..))]`s.
@@ -30,12 +30,10 @@ pub struct ImportFn {
     /// Its attributes other than `#[bridge(..)]`.
     pub attrs: Vec<syn::Attribute>,
     pub vis: syn::Visibility,
-    /// The declared signature, patterns made plain names (`_` → `__arg<i>`, no `mut`/`ref`);
-    /// a method's first parameter made `&self`.
-    pub sig: syn::Signature,
-    /// The value each generated parameter binding takes: the user's parameter, or (a
-    /// `&T` of a JS class of the block) its `&JsValue`.
-    pub binds: Vec<TokenStream>,
+    /// The safe function's signature.
+    pub sig: ImportSig,
+    /// The value each generated parameter binding takes, in order.
+    pub binds: Vec<Bind>,
     pub symbol: String,
     pub call: JsCall,
     pub record: RecordSection,
@@ -47,11 +45,43 @@ pub struct ImportFn {
     /// Declared `-> Result<_, JsError>`: a JS exception, and a rejection, is `Err`.
     pub catch: bool,
     /// The safe function's parameter names, in order (what an async import's inner
-    /// call passes on).
+    /// call passes on; a `_` of the declaration is `__arg<i>`).
     pub args: Vec<Ident>,
     /// An async import whose result is not a `JsValue`: `sig` (and the call) return the
     /// `JsValue` the JS function returned, and this converts what it settles with.
     pub settle: Option<Box<Settle>>,
+}
+
+/// The safe function's signature, as data (generate writes it).
+pub enum ImportSig {
+    /// The user's declaration, which generate makes the safe function's: each `_` named
+    /// after `ImportFn::args`, no `mut`/`ref` on a parameter, no `async`, the first
+    /// parameter `&self` when `receiver`; returning the `JsValue` the JS function returned
+    /// (`Result<JsValue, JsError>` when the import catches) when `returns_value` (an async
+    /// import whose `Settle` converts what that settles with).
+    Declared {
+        sig: syn::Signature,
+        receiver: bool,
+        returns_value: bool,
+    },
+    /// `fn __bridge_read() -> T`: a JS static's read.
+    Read(syn::Type),
+    /// `fn __bridge_instance_of(value: &JsValue) -> bool`: a JS class's `instanceof`.
+    InstanceOf,
+    /// `fn __bridge_settle(value: JsValue) <the declared result>`: see [`Settle`].
+    Settle(syn::ReturnType),
+}
+
+/// What the safe function passes the raw import for one parameter.
+pub enum Bind {
+    /// The member's `&self`, lent as its `&JsValue`.
+    Receiver,
+    /// A `&T` of a JS class of the block, lent as its `&JsValue`.
+    Lent(Ident),
+    /// `Option<&T>` of the same: that `&JsValue`, or `undefined` for `None`.
+    LentOrUndefined(Ident),
+    /// The parameter itself.
+    Value(Ident),
 }
 
 /// The second half of an async import declared `-> T` (or `-> Result<T, JsError>`) for a

@@ -1,7 +1,7 @@
 //! `pub type T;`: an imported JS class, its record and its `instanceof` import.
 
 use super::args::{ImportArgs, class_source, item_args, namespace_of};
-use super::function::build;
+use super::function::{Own, own};
 use super::members::{BlockType, Member};
 use crate::model::imports::{ImportFn, JsType};
 use crate::model::refs::TypeRefs;
@@ -118,21 +118,17 @@ fn instance_of(
     if args.structural {
         return Ok(None);
     }
-    let check: syn::ForeignItemFn = syn::parse_quote! {
-        fn __bridge_instance_of(value: &::bridge_runtime::JsValue) -> bool;
-    };
     let member = Member {
         of: ident.clone(),
         form: MemberForm::InstanceOf,
         key: String::new(),
         source,
     };
-    Ok(Some(build(
-        &check,
-        &[],
+    own(
+        Own::InstanceOf,
         args,
-        &[],
-        Some(member),
+        member,
         format!("{rust_name}::instanceof"),
-    )?))
+    )
+    .map(Some)
 }

@@ -5,13 +5,13 @@
 use super::args::{ImportArgs, VALID, class_source, namespace_of, parse_args};
 use super::members::{BlockType, Member, block_type, has_receiver, member_of, optional_block_ref};
 use crate::model::conditional::Configured;
-use crate::model::imports::{ImportFn, Settle};
+use crate::model::imports::{Bind, ImportFn, ImportSig, Settle};
 use crate::model::refs::TypeRefs;
-use crate::model::ty::{TyInfo, plain};
+use crate::model::ty::{Arg, Lower, TyInfo, plain};
 use crate::parse::{attrs, jscall, record, types};
-use bridge_schema::{Import, ImportSource, JsMember, MemberForm, Param, Ty};
-use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use bridge_schema::{Import, ImportSource, JsMember, MemberForm, Param, Scalar, Ty};
+use proc_macro2::{Ident, Span};
+use quote::format_ident;
 use syn::{FnArg, LitStr, Pat, ReturnType};
 
 /// One declared JS function: its `#[bridge(..)]`s (also under `cfg_attr`) taken off,
@@ -86,22 +86,7 @@ pub(super) fn settled(
     rust_name: String,
 ) -> syn::Result<ImportFn> {
     let output = f.sig.output.clone();
-    let catch = match &output {
-        ReturnType::Type(_, t) => jscall::result_of_js_error(t).is_some(),
-        ReturnType::Default => false,
-    };
-    let mut call = f.clone();
-    call.sig.output = if catch {
-        syn::parse_quote! {
-            -> ::core::result::Result<::bridge_runtime::JsValue, ::bridge_runtime::JsError>
-        }
-    } else {
-        syn::parse_quote! { -> ::bridge_runtime::JsValue }
-    };
-    let mut import = build(&call, attrs, args, types, None, rust_name.clone())?;
-    let convert: syn::ForeignItemFn = syn::parse_quote! {
-        fn __bridge_settle(value: ::bridge_runtime::JsValue) #output;
-    };
+    let mut import = declared(f, attrs, args, types, None, rust_name.clone(), true)?;
     let js_name = args
         .js_name
         .as_ref()
@@ -113,7 +98,7 @@ pub(super) fn settled(
         key: String::new(),
         source: class_source(args, &js_name, &namespace_of(args)?),
     };
-    let mut convert = build(&convert, &[], args, types, Some(member), rust_name)?;
+    let mut convert = own(Own::Settle(&output), args, member, rust_name)?;
     convert.member_of = None;
     convert.symbol = bridge_schema::settled_import_symbol(&import.symbol);
     if let bridge_schema::Item::Import(record) = &mut convert.record.record.item {
@@ -144,17 +129,124 @@ pub(super) fn build(
     if sig.asyncness.is_some() && !resolves_to_value(&sig.output) {
         return settled(f, attrs, args, types, rust_name);
     }
-    let what = format!("the JS import `{rust_name}`");
+    declared(f, attrs, args, types, member, rust_name, false)
+}
+
+/// The import of the declared `f`; with `returns_value`, returning the `JsValue` its JS
+/// function returned (an async import's first half, see [`settled`]).
+fn declared(
+    f: &syn::ForeignItemFn,
+    attrs: &[syn::Attribute],
+    args: &ImportArgs,
+    types: &[BlockType],
+    member: Option<Member>,
+    rust_name: String,
+    returns_value: bool,
+) -> syn::Result<ImportFn> {
+    let sig = &f.sig;
     let mut refs = TypeRefs::default();
-    let js_value: syn::Type = syn::parse_quote!(&::bridge_runtime::JsValue);
-    let receives = has_receiver(member.as_ref());
-    let inputs = ImportParams::of(sig, types, receives, &js_value, &mut refs)?;
-    let (ret, ret_ty, catch) = classify_result(&sig.output, &mut refs)?;
+    let receiver = has_receiver(member.as_ref());
+    let inputs = ImportParams::of(sig, types, receiver, &mut refs)?;
+    let ret = if returns_value {
+        (plain(Ty::JsValue), None, catches(&sig.output))
+    } else {
+        classify_result(&sig.output, &mut refs)?
+    };
+    let parts = Parts {
+        sig: ImportSig::Declared {
+            sig: sig.clone(),
+            receiver,
+            returns_value,
+        },
+        vis: f.vis.clone(),
+        attrs: attrs.to_vec(),
+        asynchronous: sig.asyncness.is_some(),
+        inputs,
+        ret,
+        name_span: sig.ident.span(),
+    };
+    assemble(parts, args, member, rust_name, refs)
+}
+
+/// An import the expansion declares itself.
+pub(super) enum Own<'a> {
+    /// A JS static's read, of its type.
+    Read(&'a syn::Type),
+    /// A JS class's `value instanceof T`.
+    InstanceOf,
+    /// An async import's conversion of what its promise settled with to its declared
+    /// result.
+    Settle(&'a ReturnType),
+}
+
+/// The import of `what` (see [`Own`]), a member of `member`, imported as `rust_name`.
+pub(super) fn own(
+    what: Own,
+    args: &ImportArgs,
+    member: Member,
+    rust_name: String,
+) -> syn::Result<ImportFn> {
+    let mut refs = TypeRefs::default();
+    let (sig, value, ret) = match what {
+        Own::Read(ty) => (
+            ImportSig::Read(ty.clone()),
+            None,
+            classify_declared(ty, &mut refs)?,
+        ),
+        Own::InstanceOf => (
+            ImportSig::InstanceOf,
+            Some(Ty::JsValueRef),
+            (plain(Ty::Scalar(Scalar::Bool)), None, false),
+        ),
+        Own::Settle(output) => (
+            ImportSig::Settle(output.clone()),
+            Some(Ty::JsValue),
+            classify_result(output, &mut refs)?,
+        ),
+    };
+    let parts = Parts {
+        sig,
+        vis: syn::Visibility::Inherited,
+        attrs: Vec::new(),
+        asynchronous: false,
+        inputs: value.map(ImportParams::value).unwrap_or_default(),
+        ret,
+        name_span: Span::call_site(),
+    };
+    assemble(parts, args, Some(member), rust_name, refs)
+}
+
+/// An import before its call is checked and its record made.
+struct Parts<'a> {
+    sig: ImportSig,
+    vis: syn::Visibility,
+    attrs: Vec<syn::Attribute>,
+    asynchronous: bool,
+    inputs: ImportParams<'a>,
+    /// The result: classified, as written, and whether it catches (see [`classify_result`]).
+    ret: (TyInfo, Option<&'a syn::Type>, bool),
+    /// What a `js_name = ""` error points at without a `js_name`: the function's name.
+    name_span: Span,
+}
+
+/// The import of `parts` (a member of a class when `member` says so), imported as
+/// `rust_name`, its types' placeholders in `refs`.
+fn assemble(
+    parts: Parts,
+    args: &ImportArgs,
+    member: Option<Member>,
+    rust_name: String,
+    refs: TypeRefs,
+) -> syn::Result<ImportFn> {
+    let Parts { inputs, ret, .. } = parts;
+    let (ret, ret_ty, catch) = ret;
+    let what = format!("the JS import `{rust_name}`");
     let symbol = bridge_schema::import_symbol(&record::crate_name(), &rust_name);
     let typed: Vec<(&TyInfo, &syn::Type)> = inputs.infos.iter().map(|(i, t)| (i, *t)).collect();
     let mut call = jscall::check(&typed, &ret, ret_ty, catch, &what)?;
+    call.args.extend(inputs.own);
     call.arg_names = inputs.params.iter().map(|p| p.name.clone()).collect();
-    let (source, js_member) = source_of(sig, args, member.as_ref(), &rust_name)?;
+    let (source, js_member) = source_of(parts.name_span, args, member.as_ref(), &rust_name)?;
     let record = record::section(
         bridge_schema::Item::Import(Import {
             rust_name,
@@ -167,13 +259,12 @@ pub(super) fn build(
         }),
         refs,
     );
-    let mut rust_sig = safe_signature(sig, receives);
     Ok(ImportFn {
-        attrs: attrs.to_vec(),
-        vis: f.vis.clone(),
-        asynchronous: rust_sig.asyncness.take().is_some(),
+        attrs: parts.attrs,
+        vis: parts.vis,
+        asynchronous: parts.asynchronous,
         catch,
-        sig: rust_sig,
+        sig: parts.sig,
         binds: inputs.binds,
         args: inputs.users,
         settle: None,
@@ -184,25 +275,41 @@ pub(super) fn build(
     })
 }
 
+/// Whether the declared result `output` is `Result<_, JsError>`.
+fn catches(output: &ReturnType) -> bool {
+    match output {
+        ReturnType::Type(_, t) => jscall::result_of_js_error(t).is_some(),
+        ReturnType::Default => false,
+    }
+}
+
 /// The declared result `output`, classified: its type, as written (`None` for `()`; the
 /// `T` of `Result<T, JsError>`), and whether it catches (`Result<_, JsError>`).
 fn classify_result<'a>(
     output: &'a ReturnType,
     refs: &mut TypeRefs,
 ) -> syn::Result<(TyInfo, Option<&'a syn::Type>, bool)> {
-    Ok(match output {
-        ReturnType::Default => (plain(Ty::Unit), None, false),
-        ReturnType::Type(_, t) => match jscall::result_of_js_error(t) {
-            Some(ok) => (types::classify_in(ok, None, refs)?, Some(ok), true),
-            None => (types::classify_in(t, None, refs)?, Some(&**t), false),
-        },
+    match output {
+        ReturnType::Default => Ok((plain(Ty::Unit), None, false)),
+        ReturnType::Type(_, t) => classify_declared(t, refs),
+    }
+}
+
+/// The declared result type `t`, classified (see [`classify_result`]).
+fn classify_declared<'a>(
+    t: &'a syn::Type,
+    refs: &mut TypeRefs,
+) -> syn::Result<(TyInfo, Option<&'a syn::Type>, bool)> {
+    Ok(match jscall::result_of_js_error(t) {
+        Some(ok) => (types::classify_in(ok, None, refs)?, Some(ok), true),
+        None => (types::classify_in(t, None, refs)?, Some(t), false),
     })
 }
 
-/// Where the function `sig` (imported as `rust_name`) lives in JS: its class's member,
+/// Where the function (named at `name_span`, imported as `rust_name`) lives in JS: its class's member,
 /// or the function `js_name` (else its Rust name) under `js_namespace`.
 fn source_of(
-    sig: &syn::Signature,
+    name_span: Span,
     args: &ImportArgs,
     member: Option<&Member>,
     rust_name: &str,
@@ -215,9 +322,7 @@ fn source_of(
     let namespace = namespace_of(args)?;
     if js_name.is_empty() && member.is_none() {
         return Err(syn::Error::new(
-            args.js_name
-                .as_ref()
-                .map_or_else(|| sig.ident.span(), LitStr::span),
+            args.js_name.as_ref().map_or(name_span, LitStr::span),
             "js_name \"\" names no function: give the JS function's name",
         ));
     }
@@ -258,14 +363,16 @@ pub(super) fn check_signature(
     Ok(())
 }
 
-/// An import's parameters, in order: their records, how each is classified (with the
-/// type it was classified as), the user's names and what the call passes for each.
+/// An import's parameters, in order: their records, how each declared one is classified
+/// (with the type it was written as), the expansion's own (see [`own`]), the names the safe
+/// function takes them by and what the call passes for each.
 #[derive(Default)]
 pub(super) struct ImportParams<'a> {
     params: Vec<Param>,
     infos: Vec<(TyInfo, &'a syn::Type)>,
+    own: Vec<Arg>,
     users: Vec<Ident>,
-    binds: Vec<TokenStream>,
+    binds: Vec<Bind>,
 }
 
 impl<'a> ImportParams<'a> {
@@ -274,25 +381,42 @@ impl<'a> ImportParams<'a> {
         sig: &'a syn::Signature,
         types: &[BlockType],
         receives: bool,
-        js_value: &'a syn::Type,
         refs: &mut TypeRefs,
     ) -> syn::Result<Self> {
         let mut inputs = ImportParams::default();
         for (i, arg) in sig.inputs.iter().enumerate() {
-            inputs.push(i, arg, types, i == 0 && receives, js_value, refs)?;
+            inputs.push(i, arg, types, i == 0 && receives, refs)?;
         }
         Ok(inputs)
     }
 
-    /// The parameter `arg`, the `index`th (`receiver`: it is the member's `&self`);
-    /// `js_value` is `&JsValue`, the type a lent JS class value is classified as.
+    /// The one parameter `value` of an import the expansion declares, a `JsValue` or
+    /// `&JsValue` (`ty`), passed as it is.
+    fn value(ty: Ty) -> Self {
+        let name = Ident::new("value", Span::call_site());
+        let lower = match ty {
+            Ty::JsValueRef => Lower::JsValueRef,
+            _ => Lower::JsValue,
+        };
+        ImportParams {
+            params: vec![Param {
+                name: name.to_string(),
+                ty: ty.clone(),
+            }],
+            infos: Vec::new(),
+            own: vec![Arg { ty, lower }],
+            users: vec![name.clone()],
+            binds: vec![Bind::Value(name)],
+        }
+    }
+
+    /// The parameter `arg`, the `index`th (`receiver`: it is the member's `&self`).
     fn push(
         &mut self,
         index: usize,
         arg: &'a FnArg,
         types: &[BlockType],
         receiver: bool,
-        js_value: &'a syn::Type,
         refs: &mut TypeRefs,
     ) -> syn::Result<()> {
         let FnArg::Typed(t) = arg else {
@@ -307,29 +431,22 @@ impl<'a> ImportParams<'a> {
         // `Option<&T>` of the same: lent as that `&JsValue`, or `undefined` for `None`.
         let lent_option = !lent && optional_block_ref(&t.ty, types);
         self.binds.push(match (receiver, lent) {
-            (true, _) => {
-                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(self) }
-            }
-            (false, true) => {
-                quote! { ::core::convert::AsRef::<::bridge_runtime::JsValue>::as_ref(#user) }
-            }
-            (false, false) if lent_option => {
-                quote! { ::bridge_runtime::JsValue::lent_or_undefined(#user) }
-            }
-            (false, false) => quote! { #user },
+            (true, _) => Bind::Receiver,
+            (false, true) => Bind::Lent(user.clone()),
+            (false, false) if lent_option => Bind::LentOrUndefined(user.clone()),
+            (false, false) => Bind::Value(user.clone()),
         });
-        let classified = if lent || lent_option {
-            js_value
+        let info = if lent || lent_option {
+            plain(Ty::JsValueRef)
         } else {
-            &*t.ty
+            types::classify_in(&t.ty, None, refs)?
         };
-        let info = types::classify_in(classified, None, refs)?;
         self.params.push(Param {
             name: attrs::camel_case(js),
             ty: info.ty.clone(),
         });
         self.users.push(user);
-        self.infos.push((info, classified));
+        self.infos.push((info, &*t.ty));
         Ok(())
     }
 }
@@ -351,31 +468,4 @@ fn user_name(pat: &Pat, index: usize) -> syn::Result<Ident> {
             ),
         )),
     }
-}
-
-/// The safe function's signature: the declared one without the `mut` and `ref` of its
-/// parameters, `_` named, and `&self` first when it has a receiver.
-pub(super) fn safe_signature(sig: &syn::Signature, receiver: bool) -> syn::Signature {
-    let mut rust_sig = sig.clone();
-    for (pos, input) in rust_sig.inputs.iter_mut().enumerate() {
-        // The body is generated, so `mut` and `ref` of the declaration have nothing to
-        // act on (`ref` would even change the type the body lowers).
-        if let FnArg::Typed(t) = input {
-            match &mut *t.pat {
-                Pat::Wild(_) => {
-                    let ident = format_ident!("__arg{}", pos);
-                    *t.pat = syn::parse_quote!(#ident);
-                }
-                Pat::Ident(p) => {
-                    p.by_ref = None;
-                    p.mutability = None;
-                }
-                _ => {}
-            }
-        }
-    }
-    if receiver && let Some(first) = rust_sig.inputs.first_mut() {
-        *first = syn::parse_quote!(&self);
-    }
-    rust_sig
 }

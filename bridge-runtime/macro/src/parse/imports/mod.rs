@@ -66,7 +66,7 @@ pub fn imports(attr: TokenStream, block: syn::ItemForeignMod) -> syn::Result<Imp
                 Ok(f) => fns.push(f),
                 Err(e) => note(e),
             },
-            ForeignItem::Static(st) => match js_static(st, &block_args, &block_types) {
+            ForeignItem::Static(st) => match js_static(st, &block_args) {
                 Ok(st) => statics.push(st),
                 Err(e) => note(e),
             },

@@ -1,8 +1,8 @@
 //! `static NAME: T;`: a JS value read once, on first use.
 
 use super::args::{ImportArgs, class_source, item_args, namespace_of};
-use super::function::build;
-use super::members::{BlockType, Member};
+use super::function::{Own, own};
+use super::members::Member;
 use crate::model::imports::JsStaticItem;
 use bridge_schema::MemberForm;
 use syn::LitStr;
@@ -11,7 +11,6 @@ use syn::LitStr;
 pub(super) fn js_static(
     st: &syn::ForeignItemStatic,
     block_args: &ImportArgs,
-    types: &[BlockType],
 ) -> syn::Result<JsStaticItem> {
     if let syn::StaticMutability::Mut(m) = &st.mutability {
         return Err(syn::Error::new_spanned(
@@ -48,14 +47,13 @@ pub(super) fn js_static(
     }
     let namespace = namespace_of(&args)?;
     let ty = &st.ty;
-    let read: syn::ForeignItemFn = syn::parse_quote! { fn __bridge_read() -> #ty; };
     let member = Member {
         of: ident.clone(),
         form: MemberForm::Value,
         key: js_name.clone(),
         source: class_source(&args, &js_name, &namespace),
     };
-    let mut read = build(&read, &[], &args, types, Some(member), rust_name)
+    let mut read = own(Own::Read(ty), &args, member, rust_name)
         .map_err(|e| syn::Error::new_spanned(ty, e.to_string()))?;
     read.member_of = None;
     Ok(JsStaticItem {
