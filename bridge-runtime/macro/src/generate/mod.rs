@@ -4,6 +4,7 @@
 //! [`model`]: crate::model
 
 mod abi;
+mod asyncs;
 mod callback;
 mod class;
 mod configured;

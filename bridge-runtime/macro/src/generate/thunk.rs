@@ -10,6 +10,7 @@
 //! name), so `next()` is a direct call into the iterator, no `call_indirect`.
 
 use super::abi::{self, scalar};
+use super::asyncs;
 use super::callback;
 use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
 use crate::model::thunk::{Receiver, ThunkSpec};
@@ -28,7 +29,7 @@ pub fn thunk(spec: &ThunkSpec) -> TokenStream {
     let (value, after) = result(spec, call(spec, &args));
     let closure = returned_closure(spec, args.len());
     let asynchronous = spec.asynchronous.as_ref().map(|a| {
-        let items = &a.items;
+        let items = asyncs::helpers(&a.helpers);
         let finish = thunk(&a.finish);
         quote! { #items #finish }
     });

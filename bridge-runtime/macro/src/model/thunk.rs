@@ -49,5 +49,23 @@ pub struct AsyncParts {
     /// The finish thunk: `(task: u32) -> R`, `R` the function's return type.
     pub finish: ThunkSpec,
     /// The start and finish helpers the two thunks call.
-    pub items: TokenStream,
+    pub helpers: AsyncHelpers,
+}
+
+/// The helpers of an async export (outside the impl block): `start(this, params..) -> u32`
+/// starts the task of `callee`'s future, `finish(task: u32) -> output` hands over its
+/// output.
+pub struct AsyncHelpers {
+    pub start: Ident,
+    pub finish: Ident,
+    /// The async function (the export's `ThunkSpec::callee`).
+    pub callee: TokenStream,
+    /// The type of its `this: Handle<Self>`, as declared, if it takes one.
+    pub this: Option<syn::Type>,
+    /// The types of its other parameters, as declared.
+    pub params: Vec<syn::Type>,
+    /// Its result, as declared.
+    pub output: syn::ReturnType,
+    /// The class it is a member of: `Self` in the declared types is spelled as it.
+    pub self_ty: Option<syn::Type>,
 }

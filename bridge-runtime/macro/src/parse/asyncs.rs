@@ -7,12 +7,12 @@ use super::attrs::MemberRole;
 use super::position::Position;
 use super::types::{self, is_handle, names_self};
 use crate::model::refs::TypeRefs;
-use crate::model::thunk::{AsyncParts, Receiver, ThunkSpec};
+use crate::model::thunk::{AsyncHelpers, AsyncParts, Receiver, ThunkSpec};
 use crate::model::ty::plain;
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
-use syn::{FnArg, ReturnType, Signature, Type};
+use syn::{FnArg, Signature, Type};
 
 /// The receiver of an async member: none (a static) or an owned `this: Handle<Self>`.
 pub fn receiver(
@@ -137,26 +137,6 @@ fn has_reference(tokens: TokenStream) -> bool {
     })
 }
 
-/// `Self` spelled as the class (the helpers live outside the impl block).
-fn without_self(tokens: TokenStream, self_ty: Option<&Type>) -> TokenStream {
-    let Some(self_ty) = self_ty else {
-        return tokens;
-    };
-    tokens
-        .into_iter()
-        .map(|t| match t {
-            TokenTree::Ident(i) if i == "Self" => self_ty.to_token_stream(),
-            TokenTree::Group(g) => {
-                let mut out =
-                    proc_macro2::Group::new(g.delimiter(), without_self(g.stream(), Some(self_ty)));
-                out.set_span(g.span());
-                TokenTree::Group(out).into_token_stream()
-            }
-            other => other.into_token_stream(),
-        })
-        .collect()
-}
-
 /// The sync thunk `spec` of an async function made its start thunk (same parameters,
 /// returning the task id), with the finish thunk and both helpers.
 pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> ThunkSpec {
@@ -175,28 +155,14 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
         Receiver::Handle => (Some(typed[0]), &typed[1..]),
         _ => (None, &typed[..]),
     };
-    let fix = |t: &Type| without_self(t.to_token_stream(), self_ty);
-    let this_param = this.map(|t| {
-        let ty = fix(&t.ty);
-        quote! { __this: &#ty, }
-    });
-    let this_arg = this.map(|_| quote! { ::core::clone::Clone::clone(__this), });
-    let names: Vec<_> = (0..rest.len()).map(|i| format_ident!("__a{}", i)).collect();
-    let tys = rest.iter().map(|t| fix(&t.ty));
-    let callee = &spec.callee;
-    let ret_ty = match &sig.output {
-        ReturnType::Default => quote! { () },
-        ReturnType::Type(_, t) => fix(t),
-    };
-    let items = quote! {
-        #[allow(non_snake_case, clippy::all)]
-        fn #start(#this_param #(#names: #tys),*) -> u32 {
-            ::bridge_runtime::abi::start_task(#callee(#this_arg #(#names),*))
-        }
-        #[allow(non_snake_case, clippy::all)]
-        fn #finish(task: u32) -> #ret_ty {
-            ::bridge_runtime::abi::finish_task::<#ret_ty>(task)
-        }
+    let helpers = AsyncHelpers {
+        start: start.clone(),
+        finish: finish.clone(),
+        callee: spec.callee.clone(),
+        this: this.map(|t| (*t.ty).clone()),
+        params: rest.iter().map(|t| (*t.ty).clone()).collect(),
+        output: sig.output.clone(),
+        self_ty: self_ty.cloned(),
     };
     let finish_spec = ThunkSpec {
         symbol: bridge_schema::async_finish_export(&spec.symbol),
@@ -216,7 +182,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
         ret: plain(Ty::Scalar(Scalar::U32)),
         asynchronous: Some(Box::new(AsyncParts {
             finish: finish_spec,
-            items,
+            helpers,
         })),
         ..spec
     }
