@@ -131,7 +131,7 @@ pub fn on_wire(ty: &Ty, site: Site) -> bool {
     match site {
         Site::ExportParam | Site::ExportResult => ty.travels_on_wire(),
         Site::JsArg | Site::JsResult => match ty {
-            Ty::Vec(_) | Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => true,
+            Ty::Vec(_) => true,
             Ty::Option(inner) => {
                 Scalar::of(inner).is_none()
                     && !matches!(
@@ -139,7 +139,9 @@ pub fn on_wire(ty: &Ty, site: Site) -> bool {
                         Ty::Str | Ty::String | Ty::Named(_) | Ty::Callback(_)
                     )
             }
-            _ => false,
+            // What is on the wire at every site (tuples, maps, sets, 128-bit integers):
+            // a new wire type needs no line here.
+            other => other.travels_on_wire(),
         },
     }
 }
