@@ -38,7 +38,7 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
     // Every workspace the repo has (the root one, fixtures/, the bench peer, the demo...).
     phases.run("fmt", || fmt::check(&fixtures::project_root()))?;
     // Parses the sources only (well under a second): no function over 100 lines, at most 10
-    // over 60 in cargo-bridge, xtask and the bench (the macro and runtime are reported only).
+    // over 60 in all the crates together.
     phases.run("fn-lengths", || fn_lengths::run(&fixtures::project_root()))?;
     clippy::wasm_target(sh)?;
     cargo_tests(sh, phases, installs.debian, installs.wasm_bindgen)?;
