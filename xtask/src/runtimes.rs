@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 use xshell::{Shell, cmd};
 
 /// Suites Deno and Bun run unchanged: classes, identity in the three modes, pools,
-/// records, errors and panics, imports, callbacks and closures, worker_threads. Left out:
+/// records, errors and panics, imports, callbacks and closures, worker_threads, the ported
+/// wasm-bindgen tests (`ported`, `structural`; `inspect` too: both have `node:util`), `this`
+/// in free functions, untagged unions, mixed signatures. Left out:
 /// the slow ones Node runs already (bench, model-fuzz, debug), and the ones that check
 /// Node itself (`--expose-gc` in `process.execArgv`, spawning `node`, npm pack).
 /// `cargo xtask test` runs [`QUICK_SUITES`]; `cargo xtask test-runtimes --all` all of these.
@@ -62,15 +64,28 @@ const SUITES: &[(&str, &[&str])] = &[
             "moves",
         ],
     ),
-    ("classes", &["fields", "members", "weak", "moves"]),
+    (
+        "classes",
+        &["fields", "members", "weak", "moves", "ported", "inspect"],
+    ),
     ("closures", &["lent", "once", "optional", "owned"]),
     ("collections", &["buffers", "views"]),
     ("iterators", &["items", "trees"]),
     (
         "js-classes",
-        &["classes", "statics", "class-values", "build-values"],
+        &[
+            "classes",
+            "statics",
+            "class-values",
+            "build-values",
+            "structural",
+            "this-fns",
+        ],
     ),
-    ("shapes", &["maps", "tuples", "map_keys"]),
+    ("shapes", &["maps", "tuples", "map_keys", "unions"]),
+    // Mixed signatures: #[bridge] items taking and returning #[wasm_bindgen] values.
+    ("wasm-bindgen", &["mixed"]),
+    ("moved-class/after", &["api", "reentrancy"]),
 ];
 
 /// The representative subset of [`SUITES`] `cargo xtask test` runs in Deno and Bun (each
