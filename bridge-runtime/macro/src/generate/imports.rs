@@ -12,7 +12,7 @@
 //! sync import's). Statics are `JsStatic`s.
 
 use super::{jscall, record, thunk};
-use crate::model::conditional::Configured;
+use crate::model::conditional::{Cfg, Configured};
 use crate::model::imports::{Bind, ImportFn, ImportSig, Imports, JsStaticItem, JsType};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -49,7 +49,7 @@ pub fn imports(imports: &Imports) -> TokenStream {
 
 /// The safe function and record of `f`, under `#[cfg(cfg)]` if given; a member of a JS
 /// class in an `impl` of it.
-fn import_fn(f: &ImportFn, cfg: Option<&TokenStream>) -> TokenStream {
+fn import_fn(f: &ImportFn, cfg: Option<&Cfg>) -> TokenStream {
     let cfg = cfg.map(|c| quote! { #[cfg(#c)] });
     let function = function(f);
     let record = record::emit(&f.record);

@@ -6,8 +6,7 @@
 //! lists every combination of an item's predicates and `per_configuration` parses the item
 //! once per combination (`model::conditional`).
 
-use crate::model::conditional::Configured;
-use proc_macro2::TokenStream;
+use crate::model::conditional::{Cfg, Configured};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Lit};
 
@@ -361,7 +360,7 @@ fn set_name(
 /// One `#[bridge(...)]` helper attribute, and the `cfg` predicate under which it applies
 /// (`#[cfg_attr(p, bridge(...))]`, nested ones joined with `all`).
 pub struct BridgeAttr {
-    pub cond: Option<TokenStream>,
+    pub cond: Option<Cfg>,
     pub attr: syn::Attribute,
 }
 
@@ -391,7 +390,7 @@ pub fn take_bridge_attrs(attrs: &mut Vec<syn::Attribute>) -> syn::Result<Vec<Bri
 fn split_cfg_attr(
     attr: &syn::Attribute,
     meta: &syn::Meta,
-    outer: &[TokenStream],
+    outer: &[syn::Meta],
     taken: &mut Vec<BridgeAttr>,
     rest: &mut Vec<syn::Attribute>,
 ) -> syn::Result<()> {
@@ -409,8 +408,13 @@ fn split_cfg_attr(
         Ok((pred, metas))
     })?;
     let mut preds = outer.to_vec();
-    preds.push(quote::quote!(#pred));
-    let cond = quote::quote!(all(#(#preds),*));
+    preds.push(pred);
+    let cond = Cfg::All(
+        preds
+            .iter()
+            .map(|p| Cfg::Pred(Box::new(p.clone())))
+            .collect(),
+    );
     let mut others = Vec::new();
     for m in metas {
         if m.path().is_ident("bridge") {
@@ -430,7 +434,8 @@ fn split_cfg_attr(
         }
     }
     if !others.is_empty() {
-        rest.push(syn::parse_quote!(#[cfg_attr(#cond, #(#others),*)]));
+        // The item keeps them under the same predicates (the user's tokens, re-joined).
+        rest.push(syn::parse_quote!(#[cfg_attr(all(#(#preds),*), #(#others),*)]));
     }
     Ok(())
 }
@@ -438,7 +443,7 @@ fn split_cfg_attr(
 /// One configuration of an item's conditional bridge attributes: the `cfg` predicate
 /// that selects it (`None`: the item has none) and the attributes that apply in it.
 pub struct Configuration {
-    pub cfg: Option<TokenStream>,
+    pub cfg: Option<Cfg>,
     pub attrs: Vec<syn::Attribute>,
     /// Where each of `attrs` is in the list given to [`configurations`].
     pub indices: Vec<usize>,
@@ -486,14 +491,14 @@ pub fn configurations(taken: &[BridgeAttr]) -> syn::Result<Vec<Configuration>> {
                         attrs.push(a.attr.clone());
                         indices.push(i);
                     } else {
-                        preds.push(quote::quote!(not(#cond)));
+                        preds.push(Cfg::Not(Box::new(cond.clone())));
                     }
                     index += 1;
                 }
             }
         }
         out.push(Configuration {
-            cfg: Some(quote::quote!(all(#(#preds),*))),
+            cfg: Some(Cfg::All(preds)),
             attrs,
             indices,
         });

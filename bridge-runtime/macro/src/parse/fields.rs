@@ -9,7 +9,7 @@ use super::attrs::{self, MemberArgs, MemberRole};
 use super::functions::MemberFn;
 use super::names;
 use super::record;
-use crate::model::conditional::Configured;
+use crate::model::conditional::{Cfg, Configured};
 use crate::model::functions::{ImplBlock, Member, OwnExport};
 use crate::model::refs::TypeRefs;
 use bridge_schema::FunctionKind;
@@ -276,7 +276,7 @@ impl Field {
         &self,
         role: MemberRole,
         m: &MemberFn,
-        per: &[(proc_macro2::TokenStream, syn::Result<FieldArgs>)],
+        per: &[(Cfg, syn::Result<FieldArgs>)],
     ) -> Configured<Option<OwnExport>> {
         let configured = per
             .iter()
