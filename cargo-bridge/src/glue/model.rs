@@ -113,6 +113,10 @@ pub struct ClassView {
     pub type_id: String,
     /// Wasm exports of the class, as JS string literals.
     pub exports: ClassExportsView,
+    /// Its members' exports, bound by names local to the class's glue (`$own<N>`,
+    /// numbered per class: the same text in every class's copy, which gzip can reuse;
+    /// issue 48). Set by [`GlueModel::number_functions`].
+    pub bindings: Vec<ExportBinding>,
     pub doc: Vec<String>,
     pub constructor: Option<FnView>,
     pub methods: Vec<FnView>,
@@ -235,7 +239,7 @@ impl GlueModel {
             .flat_map(|f| f.params.iter_mut());
         for p in params {
             if let Some(c) = &mut p.closure {
-                bind_export(&mut c.call, &mut self.exports);
+                bind_export(&mut c.call, &mut self.exports, "$export");
                 c.var = format!("$closure{}", self.closures.len());
                 self.flat |=
                     c.call.ret.flat || c.call.params.iter().any(|p| p.ty.flat_param.is_some());
@@ -246,39 +250,28 @@ impl GlueModel {
         self.js = js;
     }
 
-    /// Gives each function its export binding (listed in `exports`) and each
-    /// closure-returning function's [`ClosureView`] its glue binding (listed in `closures`,
-    /// rendered before the classes and functions that use them).
+    /// Gives each function its export binding and each closure-returning function's
+    /// [`ClosureView`] its glue binding (listed in `closures`, rendered before the classes
+    /// and functions that use them). A class member's export is bound by a name local to
+    /// the class's glue, numbered per class (`ClassView::bindings`); every other export by
+    /// a module binding (`exports`).
     fn number_functions(mut self) -> Self {
-        let mut closures = Vec::new();
-        let mut exports = Vec::new();
-        let mut finishes = Vec::new();
-        let mut flat = false;
-        let mut borrows = false;
-        for f in self.fns_mut() {
-            flat |= f.ret.flat || f.params.iter().any(|p| p.ty.flat_param.is_some());
-            borrows |= !f.borrows.is_empty();
-            bind_export(f, &mut exports);
-            if let Some(c) = &mut f.closure {
-                bind_export(&mut c.call, &mut exports);
-                c.var = format!("$closure{}", closures.len());
-                flat |= c.call.ret.flat || c.call.params.iter().any(|p| p.ty.flat_param.is_some());
-                borrows |= !c.call.borrows.is_empty();
-                closures.push((**c).clone());
-            }
-            if let Some(fin) = &mut f.finish {
-                bind_export(&mut fin.call, &mut exports);
-                fin.var = format!("$finish{}", finishes.len());
-                flat |= fin.call.ret.flat;
-                borrows |= !fin.call.borrows.is_empty();
-                finishes.push((**fin).clone());
-            }
+        let mut numbering = Numbering::default();
+        for f in &mut self.functions {
+            numbering.function(f, None);
         }
-        self.closures = closures;
-        self.finishes = finishes;
-        self.flat = flat;
-        self.borrows = borrows;
-        self.exports = exports;
+        for class in &mut self.classes {
+            let mut own = Vec::new();
+            for f in class_members_mut(class) {
+                numbering.function(f, Some(&mut own));
+            }
+            class.bindings = own;
+        }
+        self.closures = numbering.closures;
+        self.finishes = numbering.finishes;
+        self.flat = numbering.flat;
+        self.borrows = numbering.borrows;
+        self.exports = numbering.exports;
         self
     }
 
@@ -351,23 +344,64 @@ impl GlueModel {
     fn fns_mut(&mut self) -> impl Iterator<Item = &mut FnView> {
         self.functions
             .iter_mut()
-            .chain(self.classes.iter_mut().flat_map(|c| {
-                c.constructor
-                    .iter_mut()
-                    .chain(c.methods.iter_mut())
-                    .chain(c.statics.iter_mut())
-                    .chain(
-                        c.properties
-                            .iter_mut()
-                            .flat_map(|p| p.getter.iter_mut().chain(p.setter.iter_mut())),
-                    )
-            }))
+            .chain(self.classes.iter_mut().flat_map(class_members_mut))
     }
 }
 
-/// Binds `f`'s export to the next `$export<N>` (listed in `exports`).
-fn bind_export(f: &mut FnView, exports: &mut Vec<ExportBinding>) {
-    let var = format!("$export{}", exports.len());
+/// A class's export functions: its constructor, methods, statics, getters and setters.
+fn class_members_mut(c: &mut ClassView) -> impl Iterator<Item = &mut FnView> {
+    c.constructor
+        .iter_mut()
+        .chain(c.methods.iter_mut())
+        .chain(c.statics.iter_mut())
+        .chain(
+            c.properties
+                .iter_mut()
+                .flat_map(|p| p.getter.iter_mut().chain(p.setter.iter_mut())),
+        )
+}
+
+/// What [`GlueModel::number_functions`] collects while it binds each export.
+#[derive(Default)]
+struct Numbering {
+    closures: Vec<ClosureView>,
+    exports: Vec<ExportBinding>,
+    finishes: Vec<FinishView>,
+    flat: bool,
+    borrows: bool,
+}
+
+impl Numbering {
+    /// Binds `f`'s export (to the next of `own`, its class's, if given) and those of the
+    /// closure it returns and the finish call of an async one (module bindings: their glue
+    /// is rendered at module level).
+    fn function(&mut self, f: &mut FnView, own: Option<&mut Vec<ExportBinding>>) {
+        self.flat |= f.ret.flat || f.params.iter().any(|p| p.ty.flat_param.is_some());
+        self.borrows |= !f.borrows.is_empty();
+        match own {
+            Some(own) => bind_export(f, own, "$own"),
+            None => bind_export(f, &mut self.exports, "$export"),
+        }
+        if let Some(c) = &mut f.closure {
+            bind_export(&mut c.call, &mut self.exports, "$export");
+            c.var = format!("$closure{}", self.closures.len());
+            self.flat |= c.call.ret.flat || c.call.params.iter().any(|p| p.ty.flat_param.is_some());
+            self.borrows |= !c.call.borrows.is_empty();
+            self.closures.push((**c).clone());
+        }
+        if let Some(fin) = &mut f.finish {
+            bind_export(&mut fin.call, &mut self.exports, "$export");
+            fin.var = format!("$finish{}", self.finishes.len());
+            self.flat |= fin.call.ret.flat;
+            self.borrows |= !fin.call.borrows.is_empty();
+            self.finishes.push((**fin).clone());
+        }
+    }
+}
+
+/// Binds `f`'s export to the next `<prefix><N>` (listed in `exports`).
+fn bind_export(f: &mut FnView, exports: &mut Vec<ExportBinding>, prefix: &str) {
+    let var = format!("{prefix}{}", exports.len());
     exports.push(ExportBinding {
         var: var.clone(),
         symbol: f.symbol.clone(),
@@ -420,7 +454,48 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
             || properties.iter().any(|p| !p.is_static && p.name == name)
     };
     let free = !own_member("free");
-    let inspect = class.inspectable.then(|| InspectView {
+    let inspect = class
+        .inspectable
+        .then(|| inspect_view(&properties, own_member));
+    // Until `seal_iterators` says which are sealed, every iterator is guarded.
+    ClassView {
+        name: class.name.clone(),
+        // A class expression's own name is a binding inside its body: not for names the
+        // body's code could mean otherwise.
+        bindable: bridge_schema::js::is_bindable(&class.name),
+        key: js_string(&class.name),
+        ts_plain: ts::plain(&class.name),
+        mode: plan.mode.as_str(),
+        crate_name: class.crate_name.clone(),
+        type_id: js_string(&class.type_id),
+        exports: class_exports(&class.type_id),
+        bindings: Vec::new(),
+        doc: doc_lines(&class.doc),
+        constructor: of_kind(FunctionKind::Constructor).into_iter().next(),
+        methods,
+        statics: of_kind(FunctionKind::Static),
+        properties,
+        iterates,
+        iterates_sealed: false,
+        free,
+        inspect,
+    }
+}
+
+/// The runtime's per-class exports of the class of `type_id`.
+fn class_exports(type_id: &str) -> ClassExportsView {
+    ClassExportsView {
+        drop_ref: js_string(&bridge_schema::drop_ref_export(type_id)),
+        retain: js_string(&bridge_schema::retain_export(type_id)),
+        release_wrapper: js_string(&bridge_schema::release_wrapper_export(type_id)),
+        table_len: js_string(&bridge_schema::identity_table_len_export(type_id)),
+    }
+}
+
+/// An inspectable class's `toJSON()`, `toString()` and readable properties; `own_member`:
+/// the class has an instance member of that name (which wins over the generated one).
+fn inspect_view(properties: &[PropertyView], own_member: impl Fn(&str) -> bool) -> InspectView {
+    InspectView {
         to_json: !own_member("toJSON"),
         to_string: !own_member("toString"),
         readable: properties
@@ -435,33 +510,6 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
                 })
             })
             .collect(),
-    });
-    // Until `seal_iterators` says which are sealed, every iterator is guarded.
-    ClassView {
-        name: class.name.clone(),
-        // A class expression's own name is a binding inside its body: not for names the
-        // body's code could mean otherwise.
-        bindable: bridge_schema::js::is_bindable(&class.name),
-        key: js_string(&class.name),
-        ts_plain: ts::plain(&class.name),
-        mode: plan.mode.as_str(),
-        crate_name: class.crate_name.clone(),
-        type_id: js_string(&class.type_id),
-        exports: ClassExportsView {
-            drop_ref: js_string(&bridge_schema::drop_ref_export(&class.type_id)),
-            retain: js_string(&bridge_schema::retain_export(&class.type_id)),
-            release_wrapper: js_string(&bridge_schema::release_wrapper_export(&class.type_id)),
-            table_len: js_string(&bridge_schema::identity_table_len_export(&class.type_id)),
-        },
-        doc: doc_lines(&class.doc),
-        constructor: of_kind(FunctionKind::Constructor).into_iter().next(),
-        methods,
-        statics: of_kind(FunctionKind::Static),
-        properties,
-        iterates,
-        iterates_sealed: false,
-        free,
-        inspect,
     }
 }
 
