@@ -62,8 +62,8 @@ impl<T> NotExtern for ExternProbe<T> {}
     message = "`{Self}` is not a #[bridge] class",
     label = "only a #[bridge] struct (a class) can be borrowed or held in a Handle across the boundary",
     note = "records and enums cross by value: take `{Self}`, not `&{Self}`, `&mut {Self}` or `Handle<{Self}>`; \
-            so do wasm-bindgen types (#[wasm_bindgen] structs and enums, imported types) in a \
-            #[bridge] signature. `&JsValue` and `Handle<C>` are known by those names: write \
+            so do wasm-bindgen enums and imported types in a #[bridge] signature (a \
+            #[wasm_bindgen] struct may also be borrowed). `&JsValue` and `Handle<C>` are known by those names: write \
             them so, not as a type alias or `use .. as` rename (an owned `JsValue` may be renamed)"
 )]
 pub unsafe trait BridgeClass: BridgeType + Sized {

@@ -41,4 +41,4 @@ pub use statics::JsStatic;
 pub use value::{JsType, JsValue};
 #[cfg(feature = "wasm-bindgen")]
 #[doc(hidden)]
-pub use wbg_types::{WASM_BINDGEN_TYPE_ID, WasmBindgenType};
+pub use wbg_types::{WASM_BINDGEN_TYPE_ID, WasmBindgenStruct, WasmBindgenType, WbgArgBorrow};

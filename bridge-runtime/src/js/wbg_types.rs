@@ -34,10 +34,12 @@
 //! `wasm_bindgen/types.rs`).
 
 use super::JsValue;
+use crate::abi::{ArgProbe, ArgSite, BridgeError, Result, throw_after_guards};
+use crate::text::concat;
 use crate::types::{BridgeType, ExternProbe, FromJs, IntoJs};
 use bridge_schema::WasmBindgenKind;
-use wasm_bindgen::__rt::WasmPtr;
-use wasm_bindgen::convert::{FromWasmAbi, TryFromJsValue};
+use wasm_bindgen::__rt::{WasmPtr, WasmRefCell};
+use wasm_bindgen::convert::{FromWasmAbi, RefFromWasmAbi, RefMutFromWasmAbi, TryFromJsValue};
 
 /// What every wasm-bindgen type is to `#[bridge]`: converted by wasm-bindgen from and to
 /// its `JsValue`, and from its own ABI value as an export's parameter.
@@ -175,6 +177,115 @@ fn from_value<T: WasmBindgenType>(idx: u32) -> T {
         Ok(v) => v,
         Err(_) => refused(core::any::type_name::<T>()),
     }
+}
+
+/// `&T` and `&mut T` of a `#[wasm_bindgen]` struct as an export's parameter: the glue
+/// lends the object's pointer (checked an instance, not freed; it keeps it) and
+/// wasm-bindgen's `RefFromWasmAbi` borrows it for the call, its own borrow flag refusing
+/// an aliased `&mut` (the same object twice, or one a running call holds). Found before
+/// [`ArgProbe`]'s inherent methods (bridge classes) by method lookup; the macro calls the
+/// same names either way. Its anchor ends the borrow when the thunk drops it; the glue has
+/// nothing to end (`<type>$peek` is 0), so a trap that skips the drop leaves the object
+/// borrowed (and its count leaked), as a trap in wasm-bindgen's own exports does.
+#[doc(hidden)]
+pub trait WbgArgBorrow {
+    type Ref;
+    type RefMut;
+    /// # Safety
+    /// `word` is what the glue passes: the pointer of a live object of this class.
+    unsafe fn borrow_arg(self, word: u32, site: &ArgSite) -> Result<Self::Ref>;
+    /// # Safety
+    /// As [`WbgArgBorrow::borrow_arg`].
+    unsafe fn borrow_mut_arg(self, word: u32, site: &ArgSite) -> Result<Self::RefMut>;
+    /// # Safety
+    /// As [`WbgArgBorrow::borrow_arg`], and nothing borrowed or owned by the thunk yet.
+    unsafe fn borrow_first_arg(self, word: u32, site: &'static ArgSite) -> Self::Ref;
+    /// # Safety
+    /// As [`WbgArgBorrow::borrow_first_arg`].
+    unsafe fn borrow_mut_first_arg(self, word: u32, site: &'static ArgSite) -> Self::RefMut;
+}
+
+/// A `#[wasm_bindgen]` struct (its ABI is a pointer to its `WasmRefCell`).
+pub trait WasmBindgenStruct:
+    WasmBindgenType
+    + RefFromWasmAbi<Abi = WasmPtr<WasmRefCell<Self>>>
+    + RefMutFromWasmAbi<Abi = WasmPtr<WasmRefCell<Self>>>
+{
+}
+
+impl<T> WasmBindgenStruct for T where
+    T: WasmBindgenType
+        + RefFromWasmAbi<Abi = WasmPtr<WasmRefCell<T>>>
+        + RefMutFromWasmAbi<Abi = WasmPtr<WasmRefCell<T>>>
+{
+}
+
+impl<T: WasmBindgenStruct, const I: u32> WbgArgBorrow for &&ArgProbe<T, I> {
+    type Ref = <T as RefFromWasmAbi>::Anchor;
+    type RefMut = <T as RefMutFromWasmAbi>::Anchor;
+
+    #[inline]
+    unsafe fn borrow_arg(self, word: u32, site: &ArgSite) -> Result<Self::Ref> {
+        // SAFETY: the glue passed a live object's pointer (or 0, refused).
+        unsafe { T::try_ref_from_abi(WasmPtr::from_usize(word as usize)) }
+            .map_err(|why| not_lent::<T>(site, why, false))
+    }
+
+    #[inline]
+    unsafe fn borrow_mut_arg(self, word: u32, site: &ArgSite) -> Result<Self::RefMut> {
+        // SAFETY: as above.
+        unsafe { T::try_ref_mut_from_abi(WasmPtr::from_usize(word as usize)) }
+            .map_err(|why| not_lent::<T>(site, why, true))
+    }
+
+    #[inline]
+    unsafe fn borrow_first_arg(self, word: u32, site: &'static ArgSite) -> Self::Ref {
+        // SAFETY: forwarded contract.
+        match unsafe { self.borrow_arg(word, site) } {
+            Ok(anchor) => anchor,
+            // Nothing is held yet: throwing skips nothing.
+            Err(e) => throw_after_guards(|| e),
+        }
+    }
+
+    #[inline]
+    unsafe fn borrow_mut_first_arg(self, word: u32, site: &'static ArgSite) -> Self::RefMut {
+        // SAFETY: forwarded contract.
+        match unsafe { self.borrow_mut_arg(word, site) } {
+            Ok(anchor) => anchor,
+            Err(e) => throw_after_guards(|| e),
+        }
+    }
+}
+
+/// The `Error` of a wasm-bindgen struct wasm-bindgen would not lend.
+#[cold]
+#[inline(never)]
+fn not_lent<T>(site: &ArgSite, why: &str, exclusive: bool) -> BridgeError {
+    let full = core::any::type_name::<T>();
+    let name = full.rsplit("::").next().unwrap_or(full);
+    let state = if why == wasm_bindgen::__rt::BORROW_ERROR {
+        if exclusive {
+            "is borrowed elsewhere (the same object passed twice, or a call still running holds it), so it cannot be borrowed mutably"
+        } else {
+            "is mutably borrowed elsewhere (the same object passed twice, or a call still running holds it)"
+        }
+    } else {
+        "was freed or moved into Rust"
+    };
+    let dot = if site.class.is_empty() { "" } else { "." };
+    BridgeError::new(concat(&[
+        "`",
+        site.class,
+        dot,
+        site.member,
+        "` cannot borrow `",
+        site.param,
+        "`: the ",
+        name,
+        " ",
+        state,
+    ]))
 }
 
 /// An imported JS type (the record says so: its `.d.ts` name is its `typescript_type`).

@@ -428,16 +428,21 @@ fn js_types(
             path: super::text::js_text(&path),
             rust_name: def.rust_name.clone(),
             wasm_bindgen: bridge_schema::wasm_bindgen_type(&def.type_id).is_some(),
-            wbg_kind: match bridge_schema::wasm_bindgen_type(&def.type_id).map(|t| t.kind) {
-                Some(WasmBindgenKind::Class) => "class",
-                Some(WasmBindgenKind::Number) => "number",
-                Some(WasmBindgenKind::Value) => "value",
-                None => "",
-            },
+            wbg_kind: wbg_kind(&def.type_id),
             structural: false,
         });
     }
     (types, type_imports)
+}
+
+/// [`JsTypeView::wbg_kind`] of the type `type_id`.
+fn wbg_kind(type_id: &str) -> &'static str {
+    match bridge_schema::wasm_bindgen_type(type_id).map(|t| t.kind) {
+        Some(WasmBindgenKind::Class) => "class",
+        Some(WasmBindgenKind::Number) => "number",
+        Some(WasmBindgenKind::Value) => "value",
+        None => "",
+    }
 }
 
 /// A global class's constructor expression, name and path (as messages show them).

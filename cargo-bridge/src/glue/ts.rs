@@ -63,7 +63,10 @@ fn typed(ty: &Ty, names: &TypeNames, flow: Flow) -> String {
         Ty::Result(ok, _) => of(ok, names),
         Ty::Tuple(_) | Ty::Map(..) | Ty::Set(_) | Ty::I128 | Ty::U128 => wire_flow(ty, names, flow),
         Ty::Named(id) if names.is_data(id) => data_ref(&names.js_name(id)),
-        Ty::Named(id) if names.is_js_type(id) => names.js_type_ts(id),
+        // `&T`/`&mut T` of a wasm-bindgen struct too.
+        Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) if names.is_js_type(id) => {
+            names.js_type_ts(id)
+        }
         Ty::Named(id) | Ty::ClassRef(id) | Ty::ClassMut(id) | Ty::ByValue(id) => {
             class_ref(&names.js_name(id))
         }

@@ -285,7 +285,7 @@ impl Kind {
 
 /// What an export call passes for one wasm value of its parameter `x` (the tag of
 /// `abi.js.j2`'s `arg`): `x`, `x ? 1 : 0`, `x == null ? 0 : 1`, `x ?? 0`, `x ?? 0n`,
-/// `x$ptr`, `x$len`, `x$cap`, `x$addr`, `$addHeap(x)`, `<type>$in(x)`, `x$at`, `0`.
+/// `x$ptr`, `x$len`, `x$cap`, `x$addr`, `$addHeap(x)`, `<type>$in(x)`, `<type>$lend(x)`, `x$at`, `0`.
 #[derive(Serialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Pass {
@@ -306,6 +306,9 @@ pub enum Pass {
     Wbg,
     /// `null`/`undefined` as 0, else [`Pass::Wbg`].
     WbgOrZero,
+    /// A wasm-bindgen struct lent to the call (`&T`, `&mut T`): `<type>$lend(x)`, its
+    /// pointer, which JS keeps.
+    WbgLend,
     At,
     Zero,
 }
@@ -432,6 +435,11 @@ pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
             pass: if export_param {
                 // An imported JS class's value is a table entry Rust takes.
                 match view.kind.pass(p.role) {
+                    Some(Pass::Addr)
+                        if view.wasm_bindgen && matches!(ty, Ty::ClassRef(_) | Ty::ClassMut(_)) =>
+                    {
+                        Some(Pass::WbgLend)
+                    }
                     Some(Pass::Addr) if view.wasm_bindgen && view.option => Some(Pass::WbgOrZero),
                     Some(Pass::Addr) if view.wasm_bindgen => Some(Pass::Wbg),
                     Some(Pass::Addr) if view.js_type => Some(Pass::Heap),

@@ -72,7 +72,19 @@ pub fn borrow_prelude(
     } else {
         quote!()
     };
-    quote! { let #mutability #binding = unsafe { #rt::#borrow::<#class, #guard>(#addr, #site) }#refused; }
+    if on_refusal == OnRefusal::TrapReleased {
+        return quote! { let #mutability #binding = unsafe { #rt::#borrow::<#class, #guard>(#addr, #site) }#refused; };
+    }
+    // A parameter may be a wasm-bindgen struct: `ArgProbe` (bridge-runtime's abi.rs) picks.
+    // The method spanned by the type: a type that is neither is pointed at.
+    let method = proc_macro2::Ident::new(&borrow.to_string(), syn::spanned::Spanned::span(class));
+    quote! {
+        let #mutability #binding = unsafe {
+            #[allow(unused_imports)]
+            use #rt::WbgArgBorrow as _;
+            (&&#rt::ArgProbe::<#class, #guard>::NEW).#method(#addr, #site)
+        }#refused;
+    }
 }
 
 /// How the thunk lifts parameter `name` (its wasm values: `abi::params`).
