@@ -13,12 +13,12 @@ use super::abi::{self, scalar};
 use super::asyncs;
 use super::callback;
 use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
-use crate::model::thunk::{Receiver, ThunkSpec};
+use crate::model::thunk::{Callee, Receiver, ThunkSpec};
 use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, TyInfo, plain};
 use bridge_schema::lowering::Site;
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::{ToTokens, format_ident, quote};
 
 /// The thunk of `spec` (after the exports of the closure it returns, if it does).
 pub fn thunk(spec: &ThunkSpec) -> TokenStream {
@@ -262,6 +262,16 @@ impl Preludes {
         preludes.extend(self.finishes);
         preludes.extend(self.kept.iter().map(|name| quote! { let #name = #name; }));
         (self.wasm_params, preludes, self.args)
+    }
+}
+
+/// A callee as the path generated code calls.
+impl ToTokens for Callee {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Callee::Named(name) => name.to_tokens(tokens),
+            Callee::Member(class, name) => tokens.extend(quote! { <#class>::#name }),
+        }
     }
 }
 
@@ -522,7 +532,7 @@ fn iterator_exports(
     ident: &Ident,
     info: &CallbackInfo,
     label: &str,
-    callee: &TokenStream,
+    callee: &Callee,
     arity: usize,
     fallible: bool,
 ) -> TokenStream {
@@ -587,7 +597,7 @@ fn call_thunk(
     thunk(&ThunkSpec {
         symbol: bridge_schema::closure_call_export(symbol),
         ident: format_ident!("{}_closure_call", ident),
-        callee: quote! { #helper },
+        callee: Callee::Named(helper.clone()),
         class: None,
         member: label.to_string(),
         receiver: Receiver::None,

@@ -1,7 +1,7 @@
 //! The `extern "C"` export thunk of one function, as data.
 
 use super::ty::TyInfo;
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::Ident;
 
 /// How the thunk reaches the object a method is called on.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -17,13 +17,23 @@ pub enum Receiver {
     Value,
 }
 
+/// The function a thunk calls, which generate writes as a path.
+#[derive(Clone)]
+pub enum Callee {
+    /// A function in scope by its name: a free function, or a helper of the expansion's
+    /// own (an async export's start and finish, a returned closure's invoke helper).
+    Named(Ident),
+    /// A class's associated function or method: `<Class>::name`.
+    Member(Box<syn::Type>, Ident),
+}
+
 pub struct ThunkSpec {
     /// The wasm export name (see `bridge_schema::member_symbol`).
     pub symbol: String,
     /// The thunk's Rust name, unique in its `const _` block.
     pub ident: Ident,
-    /// `Counter::inc` or `add`: the path to call.
-    pub callee: TokenStream,
+    /// `<Counter>::inc` or `add`: what to call.
+    pub callee: Callee,
     /// The class (for receivers and error messages); `None` for free functions.
     pub class: Option<syn::Type>,
     pub member: String,
@@ -59,7 +69,7 @@ pub struct AsyncHelpers {
     pub start: Ident,
     pub finish: Ident,
     /// The async function (the export's `ThunkSpec::callee`).
-    pub callee: TokenStream,
+    pub callee: Callee,
     /// The type of its `this: Handle<Self>`, as declared, if it takes one.
     pub this: Option<syn::Type>,
     /// The types of its other parameters, as declared.

@@ -7,11 +7,11 @@ use super::attrs::MemberRole;
 use super::position::Position;
 use super::types::{self, is_handle, names_self};
 use crate::model::refs::TypeRefs;
-use crate::model::thunk::{AsyncHelpers, AsyncParts, Receiver, ThunkSpec};
+use crate::model::thunk::{AsyncHelpers, AsyncParts, Callee, Receiver, ThunkSpec};
 use crate::model::ty::plain;
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{TokenStream, TokenTree};
-use quote::{ToTokens, format_ident, quote};
+use quote::{ToTokens, format_ident};
 use syn::{FnArg, Signature, Type};
 
 /// The receiver of an async member: none (a static) or an owned `this: Handle<Self>`.
@@ -167,7 +167,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
     let finish_spec = ThunkSpec {
         symbol: bridge_schema::async_finish_export(&spec.symbol),
         ident: format_ident!("{}_finish", ident),
-        callee: quote! { #finish },
+        callee: Callee::Named(finish.clone()),
         class: spec.class.clone(),
         member: spec.member.clone(),
         receiver: Receiver::None,
@@ -178,7 +178,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
         refuses_released: false,
     };
     ThunkSpec {
-        callee: quote! { #start },
+        callee: Callee::Named(start.clone()),
         ret: plain(Ty::Scalar(Scalar::U32)),
         asynchronous: Some(Box::new(AsyncParts {
             finish: finish_spec,

@@ -9,11 +9,11 @@ use super::types::{is_handle, names_self};
 use super::{asyncs, callback_names, names, slices, types};
 use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
 use crate::model::refs::TypeRefs;
-use crate::model::thunk::{Receiver, ThunkSpec};
+use crate::model::thunk::{Callee, Receiver, ThunkSpec};
 use crate::model::ty::{TyInfo, plain};
 use bridge_schema::{Function, FunctionKind, Param, Ty};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::format_ident;
 use syn::ext::IdentExt;
 use syn::{FnArg, Pat, ReturnType, Signature, Type};
 
@@ -293,12 +293,11 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
     let as_written = (args.js_name.is_none() && js_name != rust_name).then(|| rust_name.clone());
     let mut refs = TypeRefs::default();
     let (params, infos, ret) = typed_signature(&item.sig, &item.block, None, 0, &mut refs)?;
-    let ident = &item.sig.ident;
     let symbol = bridge_schema::function_symbol(&record::crate_name(), &rust_name);
     let mut thunk = ThunkSpec {
         symbol: symbol.clone(),
         ident: format_ident!("__bridge_export"),
-        callee: quote! { #ident },
+        callee: Callee::Named(item.sig.ident.clone()),
         class: None,
         member: js_name.clone(),
         receiver: Receiver::None,
@@ -449,11 +448,10 @@ fn member_thunk(
     params: Vec<(String, TyInfo)>,
     ret: TyInfo,
 ) -> ThunkSpec {
-    let ident = &sig.ident;
     let thunk = ThunkSpec {
         symbol: function.symbol.clone(),
         ident: format_ident!("__bridge_export_{}", function.rust_name),
-        callee: quote! { <#self_ty>::#ident },
+        callee: Callee::Member(Box::new(self_ty.clone()), sig.ident.clone()),
         class: Some(self_ty.clone()),
         member: function.js_name.clone(),
         receiver,
