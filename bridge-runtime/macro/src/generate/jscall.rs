@@ -7,7 +7,7 @@
 //! active pool.
 
 use super::abi;
-use crate::model::ty::{Form, JsCall, Lift, Lower};
+use crate::model::ty::{Carrier, Form, JsCall, Lift, Lower};
 use bridge_schema::lowering::{Scalar, Site};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -191,7 +191,7 @@ impl Call {
     }
 
     /// `Option` of a user type (its `carrier`): a flag, then the value (on the `wire`).
-    fn opt_named(&mut self, name: &Ident, carrier: &syn::Type, wire: &TokenStream) {
+    fn opt_named(&mut self, name: &Ident, carrier: &Carrier, wire: &TokenStream) {
         let some = format_ident!("{}_is_some", name);
         let abi = quote! { <#carrier as ::bridge_runtime::IntoJs>::Abi };
         self.lowering.push(quote! {

@@ -6,6 +6,7 @@
 mod abi;
 mod asyncs;
 mod callback;
+mod carrier;
 mod class;
 mod configured;
 mod data;

@@ -21,7 +21,7 @@ pub struct TyInfo {
     pub named: Option<Type>,
     /// The Rust type that converts to and from wasm (`T` or `Handle<T>`; for `Option` and
     /// `Vec`, their element), for user-type-carrying types.
-    pub carrier: Option<Type>,
+    pub carrier: Option<Carrier>,
     /// Spelled `Handle<T>` (a class reference, not a value moving into a new box).
     pub handle: bool,
     /// A `&[T]` parameter (crosses like `Vec<T>`, lent to the callee).
@@ -35,6 +35,14 @@ pub struct TyInfo {
     /// `bridge_runtime::JsPromise`: a `Ty::JsValue` that only the result of a call into JS
     /// may be (lifted as the value, wrapped to be awaited).
     pub promise: bool,
+}
+
+/// The Rust type that converts a user type to and from wasm: the type itself, or a class
+/// handle (`Handle<T>`: generate spells it).
+#[derive(Clone)]
+pub enum Carrier {
+    Value(Type),
+    Handle(Type),
 }
 
 /// A type that carries nothing beyond its schema type.
@@ -120,7 +128,7 @@ pub enum Lower {
     /// A user type (its carrier type): a class handle through its identity hook (like a
     /// returned class), a fieldless enum as its index, a record or enum with data on the
     /// wire (`IntoJs::into_js_arg`).
-    Named(Type),
+    Named(Carrier),
     /// Encoded on the wire, as its offset there.
     Wire,
     /// An owned `JsValue`: its table index, given to JS.
@@ -132,7 +140,7 @@ pub enum Lower {
     /// `Option<&str>`/`Option<String>`: address 0 for `None`.
     OptStr,
     /// `Option` of a user type (its carrier type): a flag, then the value.
-    OptNamed(Type),
+    OptNamed(Carrier),
     /// A Rust closure, passed owned (`Box<dyn Fn>`): its `#closure-call`/`#closure-drop`
     /// exports are named from the call and the argument's index.
     Closure(Box<CallbackInfo>),
@@ -156,7 +164,7 @@ pub enum Lift {
     /// `JsPromise`: the `JsValue`, to be awaited.
     JsPromise,
     /// A user type (its carrier type), by its wasm value.
-    Named(Type),
+    Named(Carrier),
     /// A value JS wrote into the wire's in-buffer (the type as written), at the offset it
     /// returned.
     Wire(Type),
@@ -164,5 +172,5 @@ pub enum Lift {
     OptScalar(Scalar),
     OptString,
     /// `Option` of a user type (its carrier type).
-    OptNamed(Type),
+    OptNamed(Carrier),
 }

@@ -4,13 +4,13 @@
 //! through the class's identity hook exactly like a returned class.
 
 use super::unsupported::{JS_PROMISE_ALONE, unsupported};
-use crate::model::ty::{Arg, CallbackInfo, Form, JsCall, Lift, Lower, TyInfo};
+use crate::model::ty::{Arg, CallbackInfo, Carrier, Form, JsCall, Lift, Lower, TyInfo};
 use bridge_schema::Ty;
 use bridge_schema::lowering::{Scalar, Site, on_wire};
 use syn::Type;
 
 /// The carrier type of a user-type-carrying `info`.
-fn carrier(info: &TyInfo) -> Type {
+fn carrier(info: &TyInfo) -> Carrier {
     info.carrier.clone().expect("user types have a carrier")
 }
 

@@ -8,7 +8,7 @@ use super::position::{self, Position};
 use super::slices;
 use super::unsupported::{JS_PROMISE_ALONE, unsupported};
 use crate::model::refs::TypeRefs;
-use crate::model::ty::{CallbackInfo, Form, TyInfo, plain};
+use crate::model::ty::{CallbackInfo, Carrier, Form, TyInfo, plain};
 use bridge_schema::{Callback, Hold, Scalar, Ty};
 use syn::{GenericArgument, PathArguments, ReturnType, Type, TypeParamBound};
 
@@ -674,9 +674,8 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
     if seg.ident == "Handle" && !behind_ref {
         let inner = named_info(single_arg(ty, &seg.arguments)?, self_ty, true)?;
         let named = inner.named.clone().expect("a user type");
-        let handle: Type = syn::parse_quote!(::bridge_runtime::Handle<#named>);
         return Ok(TyInfo {
-            carrier: Some(handle),
+            carrier: Some(Carrier::Handle(named)),
             handle: true,
             ..inner
         });
@@ -695,7 +694,7 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
     Ok(TyInfo {
         ty: Ty::Named(String::new()),
         named: Some(resolved.clone()),
-        carrier: Some(resolved),
+        carrier: Some(Carrier::Value(resolved)),
         handle: false,
         slice: false,
         boxed: false,
