@@ -30,8 +30,7 @@ pub fn kept_by_thunk(info: &TyInfo) -> bool {
 }
 
 /// Convert a wasm scalar to its Rust type (a `char` is checked and may fail with `?`).
-fn from_abi(ty: &Ty, value: TokenStream) -> TokenStream {
-    let s = Scalar::of(ty).expect("scalar");
+fn from_abi(s: Scalar, value: TokenStream) -> TokenStream {
     abi::lift_scalar(s, value, abi::OnBad::Return)
 }
 
@@ -214,14 +213,13 @@ fn lowered_step(name: &Ident, ty: &Ty) -> Option<Step> {
             },
             arg: quote! { #name },
         },
-        t if scalar(t).is_some() => {
-            let conv = from_abi(t, quote!(#name));
+        _ => {
+            let conv = from_abi(Scalar::of(ty)?, quote!(#name));
             Step {
                 prelude: quote! { let #name = #conv; },
                 arg: quote! { #name },
             }
         }
-        _ => return None,
     })
 }
 
@@ -233,14 +231,14 @@ fn optional_step(name: &Ident, inner: &Ty, info: &TyInfo, site: &TokenStream, gu
     let class = &info.named;
     let carrier = &info.carrier;
     let rt = quote!(::bridge_runtime::abi);
+    if let Some(s) = Scalar::of(inner) {
+        let conv = from_abi(s, quote!(#name));
+        return Step {
+            prelude: quote! { let #name = if #some != 0 { Some(#conv) } else { None }; },
+            arg: quote! { #name },
+        };
+    }
     match inner {
-        t if scalar(t).is_some() => {
-            let conv = from_abi(t, quote!(#name));
-            Step {
-                prelude: quote! { let #name = if #some != 0 { Some(#conv) } else { None }; },
-                arg: quote! { #name },
-            }
-        }
         Ty::String | Ty::Str => Step {
             prelude: quote! { let #name = unsafe { #rt::lift_opt_string(#name, #len, #cap) }; },
             arg: if *inner == Ty::Str {
@@ -334,8 +332,8 @@ fn lower(info: &TyInfo) -> TokenStream {
         // The thunk turned the slice into its address and length while it was borrowed.
         Ty::View(_) => quote! { #rt::ret_view(__value) },
         Ty::Unit => quote! { let () = __value; },
-        t if scalar(t).is_some() => {
-            let (abi, _) = scalar(t).unwrap();
+        Ty::Scalar(s) => {
+            let abi = abi::wasm(*s);
             quote! { __value as #abi }
         }
         Ty::String => quote! { #rt::ret_string(__value) },
@@ -348,8 +346,8 @@ fn lower(info: &TyInfo) -> TokenStream {
         Ty::Iterator(_) => quote! { __value },
         Ty::Named(_) => quote! { #into::into_ret(__value) },
         Ty::Option(inner) => match &**inner {
-            t if scalar(t).is_some() => {
-                let (abi, _) = scalar(t).unwrap();
+            Ty::Scalar(s) => {
+                let abi = abi::wasm(*s);
                 quote! { #rt::ret_option(__value) as #abi }
             }
             Ty::String => quote! { #rt::ret_opt_string(__value) },
