@@ -82,7 +82,10 @@ const SUITES: &[(&str, &[&str])] = &[
             "this-fns",
         ],
     ),
-    ("shapes", &["maps", "tuples", "map_keys", "unions"]),
+    (
+        "shapes",
+        &["maps", "tuples", "map_keys", "unions", "unions-hostile"],
+    ),
     // Mixed signatures: #[bridge] items taking and returning #[wasm_bindgen] values.
     ("wasm-bindgen", &["mixed"]),
     ("moved-class/after", &["api", "reentrancy"]),
