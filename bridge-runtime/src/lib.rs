@@ -54,6 +54,10 @@ pub use closure::{Closure, ClosureArg, ClosureReturn, IntoClosure, IntoOnce};
 pub use handle::{Handle, HandleRef, HandleRefMut, WeakHandle};
 pub use js::{JsError, JsStatic, JsType, JsValue};
 pub use task::{JsPromise, TaskResult, abortable, spawn_local};
+/// wasm-bindgen, for `wasm_bindgen_fields!` (feature `wasm-bindgen`).
+#[cfg(feature = "wasm-bindgen")]
+#[doc(hidden)]
+pub use wasm_bindgen as __wasm_bindgen;
 
 pub use result::BridgeData;
 pub use types::{BridgeClass, BridgeType, FromJs, IntoJs};

@@ -295,7 +295,9 @@ pub fn bad_variant(enum_name: &str, index: u32, count: usize) -> BridgeError {
     message = "`{Self}` cannot be sent to JS inside a record, enum or compound value",
     label = "not a bridge data type",
     note = "fields and elements may be numbers, bool, char, String, Option, Vec, tuples, \
-            #[bridge(record)] structs, #[bridge] enums, class handles (`Handle<C>`) and JsValue"
+            #[bridge(record)] structs, #[bridge] enums, class handles (`Handle<C>`) and JsValue; \
+            a crate's own #[wasm_bindgen] structs and enums once named in \
+            `bridge_runtime::wasm_bindgen_fields!(..)`"
 )]
 pub trait WireOut {
     fn wire_write(self, w: &mut WireBuf);
@@ -311,7 +313,8 @@ pub trait WireOut {
     label = "a class is not taken by value; other types need #[bridge(record)] or #[bridge]",
     note = "inside Option, Vec or a tuple, take a class as `Handle<{Self}>`; fields and elements \
             may be numbers, bool, char, String, Option, Vec, tuples, #[bridge(record)] structs, \
-            #[bridge] enums, class handles and JsValue"
+            #[bridge] enums, class handles and JsValue; a crate's own #[wasm_bindgen] structs \
+            and enums once named in `bridge_runtime::wasm_bindgen_fields!(..)`"
 )]
 pub unsafe trait WireIn: Sized {
     /// # Safety

@@ -41,4 +41,6 @@ pub use statics::JsStatic;
 pub use value::{JsType, JsValue};
 #[cfg(feature = "wasm-bindgen")]
 #[doc(hidden)]
-pub use wbg_types::{WASM_BINDGEN_TYPE_ID, WasmBindgenStruct, WasmBindgenType, WbgArgBorrow};
+pub use wbg_types::{
+    WASM_BINDGEN_TYPE_ID, WasmBindgenStruct, WasmBindgenType, WbgArgBorrow, wire_field_from,
+};

@@ -288,6 +288,55 @@ fn not_lent<T>(site: &ArgSite, why: &str, exclusive: bool) -> BridgeError {
     ]))
 }
 
+/// `#[wasm_bindgen]` structs and enums as fields of `#[bridge(record)]` structs and
+/// `#[bridge]` enums (and inside their `Option`s, `Vec`s, tuples): each crosses on the wire
+/// as its JS value (a value-table entry, converted by wasm-bindgen, as an imported JS
+/// class's value does), checked by the glue as where it is a parameter. One line per crate,
+/// naming its own types:
+///
+/// ```ignore
+/// bridge_runtime::wasm_bindgen_fields!(Tally, Level);
+/// ```
+///
+/// Opt-in because a record's fields are written by one codec per type (`WireOut`,
+/// `WireIn`), and one for every wasm-bindgen type would collide with the numbers',
+/// `bool`'s and `String`'s (wasm-bindgen converts those too); a crate may implement
+/// bridge's traits for its own types, so the crate names them. (Another crate's types,
+/// js-sys's and web-sys's cannot be named so: hold them as a `JsValue`.)
+#[macro_export]
+macro_rules! wasm_bindgen_fields {
+    ($($ty:ty),+ $(,)?) => {$(
+        impl $crate::wire::WireOut for $ty {
+            #[inline]
+            fn wire_write(self, w: &mut $crate::wire::WireBuf) {
+                let value = $crate::__wasm_bindgen::JsValue::from(self);
+                $crate::wire::WireOut::wire_write($crate::JsValue::from(value), w)
+            }
+        }
+        // SAFETY: reads what the glue writes for a wasm-bindgen type (a table entry).
+        unsafe impl $crate::wire::WireIn for $ty {
+            #[inline]
+            unsafe fn wire_read(
+                r: &mut $crate::wire::WireReader,
+            ) -> $crate::abi::Result<Self> {
+                // SAFETY: forwarded contract.
+                let value: $crate::JsValue = unsafe { $crate::wire::WireIn::wire_read(r) }?;
+                $crate::js::wire_field_from::<$ty>(value)
+            }
+        }
+    )+};
+}
+
+/// A wasm-bindgen value read from a record's field (`wasm_bindgen_fields!`), converted by
+/// wasm-bindgen. The glue checked what it can (the class, a live object, a number of the
+/// enum); what wasm-bindgen still refuses (a string of no variant of a string enum) is a
+/// panic naming the type, as for a parameter, not a wire error (which would blame the
+/// build).
+#[doc(hidden)]
+pub fn wire_field_from<T: WasmBindgenType>(value: JsValue) -> Result<T> {
+    Ok(from_value(value.into_abi()))
+}
+
 /// An imported JS type (the record says so: its `.d.ts` name is its `typescript_type`).
 impl<T: wasm_bindgen::JsCast> ExternProbe<T> {
     pub const IS_EXTERN: bool = true;
