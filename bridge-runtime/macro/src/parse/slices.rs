@@ -26,8 +26,8 @@ fn slice_ref(ty: &Type) -> Option<(&syn::TypeReference, &Type)> {
     }
 }
 
-/// The `T` of `Box<[T]>`.
-fn boxed_slice(ty: &Type) -> Option<&Type> {
+/// The `T` of `Box<[T]>` (it crosses as the `Vec<T>` it converts to: `types::classify`).
+pub fn boxed_slice(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };
     let seg = p.path.segments.last()?;
     if seg.ident != "Box" || p.qself.is_some() {
@@ -42,9 +42,9 @@ fn boxed_slice(ty: &Type) -> Option<&Type> {
     }
 }
 
-/// The classification of a slice type an export takes or returns itself (not inside an
-/// `Option`, `Vec` or field): `None` for any other type. `classify` classifies a type
-/// (the element, or the `Vec<T>` a `Box<[T]>` crosses as).
+/// The classification of a `&[T]` result or `&mut [T]` parameter an export takes or
+/// returns itself (not inside an `Option`, `Vec` or field): `None` for any other type.
+/// `classify` classifies the element.
 pub fn export_slice(
     ty: &Type,
     pos: Position,
@@ -52,14 +52,6 @@ pub fn export_slice(
 ) -> syn::Result<Option<TyInfo>> {
     if pos == Position::Field {
         return Ok(None);
-    }
-    if let Some(elem) = boxed_slice(ty) {
-        let vec: Type = syn::parse_quote!(::std::vec::Vec<#elem>);
-        let info = classify(&vec)?;
-        return Ok(Some(TyInfo {
-            boxed: true,
-            ..info
-        }));
     }
     let Some((r, elem)) = slice_ref(ty) else {
         return Ok(None);

@@ -37,6 +37,16 @@ pub fn classify(
         };
         return iterator(&item, self_ty, refs);
     }
+    if pos != Position::Field
+        && let Some(elem) = slices::boxed_slice(ty)
+    {
+        let info = vec_of(ty, elem, self_ty, refs)?;
+        let info = TyInfo {
+            boxed: true,
+            ..info
+        };
+        return Ok(with_placeholder(info, refs));
+    }
     if let Some(info) = slices::export_slice(ty, pos, |t| classify_any(t, self_ty, refs))? {
         return Ok(with_placeholder(info, refs));
     }
@@ -327,7 +337,21 @@ fn vec_type(
     self_ty: Option<&Type>,
     refs: &mut TypeRefs,
 ) -> syn::Result<TyInfo> {
-    let inner = classify_any(single_arg(ty, &seg.arguments)?, self_ty, refs)?;
+    vec_of(ty, single_arg(ty, &seg.arguments)?, self_ty, refs)
+}
+
+/// A `Vec` of `elem` (written `ty`: `Vec<T>`, or a `Box<[T]>` crossing as one): owned
+/// `T`s only.
+fn vec_of(
+    ty: &Type,
+    elem: &Type,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<TyInfo> {
+    let inner = classify_any(elem, self_ty, refs)?;
+    if inner.promise {
+        return Err(unsupported(ty, JS_PROMISE_ALONE));
+    }
     let ok = !inner.slice
         && !matches!(
             inner.ty,

@@ -62,6 +62,11 @@ pub fn optional_box(b: Option<Box<[u8]>>) -> u32 {
 }
 
 #[bridge]
+pub fn boxed_borrows(b: Box<[&'static str]>) -> u32 {
+    b.len() as u32
+}
+
+#[bridge]
 pub fn optional_slice(b: Option<&[u8]>) -> u32 {
     b.map_or(0, |b| b.len() as u32)
 }
