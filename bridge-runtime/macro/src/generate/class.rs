@@ -2,14 +2,15 @@
 //! conversion), its reference-count exports and its identity hook import.
 
 use super::{functions, record};
-use crate::model::class::Class;
+use crate::model::class::{Accessors, Class, FieldAccessors};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 pub fn class(class: &Class) -> TokenStream {
     let item = &class.item;
     let ident = &item.ident;
-    let fields = class.fields.as_ref().map(functions::impl_block);
+    let fields = class.fields.as_ref().map(field_accessors);
     let traits = class_traits(class);
     let conversions = conversions(ident);
     let exports = reference_exports(class);
@@ -130,5 +131,51 @@ fn reference_exports(class: &Class) -> TokenStream {
 
             #record
         };
+    }
+}
+
+/// The getters and setters of the class's `pub` fields, hidden members of an impl block of
+/// their own, and their exports.
+fn field_accessors(f: &FieldAccessors) -> TokenStream {
+    let self_ty = &f.self_ty;
+    let accessors = f.accessors.iter().map(accessors);
+    let exports = functions::members(&f.members, &f.record);
+    quote! {
+        #[automatically_derived]
+        impl #self_ty {
+            #(#accessors)*
+        }
+        #exports
+    }
+}
+
+/// A field's getter (the field cloned) and setter.
+fn accessors(a: &Accessors) -> TokenStream {
+    let Accessors {
+        field,
+        ty,
+        getter,
+        setter,
+        cfgs,
+        docs,
+    } = a;
+    // A type that is not `Clone` is reported at the field's type.
+    let read = quote_spanned!(ty.span()=> ::bridge_runtime::abi::read_field(&self.#field));
+    quote! {
+        #(#docs)*
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[inline(always)]
+        #[allow(dead_code)]
+        pub fn #getter(&self) -> #ty {
+            #read
+        }
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[inline(always)]
+        #[allow(dead_code)]
+        pub fn #setter(&mut self, value: #ty) {
+            self.#field = value;
+        }
     }
 }

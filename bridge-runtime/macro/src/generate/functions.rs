@@ -4,21 +4,30 @@
 use super::configured::configured;
 use super::{record, thunk};
 use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
+use crate::model::refs::RecordSection;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 pub fn impl_block(block: &ImplBlock) -> TokenStream {
     let item = &block.item;
-    let thunks = block.members.iter().map(|m| match m {
+    let exports = members(&block.members, &block.record);
+    quote! {
+        #item
+        #exports
+    }
+}
+
+/// The thunks of an impl block's `members` and its `record`.
+pub fn members(members: &[Member], record: &RecordSection) -> TokenStream {
+    let thunks = members.iter().map(|m| match m {
         Member::InBlock(spec) => thunk::thunk(spec),
         Member::Own(own) => own_export(own),
         Member::Configured(c) => {
             configured(c, |own| own.as_ref().map(own_export).unwrap_or_default())
         }
     });
-    let record = record::emit(&block.record);
+    let record = record::emit(record);
     quote! {
-        #item
         const _: () = {
             #(#thunks)*
             #record

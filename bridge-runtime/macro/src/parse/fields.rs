@@ -1,27 +1,35 @@
 //! The `pub` fields of a `#[bridge]` class (named, or a tuple struct's as `obj[0]`): a JS
 //! property each, read by a getter (the field cloned: `Copy` types by value, `Handle<C>`
-//! keeping identity) and written by a setter unless `#[bridge(readonly)]`. The macro writes
-//! both as hidden members of an impl block of their own, so they are checked, borrowed and
-//! exported as a `#[bridge(getter)]`/`#[bridge(setter)]` written by hand would be; their
+//! keeping identity) and written by a setter unless `#[bridge(readonly)]`. Parse makes
+//! their exports as those of a `#[bridge(getter)]`/`#[bridge(setter)]` written by hand
+//! (`functions::member_export`: checked, borrowed, exported alike); generate writes both
+//! as hidden members of an impl block of their own (`model::class::FieldAccessors`). Their
 //! records say they are a field's (`Function::field`), for the CLI's name clash message.
 
 use super::attrs::{self, MemberArgs, MemberRole};
-use super::functions::MemberFn;
-use super::names;
-use super::record;
+use super::functions::{self, MemberParts};
+use super::position::Position;
+use super::record::{self, doc_of};
+use super::{names, types};
+use crate::model::class::{Accessors, FieldAccessors};
 use crate::model::conditional::{Cfg, Configured};
-use crate::model::functions::{ImplBlock, Member, OwnExport};
+use crate::model::functions::{Member, OwnExport};
 use crate::model::refs::TypeRefs;
-use bridge_schema::FunctionKind;
-use quote::{format_ident, quote_spanned};
+use crate::model::thunk::{Receiver, ThunkSpec};
+use crate::model::ty::plain;
+use bridge_schema::{Function, FunctionKind, Param, Ty};
+use proc_macro2::Ident;
+use quote::format_ident;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 /// The accessors of `item`'s `pub` fields (their bridge attributes taken off the struct),
 /// or `None` when the class has no field JS sees.
-pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<ImplBlock>> {
-    let ident = &item.ident;
-    let self_ty: syn::Type = syn::parse_quote!(#ident);
+pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<FieldAccessors>> {
+    let self_ty = syn::Type::Path(syn::TypePath {
+        qself: None,
+        path: item.ident.clone().into(),
+    });
     let Some(all) = members_of(&mut item.fields) else {
         return Ok(None);
     };
@@ -40,23 +48,17 @@ pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<Imp
     if fields.is_empty() {
         return Ok(None);
     }
-    let accessors = fields.iter().flat_map(|f| f.accessors());
-    let block: syn::ItemImpl = syn::parse_quote! {
-        #[automatically_derived]
-        impl #self_ty {
-            #(#accessors)*
-        }
-    };
     let mut parts = BlockParts::default();
     let class_id = parts.refs.placeholder(&self_ty);
-    for (field, (getter, setter)) in fields.iter().zip(accessor_pairs(&block)) {
-        let member = |f| MemberFn {
+    for field in &fields {
+        let accessor = |role| Accessor {
             class,
             self_ty: &self_ty,
-            f,
-            field: Some(&field.rust_name),
+            field,
+            role,
         };
-        if let Err(e) = field.exports(&member(getter), &member(setter), &mut parts) {
+        let (getter, setter) = (accessor(MemberRole::Getter), accessor(MemberRole::Setter));
+        if let Err(e) = field.exports(&getter, &setter, &mut parts) {
             combine(&mut errors, field.explained(e));
         }
     }
@@ -70,11 +72,89 @@ pub fn fields(class: &str, item: &mut syn::ItemStruct) -> syn::Result<Option<Imp
         }),
         parts.refs,
     );
-    Ok(Some(ImplBlock {
-        item: block,
+    Ok(Some(FieldAccessors {
+        self_ty,
+        accessors: fields.iter().map(Field::accessors).collect(),
         members: parts.members,
         record,
     }))
+}
+
+/// One accessor of a field, as the class member it is exported as.
+struct Accessor<'a> {
+    class: &'a str,
+    self_ty: &'a syn::Type,
+    field: &'a Field,
+    /// Getter or setter.
+    role: MemberRole,
+}
+
+impl Accessor<'_> {
+    /// Its schema function (its types' placeholders from `refs`) and thunk under `args`:
+    /// the getter takes `&self` and returns the field's type, the setter takes `&mut self`
+    /// and the value (as a `#[bridge(getter)]`/`#[bridge(setter)]` written so would).
+    fn function(
+        &self,
+        args: &MemberArgs,
+        refs: &mut TypeRefs,
+    ) -> syn::Result<(Function, ThunkSpec)> {
+        let f = self.field;
+        let (ident, receiver, typed, doc) = if self.role == MemberRole::Setter {
+            let info = types::classify(&f.ty, Some(self.self_ty), Position::Param, refs)?;
+            let mut ty = functions::param_ty(&info);
+            unnamed_callback(&mut ty);
+            let param = Param {
+                name: "value".to_string(),
+                ty,
+            };
+            let params = (vec![param], vec![("value".to_string(), info)]);
+            (
+                &f.setter,
+                Receiver::Mut,
+                (params.0, params.1, plain(Ty::Unit)),
+                String::new(),
+            )
+        } else {
+            let mut ret = types::classify(&f.ty, Some(self.self_ty), Position::Return, refs)?;
+            match &mut ret.ty {
+                Ty::Result(ok, _) => unnamed_callback(ok),
+                other => unnamed_callback(other),
+            }
+            (
+                &f.getter,
+                Receiver::Ref,
+                (Vec::new(), Vec::new(), ret),
+                doc_of(&f.docs),
+            )
+        };
+        let parts = MemberParts {
+            ident,
+            receiver,
+            typed,
+            doc,
+            async_sig: None,
+        };
+        let (mut function, thunk) =
+            functions::member_export(self.class, self.self_ty, parts, args)?;
+        function.rust_name = f.rust_name.clone();
+        function.field = true;
+        Ok((function, thunk))
+    }
+
+    /// Its thunk with a record of its own, under the field's `#[cfg]`s.
+    fn own(&self, args: &MemberArgs) -> syn::Result<OwnExport> {
+        functions::own_export(self.self_ty, self.field.cfgs.clone(), |refs| {
+            self.function(args, refs)
+        })
+    }
+}
+
+/// A JS function type in an accessor has no parameter names: the accessors' bodies call
+/// no callback and return no closure literal.
+fn unnamed_callback(ty: &mut Ty) {
+    if let Ty::Callback(cb) = ty {
+        cb.names = Vec::new();
+    }
 }
 
 /// A struct's fields, each with how it is reached (its name, or its index in a tuple
@@ -122,6 +202,9 @@ struct Exported {
 
 /// A `pub` field JS sees (in at least one configuration).
 struct Field {
+    /// The names of its getter and setter.
+    getter: Ident,
+    setter: Ident,
     /// Its name, or its index in a tuple struct.
     ident: syn::Member,
     rust_name: String,
@@ -167,6 +250,8 @@ fn field_of(class: &str, ident: syn::Member, field: &mut syn::Field) -> syn::Res
             .collect::<Vec<_>>()
     };
     Ok(Some(Field {
+        getter: format_ident!("__bridge_get_{}", rust_name),
+        setter: format_ident!("__bridge_set_{}", rust_name),
         ident,
         rust_name,
         class: class.to_string(),
@@ -228,8 +313,8 @@ impl Field {
     /// JS sees the field in, into `parts`.
     fn exports(
         &self,
-        getter: &MemberFn,
-        setter: &MemberFn,
+        getter: &Accessor,
+        setter: &Accessor,
         parts: &mut BlockParts,
     ) -> syn::Result<()> {
         match &self.args {
@@ -255,7 +340,7 @@ impl Field {
     fn export(
         &self,
         role: MemberRole,
-        m: &MemberFn,
+        m: &Accessor,
         args: &Exported,
         parts: &mut BlockParts,
     ) -> syn::Result<()> {
@@ -275,7 +360,7 @@ impl Field {
     fn per_configuration(
         &self,
         role: MemberRole,
-        m: &MemberFn,
+        m: &Accessor,
         per: &[(Cfg, syn::Result<FieldArgs>)],
     ) -> Configured<Option<OwnExport>> {
         let configured = per
@@ -300,35 +385,16 @@ impl Field {
         Configured::PerCfg(configured)
     }
 
-    /// The getter and the setter, hidden members of the class (the setter's thunk is
-    /// only made when the field is not `readonly`).
-    fn accessors(&self) -> [syn::ImplItemFn; 2] {
-        let (field, ty, cfgs, docs) = (&self.ident, &self.ty, &self.cfgs, &self.docs);
-        let get = format_ident!("__bridge_get_{}", self.rust_name);
-        let set = format_ident!("__bridge_set_{}", self.rust_name);
-        // A type that is not `Clone` is reported at the field's type.
-        let read = quote_spanned!(ty.span()=> ::bridge_runtime::abi::read_field(&self.#field));
-        [
-            syn::parse_quote! {
-                #(#docs)*
-                #(#cfgs)*
-                #[doc(hidden)]
-                #[inline(always)]
-                #[allow(dead_code)]
-                pub fn #get(&self) -> #ty {
-                    #read
-                }
-            },
-            syn::parse_quote! {
-                #(#cfgs)*
-                #[doc(hidden)]
-                #[inline(always)]
-                #[allow(dead_code)]
-                pub fn #set(&mut self, value: #ty) {
-                    self.#field = value;
-                }
-            },
-        ]
+    /// What generate writes for the field: its getter and setter.
+    fn accessors(&self) -> Accessors {
+        Accessors {
+            field: self.ident.clone(),
+            ty: self.ty.clone(),
+            getter: self.getter.clone(),
+            setter: self.setter.clone(),
+            cfgs: self.cfgs.clone(),
+            docs: self.docs.clone(),
+        }
     }
 
     /// `e` (a type of the field that cannot cross, ...) with what the field has to do
@@ -348,19 +414,6 @@ impl Field {
         }
         out.expect("an error has a message")
     }
-}
-
-/// The accessor pairs of `block`, in field order.
-fn accessor_pairs(block: &syn::ItemImpl) -> Vec<(&syn::ImplItemFn, &syn::ImplItemFn)> {
-    let fns: Vec<&syn::ImplItemFn> = block
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            syn::ImplItem::Fn(f) => Some(f),
-            _ => None,
-        })
-        .collect();
-    fns.chunks(2).map(|p| (p[0], p[1])).collect()
 }
 
 fn combine(all: &mut Option<syn::Error>, e: syn::Error) {

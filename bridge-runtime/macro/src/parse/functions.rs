@@ -12,7 +12,7 @@ use crate::model::refs::TypeRefs;
 use crate::model::thunk::{Callee, Receiver, ThunkSpec};
 use crate::model::ty::{TyInfo, plain};
 use bridge_schema::{Function, FunctionKind, Param, Ty};
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::format_ident;
 use syn::ext::IdentExt;
 use syn::{FnArg, Pat, ReturnType, Signature, Type};
@@ -35,7 +35,6 @@ pub fn impl_block(attr: TokenStream, mut item: syn::ItemImpl) -> syn::Result<Imp
                 class: &class,
                 self_ty: &self_ty,
                 f,
-                field: None,
             };
             member.in_block(&taken, &mut refs, &mut has_constructor)
         });
@@ -104,13 +103,10 @@ fn impl_class(attr: TokenStream, item: &syn::ItemImpl) -> syn::Result<(String, T
 }
 
 /// A member of a `#[bridge] impl`, its bridge attributes taken off.
-pub(super) struct MemberFn<'a> {
+struct MemberFn<'a> {
     pub class: &'a str,
     pub self_ty: &'a Type,
     pub f: &'a syn::ImplItemFn,
-    /// The field, for an accessor the macro wrote for a class's `pub` field: its record
-    /// names the field (`Function::field`, `rust_name`).
-    pub field: Option<&'a str>,
 }
 
 impl MemberFn<'_> {
@@ -212,7 +208,7 @@ impl MemberFn<'_> {
     }
 
     /// The member's `#[cfg(..)]` attributes.
-    pub(super) fn cfgs(&self) -> Vec<syn::Attribute> {
+    fn cfgs(&self) -> Vec<syn::Attribute> {
         self.f
             .attrs
             .iter()
@@ -222,13 +218,13 @@ impl MemberFn<'_> {
     }
 
     /// Its schema function (its types' placeholders from `refs`) and thunk.
-    pub(super) fn function(
+    fn function(
         &self,
         args: &attrs::MemberArgs,
         refs: &mut TypeRefs,
     ) -> syn::Result<(Function, ThunkSpec)> {
         let f = self.f;
-        let (mut function, thunk) = member(
+        member(
             self.class,
             self.self_ty,
             &f.sig,
@@ -236,31 +232,36 @@ impl MemberFn<'_> {
             args,
             doc_of(&f.attrs),
             refs,
-        )?;
-        if let Some(field) = self.field {
-            function.rust_name = field.to_string();
-            function.field = true;
-        }
-        Ok((function, thunk))
+        )
     }
 
     /// Its thunk with a record of its own, under its `#[cfg]`s.
-    pub(super) fn own(&self, args: &attrs::MemberArgs) -> syn::Result<OwnExport> {
-        let mut own_refs = TypeRefs::default();
-        let own_class_id = own_refs.placeholder(self.self_ty);
-        let (function, thunk) = self.function(args, &mut own_refs)?;
-        let record = record::section(
-            bridge_schema::Item::Impl(bridge_schema::Impl {
-                class: own_class_id,
-                members: vec![function],
-            }),
-            own_refs,
-        );
-        Ok(OwnExport {
-            cfgs: self.cfgs(),
-            export: Export { thunk, record },
-        })
+    fn own(&self, args: &attrs::MemberArgs) -> syn::Result<OwnExport> {
+        own_export(self.self_ty, self.cfgs(), |refs| self.function(args, refs))
     }
+}
+
+/// A member's thunk with a record of its own (of `self_ty`'s impl), under `cfgs`; `make`
+/// makes its function and thunk with the record's type references.
+pub(super) fn own_export(
+    self_ty: &Type,
+    cfgs: Vec<syn::Attribute>,
+    make: impl FnOnce(&mut TypeRefs) -> syn::Result<(Function, ThunkSpec)>,
+) -> syn::Result<OwnExport> {
+    let mut own_refs = TypeRefs::default();
+    let own_class_id = own_refs.placeholder(self_ty);
+    let (function, thunk) = make(&mut own_refs)?;
+    let record = record::section(
+        bridge_schema::Item::Impl(bridge_schema::Impl {
+            class: own_class_id,
+            members: vec![function],
+        }),
+        own_refs,
+    );
+    Ok(OwnExport {
+        cfgs,
+        export: Export { thunk, record },
+    })
 }
 
 pub fn free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<FreeFunction> {
@@ -395,7 +396,6 @@ fn member(
     refs: &mut TypeRefs,
 ) -> syn::Result<(Function, ThunkSpec)> {
     check_plain_signature(sig)?;
-    let rust_name = sig.ident.unraw().to_string();
     let is_async = sig.asyncness.is_some();
     let receiver = if is_async {
         asyncs::receiver(sig, self_ty, class, args.role)?
@@ -403,19 +403,49 @@ fn member(
         receiver_of(sig, self_ty)?
     };
     let skip = usize::from(receiver != Receiver::None);
-    let (params, infos, ret) = typed_signature(sig, body, Some(self_ty), skip, refs)?;
+    let typed = typed_signature(sig, body, Some(self_ty), skip, refs)?;
+    let parts = MemberParts {
+        ident: &sig.ident,
+        receiver,
+        typed,
+        doc,
+        async_sig: is_async.then_some(sig),
+    };
+    member_export(class, self_ty, parts, args)
+}
+
+/// What a class member's export is made of besides its arguments.
+pub(super) struct MemberParts<'a> {
+    /// The function's name.
+    pub ident: &'a Ident,
+    pub receiver: Receiver,
+    pub typed: TypedSignature,
+    pub doc: String,
+    /// An `async fn`'s signature, which its start thunk is made from.
+    pub async_sig: Option<&'a Signature>,
+}
+
+/// The record's function and the thunk of class member `m` of `class` under `args`.
+pub(super) fn member_export(
+    class: &str,
+    self_ty: &Type,
+    m: MemberParts,
+    args: &attrs::MemberArgs,
+) -> syn::Result<(Function, ThunkSpec)> {
+    let MemberParts {
+        ident,
+        receiver,
+        typed: (params, infos, ret),
+        doc,
+        async_sig,
+    } = m;
+    let rust_name = ident.unraw().to_string();
+    let is_async = async_sig.is_some();
     let kind = member_kind(args.role, receiver, &params, &ret, self_ty)
-        .map_err(|rule| syn::Error::new_spanned(&sig.ident, rule(class, &rust_name)))?;
+        .map_err(|rule| syn::Error::new_spanned(ident, rule(class, &rust_name)))?;
     let (js_name, as_written) = member_names(args, kind, &rust_name);
     let is_static = receiver == Receiver::None;
-    names::check_member_name(
-        sig.ident.span(),
-        class,
-        &rust_name,
-        kind,
-        is_static,
-        &js_name,
-    )?;
+    names::check_member_name(ident.span(), class, &rust_name, kind, is_static, &js_name)?;
     let type_id = bridge_schema::type_id(&record::crate_name(), class);
     let symbol = bridge_schema::member_symbol(&type_id, &rust_name);
     let refuses_released =
@@ -435,14 +465,15 @@ fn member(
         as_written,
         js_this: false,
     };
-    let thunk = member_thunk(self_ty, sig, &function, receiver, infos, ret);
+    let thunk = member_thunk(self_ty, ident, async_sig, &function, receiver, infos, ret);
     Ok((function, thunk))
 }
 
 /// The export thunk of class member `function` (its record) of `self_ty`.
 fn member_thunk(
     self_ty: &Type,
-    sig: &Signature,
+    ident: &Ident,
+    async_sig: Option<&Signature>,
     function: &Function,
     receiver: Receiver,
     params: Vec<(String, TyInfo)>,
@@ -451,7 +482,7 @@ fn member_thunk(
     let thunk = ThunkSpec {
         symbol: function.symbol.clone(),
         ident: format_ident!("__bridge_export_{}", function.rust_name),
-        callee: Callee::Member(Box::new(self_ty.clone()), sig.ident.clone()),
+        callee: Callee::Member(Box::new(self_ty.clone()), ident.clone()),
         class: Some(self_ty.clone()),
         member: function.js_name.clone(),
         receiver,
@@ -461,15 +492,14 @@ fn member_thunk(
         asynchronous: None,
         refuses_released: function.refuses_released,
     };
-    if function.is_async {
-        asyncs::start_thunk(thunk, sig, Some(self_ty))
-    } else {
-        thunk
+    match async_sig {
+        Some(sig) => asyncs::start_thunk(thunk, sig, Some(self_ty)),
+        None => thunk,
     }
 }
 
 /// A signature's parameters (for the record and the thunk) and result.
-type TypedSignature = (Vec<Param>, Vec<(String, TyInfo)>, TyInfo);
+pub(super) type TypedSignature = (Vec<Param>, Vec<(String, TyInfo)>, TyInfo);
 
 /// A signature's parameters and result, checked as an export's, the first `skip` inputs
 /// (the receiver) left out.
@@ -719,23 +749,26 @@ fn params_of(
             n if n.is_empty() => format!("arg{index}"),
             n => n,
         };
-        // A user type by value may be a class moving out of JS (the CLI reads a record's
-        // or enum's as `Named`).
-        let ty = match &info.ty {
-            Ty::Named(id) if !info.handle => Ty::ByValue(id.clone()),
-            Ty::Option(inner) if !info.handle => Ty::Option(Box::new(match &**inner {
-                Ty::Named(id) => Ty::ByValue(id.clone()),
-                other => other.clone(),
-            })),
-            other => other.clone(),
-        };
         params.push(Param {
             name: name.clone(),
-            ty,
+            ty: param_ty(&info),
         });
         infos.push((name, info));
     }
     Ok((params, infos))
+}
+
+/// A parameter's schema type: a user type by value may be a class moving out of JS (the
+/// CLI reads a record's or enum's as `Named`).
+pub(super) fn param_ty(info: &TyInfo) -> Ty {
+    match &info.ty {
+        Ty::Named(id) if !info.handle => Ty::ByValue(id.clone()),
+        Ty::Option(inner) if !info.handle => Ty::Option(Box::new(match &**inner {
+            Ty::Named(id) => Ty::ByValue(id.clone()),
+            other => other.clone(),
+        })),
+        other => other.clone(),
+    }
 }
 
 fn return_of(sig: &Signature, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Result<TyInfo> {
