@@ -80,7 +80,7 @@ pub fn borrow_prelude(
     quote! {
         let #mutability #binding = unsafe {
             #[allow(unused_imports)]
-            use #rt::WbgArgBorrow as _;
+            use ::bridge_runtime::js::WbgArgBorrow as _;
             (&&#rt::ArgProbe::<#class, #guard>::NEW).#method(#addr, #site)
         }#refused;
     }
