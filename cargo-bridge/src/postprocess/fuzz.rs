@@ -210,7 +210,7 @@ fn unmutated_fixture_modules_process() {
             };
             match process(&case) {
                 Ok(Ok(output)) => assert!(
-                    output.glue.js.contains("$class = class"),
+                    output.glue.js.contains("$class = "),
                     "{name}: no class in the glue"
                 ),
                 Ok(Err(e)) => panic!("{name} in mode {mode}: {e:#}"),
