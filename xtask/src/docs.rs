@@ -4,7 +4,9 @@
 //! `target/tools/` on first use. The task fails on a broken relative link or anchor in any
 //! tracked Markdown file or a path the maps of the code (ARCHITECTURE.md, CONTRIBUTING.md,
 //! templates/README.md) name that no longer exists (`links.rs`), and on a Rust block of the guide or the README that no
-//! longer compiles (`blocks.rs`).
+//! longer compiles (`blocks.rs`); first of all, on a map or the README grown past its
+//! budget ([`BUDGETS`], issue 47: ARCHITECTURE.md is a map, per-file detail lives in each
+//! file's `//!`).
 
 mod blocks;
 mod links;
@@ -17,6 +19,20 @@ use xshell::{Shell, cmd};
 
 /// The maps of the code: every repository path they write as inline code must exist.
 const MAPS: [&str; 3] = ["ARCHITECTURE.md", "CONTRIBUTING.md", "templates/README.md"];
+
+/// How large the docs read first may grow: a file, its limit and its unit. Past one, the
+/// detail belongs in the guide (`docs/`) or the `//!` of the file it describes.
+const BUDGETS: [(&str, usize, Unit); 2] = [
+    ("ARCHITECTURE.md", 30 * 1024, Unit::Bytes),
+    ("README.md", 150, Unit::Lines),
+];
+
+/// What a [`BUDGETS`] limit counts.
+#[derive(Clone, Copy, Debug)]
+enum Unit {
+    Bytes,
+    Lines,
+}
 
 /// The mdBook the guide is built with (pinned: its output and warnings change by version).
 pub const MDBOOK_VERSION: &str = "0.5.4";
@@ -31,6 +47,12 @@ pub fn run(sh: &Shell) -> Result<()> {
 /// `docs/book.toml` says), the Rust blocks.
 pub fn check(sh: &Shell, mdbook: &Path) -> Result<()> {
     let root = project_root();
+    for (file, limit, unit) in BUDGETS {
+        let text =
+            std::fs::read_to_string(root.join(file)).with_context(|| format!("reading {file}"))?;
+        over_budget(file, &text, limit, unit)?;
+    }
+    println!("docs: ARCHITECTURE.md and README.md are within their budgets");
     let markdown = tracked_markdown(sh)?;
     let links = links::check(&root, &markdown)?;
     println!(
@@ -49,6 +71,21 @@ pub fn check(sh: &Shell, mdbook: &Path) -> Result<()> {
     chapters.push(PathBuf::from("README.md"));
     let blocks = blocks::check(sh, &root, &chapters, &fixtures_target_dir())?;
     println!("docs: {blocks} Rust blocks of the guide and the README compile");
+    Ok(())
+}
+
+/// An error naming the file, its size and the limit when `text` is past it.
+fn over_budget(file: &str, text: &str, limit: usize, unit: Unit) -> Result<()> {
+    let (size, what) = match unit {
+        Unit::Bytes => (text.len(), "bytes"),
+        Unit::Lines => (text.lines().count(), "lines"),
+    };
+    if size > limit {
+        bail!(
+            "{file} is {size} {what}, over its budget of {limit} (xtask/src/docs.rs BUDGETS): \
+             move per-file detail into that file's `//!` doc or the guide (docs/)"
+        );
+    }
     Ok(())
 }
 
@@ -143,6 +180,29 @@ mod tests {
                 PathBuf::from("docs/more.md")
             ]
         );
+    }
+
+    #[test]
+    fn a_file_past_its_budget_is_an_error_naming_it() {
+        assert!(over_budget("A.md", "abc", 3, Unit::Bytes).is_ok());
+        let err = over_budget("A.md", "abcd", 3, Unit::Bytes)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("A.md is 4 bytes, over its budget of 3"),
+            "{err}"
+        );
+        assert!(over_budget("R.md", "a\nb\n", 2, Unit::Lines).is_ok());
+        assert!(over_budget("R.md", "a\nb\nc", 2, Unit::Lines).is_err());
+    }
+
+    /// The maps of this checkout are within their budgets (the check itself).
+    #[test]
+    fn the_maps_of_the_repository_are_within_their_budgets() {
+        for (file, limit, unit) in BUDGETS {
+            let text = std::fs::read_to_string(project_root().join(file)).unwrap();
+            over_budget(file, &text, limit, unit).unwrap();
+        }
     }
 
     /// The tracked Markdown of this checkout: every link resolves (the check itself).

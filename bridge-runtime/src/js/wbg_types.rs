@@ -292,7 +292,8 @@ fn not_lent<T>(site: &ArgSite, why: &str, exclusive: bool) -> BridgeError {
 /// `#[bridge]` enums (and inside their `Option`s, `Vec`s, tuples): each crosses on the wire
 /// as its JS value (a value-table entry, converted by wasm-bindgen, as an imported JS
 /// class's value does), checked by the glue as where it is a parameter. One line per crate,
-/// naming its own types:
+/// naming its own types (an opt-in, as a blanket wire codec would collide with the
+/// primitives' impls):
 ///
 /// ```ignore
 /// bridge_runtime::wasm_bindgen_fields!(Tally, Level);

@@ -10,7 +10,8 @@
 //! binaryen learnt only in 2025 (`bulk-memory-opt`, `call-indirect-overlong`); Debian's
 //! binaryen (108) rejects such modules (`invalid code after misc prefix`). npm's
 //! `binaryen` runs binaryen compiled to wasm under Node, which every user of a JS package
-//! has: no native download per platform, one pinned version everywhere (ARCHITECTURE.md).
+//! has: no native download per platform, one pinned version everywhere (2-3× slower than
+//! native; only optimized builds pay).
 
 use crate::progress::Step;
 use anyhow::{Context, Result, bail};

@@ -5,7 +5,17 @@
 //! "Plain wasm-bindgen crates"). One difference by choice: `--target nodejs` is ES
 //! modules, as for bridge crates (wasm-bindgen's `experimental-nodejs-module`, which
 //! Node 20.19+ also `require()`s); `--target nodejs-cjs` is wasm-bindgen's CommonJS
-//! `nodejs` output, wasm-pack's `--target nodejs`.
+//! `nodejs` output, wasm-pack's `--target nodejs`. Beside its files: wasm-pack's
+//! package.json (`package::wasm_pack_manifest`), README, LICENSE files and `.gitignore`
+//! (0 bytes added: tested against the CLI run by hand; the package against a wasm-pack
+//! golden).
+//!
+//! The switch is made on the built module, not on the dependency: a crate that depends
+//! on bridge-runtime but has no `#[bridge]` item yet (no `__bridge_exports` section) still
+//! gets this package, as its module holds nothing of the runtime; its first `#[bridge]`
+//! item switches it to the joined package (`wasm_bindgen/mod.rs`). Pruning the bridge
+//! glue instead would still change wasm-bindgen's loader and could not give its CommonJS
+//! or no-modules output.
 
 use crate::cli::{Profile, Target};
 use crate::package::{self, Files};
