@@ -19,13 +19,17 @@ use crate::wire::{WireBuf, WireIn, WireOut, WireReader};
 
 /// Implemented by `#[bridge]` for every user type that crosses the boundary (classes;
 /// records and enums). Not meant to be implemented by hand.
+///
+/// The note's scalars are `bridge_schema::Scalar::ALL` written out: an attribute takes only
+/// a string literal (no `concat!`, no constant), so the list cannot be generated from the
+/// table; `the_note_lists_every_scalar` fails when the two disagree.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot cross the JS boundary: it is not a #[bridge] type",
     label = "not a #[bridge] type",
-    note = "put #[bridge] on the struct (or enum) `{Self}`, or use a supported type: bool, i8..i32, \
-            u8..u32, f32, f64, i64, u64, String, &str, Option<T>, Vec<T>; #[bridge] reads types \
-            as they are spelled, so a type alias of a supported type (`type Id = u32;`) must be \
-            written as that type"
+    note = "put #[bridge] on the struct (or enum) `{Self}`, or use a supported type: bool, i8, i16, \
+            i32, u8, u16, u32, f32, f64, i64, u64, usize, isize, char, String, &str, Option<T>, \
+            Vec<T>; #[bridge] reads types as they are spelled, so a type alias of a supported \
+            type (`type Id = u32;`) must be written as that type"
 )]
 pub trait BridgeType: 'static {
     /// The type id, `"<cargo package>::<Rust name>"` (e.g. `"linked-a::Node"`): unique per
@@ -245,5 +249,29 @@ unsafe impl<C: BridgeClass> WireIn for Handle<C> {
         let addr = u32::from_le_bytes(r.take()?);
         // SAFETY: the trait's contract: a live object of class C.
         Ok(unsafe { Handle::clone_from_raw(addr as usize) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bridge_schema::Scalar;
+
+    /// `BridgeType`'s `on_unimplemented` note names the scalars of the table, in its
+    /// order: the note is a literal, so only this test ties it to `Scalar::ALL`.
+    #[test]
+    fn the_note_lists_every_scalar() {
+        let source = include_str!("types.rs");
+        let start = source
+            .find("or use a supported type: ")
+            .expect("BridgeType's note names the supported types")
+            + "or use a supported type: ".len();
+        let end = start + source[start..].find(", String,").expect("then String");
+        // The literal's line continuations (`\` and the next line's indent) are spaces.
+        let listed: Vec<&str> = source[start..end]
+            .split(',')
+            .map(|name| name.trim_matches(|c: char| c.is_whitespace() || c == '\\'))
+            .collect();
+        let table: Vec<&str> = Scalar::ALL.iter().map(|s| s.rust()).collect();
+        assert_eq!(listed, table, "BridgeType's note and Scalar::ALL disagree");
     }
 }
