@@ -62,6 +62,7 @@ const SUITES: &[(&str, &[&str])] = &[
             "identity",
             "typed",
             "moves",
+            "this-async",
         ],
     ),
     (
