@@ -14,7 +14,7 @@ use super::asyncs;
 use super::callback;
 use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
 use crate::model::thunk::{Callee, Receiver, ThunkSpec};
-use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, TyInfo, plain};
+use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, Pull, TyInfo, plain};
 use bridge_schema::lowering::Site;
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
@@ -371,13 +371,10 @@ fn to_error(err: &syn::Type) -> TokenStream {
 /// The exports of the closure or iterator `spec` returns, if it does (`arity`: the
 /// callee's argument count, the receiver included).
 fn returned_closure(spec: &ThunkSpec, arity: usize) -> TokenStream {
-    // An iterator, or a `Result` of one (whose `Ok` the callee's type is inferred through).
-    let iterator = match &spec.ret.ty {
-        Ty::Iterator(_) => Some(false),
-        Ty::Result(ok, _) if matches!(**ok, Ty::Iterator(_)) => Some(true),
-        _ => None,
+    let Some(cb) = &spec.ret.callback else {
+        return quote! {};
     };
-    let what = match iterator {
+    let what = match cb.pull {
         Some(_) => "iterator",
         None => "closure",
     };
@@ -390,13 +387,9 @@ fn returned_closure(spec: &ThunkSpec, arity: usize) -> TokenStream {
         ),
         None => format!("the {what} returned by {}", spec.member),
     };
-    let (symbol, ident) = (&spec.symbol, &spec.ident);
-    match (&spec.ret.callback, iterator) {
-        (Some(cb), Some(fallible)) => {
-            iterator_exports(symbol, ident, cb, &label, &spec.callee, arity, fallible)
-        }
-        (Some(cb), _) => closure_exports(symbol, ident, cb, &label),
-        (None, _) => quote! {},
+    match &cb.pull {
+        Some(pull) => iterator_exports(spec, cb, pull, &label, arity),
+        None => closure_exports(&spec.symbol, &spec.ident, cb, &label),
     }
 }
 
@@ -521,28 +514,33 @@ fn closure_call(
     }
 }
 
-/// The exports of an iterator the export `symbol` returns (as the closure `info` its
-/// `next()` calls, `Box<dyn FnMut() -> Option<T>>`, is classified): `#closure-call` pulls
-/// one item, `#closure-drop` frees it, both monomorphic in the iterator's type, so a pull
-/// is a direct call. The type is inferred from `callee` (called with `arity` arguments,
-/// the receiver included) by a generic `fn`: an `impl Iterator` has no name to write;
-/// `fallible`: `callee` returns `Result<iterator, E>`.
+/// The exports of an iterator the export `spec` returns (as the closure `info` its
+/// `next()` calls, `Box<dyn FnMut() -> Option<T>>`, is classified; one call returns
+/// `pull`): `#closure-call` pulls one item, `#closure-drop` frees it, both monomorphic in
+/// the iterator's type, so a pull is a direct call. The type is inferred from the callee
+/// (called with `arity` arguments, the receiver included) by a generic `fn`: an
+/// `impl Iterator` has no name to write.
 fn iterator_exports(
-    symbol: &str,
-    ident: &Ident,
+    spec: &ThunkSpec,
     info: &CallbackInfo,
+    pull: &Pull,
     label: &str,
-    callee: &Callee,
     arity: usize,
-    fallible: bool,
 ) -> TokenStream {
+    let (symbol, ident, callee) = (&spec.symbol, &spec.ident, &spec.callee);
+    // The callee returns `Result<iterator, E>` (its `Ok` the type is inferred through).
+    let fallible = matches!(spec.ret.ty, Ty::Result(..));
     let rt = quote! { ::bridge_runtime::js::iterator };
     let of = format_ident!("{}_iter_type", ident);
     let helper = format_ident!("{}_closure_invoke", ident);
-    let ret = info
-        .ret_ty
-        .as_ref()
-        .expect("an iterator's next() returns an Option");
+    let item = &pull.item;
+    let span = syn::spanned::Spanned::span(item);
+    let ret = match &pull.error {
+        Some(err) => quote::quote_spanned! {span=>
+            ::core::result::Result<::core::option::Option<#item>, #err>
+        },
+        None => quote::quote_spanned! {span=> ::core::option::Option<#item> },
+    };
     let arg_tys: Vec<Ident> = (0..arity).map(|i| format_ident!("__A{}", i)).collect();
     let params = vec![("closure".to_string(), plain(Ty::Scalar(Scalar::U32)))];
     let call = call_thunk(symbol, ident, &helper, info, label, params);

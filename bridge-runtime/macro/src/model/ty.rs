@@ -89,6 +89,18 @@ pub struct CallbackInfo {
     /// Calling it as a JS function (checked for every function type, so an unfit
     /// signature is an error at its parameter's type).
     pub call: JsCall,
+    /// The closure a returned iterator's `next()` is typed as: what one pull returns.
+    /// `None` for every other function type.
+    pub pull: Option<Pull>,
+}
+
+/// What one pull of a returned iterator hands back: `Option<item>`, or
+/// `Result<Option<item>, error>` when its items are `Result<item, error>` (an `Err`
+/// throws from the pull).
+#[derive(Clone)]
+pub struct Pull {
+    pub item: Type,
+    pub error: Option<Type>,
 }
 
 /// A call into JS (a `#[bridge] extern` import, or a JS function passed to an export):

@@ -8,7 +8,7 @@ use super::position::{self, Position};
 use super::slices;
 use super::unsupported::{JS_PROMISE_ALONE, unsupported};
 use crate::model::refs::TypeRefs;
-use crate::model::ty::{CallbackInfo, Carrier, Form, TyInfo, plain};
+use crate::model::ty::{CallbackInfo, Carrier, Form, Pull, TyInfo, plain};
 use bridge_schema::{Callback, Hold, Scalar, Ty};
 use syn::{GenericArgument, PathArguments, ReturnType, Type, TypeParamBound};
 
@@ -97,23 +97,23 @@ fn iterator(item: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Re
         },
         _ => unreachable!("a closure type classifies as a callback"),
     };
+    let cb = info
+        .callback
+        .as_mut()
+        .expect("a closure type has its callback info");
+    cb.pull = Some(Pull {
+        item: pulled.clone(),
+        error: err.clone(),
+    });
     if let Some(err) = err {
         // After the item's own placeholders: the record lists `Ok`'s ids before `Err`'s.
         item = Box::new(Ty::Result(item, refs.error_placeholder(&err)));
-        let cb = info
-            .callback
-            .as_mut()
-            .expect("a closure type has its callback info");
         // The pull's export returns `Result<Option<T>, E>` (`Err` thrown as a result's).
         cb.ret = TyInfo {
             ty: Ty::Result(Box::new(cb.ret.ty.clone()), String::new()),
-            error: Some(err.clone()),
+            error: Some(err),
             ..cb.ret.clone()
         };
-        let span = syn::spanned::Spanned::span(pulled);
-        cb.ret_ty = Some(syn::parse_quote_spanned! {span=>
-            ::core::result::Result<::core::option::Option<#pulled>, #err>
-        });
     }
     Ok(TyInfo {
         ty: Ty::Iterator(item),
@@ -564,6 +564,7 @@ fn callback(
         ret_ty,
         catch,
         call,
+        pull: None,
     };
     Ok(TyInfo {
         callback: Some(Box::new(info)),
