@@ -364,6 +364,28 @@ pub struct BridgeAttr {
     pub attr: syn::Attribute,
 }
 
+impl BridgeAttr {
+    /// The `#[bridge(args)]` attribute's own arguments, as the unconditional helper
+    /// attribute they mean (so they are read as any other `#[bridge(..)]` is): the user's
+    /// tokens in the `syn` value of `#[bridge(args)]`, spanned as `parse_quote!` would.
+    pub fn own(args: proc_macro2::TokenStream) -> BridgeAttr {
+        let call_site = proc_macro2::Span::call_site();
+        BridgeAttr {
+            cond: None,
+            attr: syn::Attribute {
+                pound_token: Default::default(),
+                style: syn::AttrStyle::Outer,
+                bracket_token: Default::default(),
+                meta: syn::Meta::List(syn::MetaList {
+                    path: syn::Ident::new("bridge", call_site).into(),
+                    delimiter: syn::MacroDelimiter::Paren(Default::default()),
+                    tokens: args,
+                }),
+            },
+        }
+    }
+}
+
 /// Take every `#[bridge(...)]` off `attrs`, also those inside `#[cfg_attr(..)]` at any
 /// depth (the macro cannot evaluate a predicate, so it keeps it: see [`configurations`]);
 /// what else a `cfg_attr` holds stays on the item.
@@ -435,6 +457,9 @@ fn split_cfg_attr(
     }
     if !others.is_empty() {
         // The item keeps them under the same predicates (the user's tokens, re-joined).
+        // The one token-writing site left here, on purpose: it rewrites the user's own
+        // attribute the item is re-emitted with, not code of the expansion (as
+        // `iterators::replace_self` rewrites the user's type).
         rest.push(syn::parse_quote!(#[cfg_attr(all(#(#preds),*), #(#others),*)]));
     }
     Ok(())

@@ -267,10 +267,7 @@ pub(super) fn own_export(
 pub fn free_fn(attr: TokenStream, mut item: syn::ItemFn) -> syn::Result<FreeFunction> {
     // The attribute's own arguments, then any further `#[bridge(..)]`s (also under
     // `cfg_attr`) on the function.
-    let mut taken = vec![attrs::BridgeAttr {
-        cond: None,
-        attr: syn::parse_quote!(#[bridge(#attr)]),
-    }];
+    let mut taken = vec![attrs::BridgeAttr::own(attr)];
     taken.extend(attrs::take_bridge_attrs(&mut item.attrs)?);
     let configurations = attrs::configurations(&taken)?;
     let exports = attrs::per_configuration(&configurations, |c| {

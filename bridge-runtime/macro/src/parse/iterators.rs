@@ -158,7 +158,10 @@ pub fn check_item(info: &TyInfo, item: &Type) -> syn::Result<()> {
 }
 
 /// The Rust closure one `next()` is typed as (its export's signature and result lowering),
-/// spelled at the item's span: `Box<dyn FnMut() -> Option<item>>`.
+/// spelled at the item's span: `Box<dyn FnMut() -> Option<item>>`. Input to parse, not
+/// code: the pull is classified as the closure type it is (`types::classify_any`), so
+/// every item type gets a closure's checks and messages with no second classifier;
+/// generate spells the pull's type from `CallbackInfo::pull`, not from this.
 pub fn next_closure(item: &Type) -> Type {
     let span = item.span();
     syn::parse2(quote_spanned! {span=>
@@ -167,7 +170,10 @@ pub fn next_closure(item: &Type) -> Type {
     .expect("a closure type parses")
 }
 
-/// `ty` with every `Self` (`Handle<Self>`, `Vec<Self>`) spelled as `self_ty`.
+/// `ty` with every `Self` (`Handle<Self>`, `Vec<Self>`) spelled as `self_ty`. It writes
+/// tokens, and stays in parse on purpose: it rewrites the user's own type (the closure
+/// type is spelled in the thunk, outside the impl block, where `Self` means nothing),
+/// before it is classified; the result is the user's type, not code of the expansion.
 pub fn replace_self(ty: &Type, self_ty: &Type) -> Type {
     use proc_macro2::{Group, TokenStream, TokenTree};
     fn walk(tokens: TokenStream, self_ty: &Type) -> TokenStream {
