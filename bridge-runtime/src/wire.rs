@@ -296,8 +296,8 @@ pub fn bad_variant(enum_name: &str, index: u32, count: usize) -> BridgeError {
     label = "not a bridge data type",
     note = "fields and elements may be numbers, bool, char, String, Option, Vec, tuples, \
             #[bridge(record)] structs, #[bridge] enums, class handles (`Handle<C>`) and JsValue; \
-            a crate's own #[wasm_bindgen] structs and enums once named in \
-            `bridge_runtime::wasm_bindgen_fields!(..)`"
+            with bridge-runtime's feature `wasm-bindgen`, wasm-bindgen types alone or in one \
+            Option or Vec (deeper: `bridge_runtime::wasm_bindgen_fields!(..)` names them)"
 )]
 pub trait WireOut {
     fn wire_write(self, w: &mut WireBuf);
@@ -313,8 +313,8 @@ pub trait WireOut {
     label = "a class is not taken by value; other types need #[bridge(record)] or #[bridge]",
     note = "inside Option, Vec or a tuple, take a class as `Handle<{Self}>`; fields and elements \
             may be numbers, bool, char, String, Option, Vec, tuples, #[bridge(record)] structs, \
-            #[bridge] enums, class handles and JsValue; a crate's own #[wasm_bindgen] structs \
-            and enums once named in `bridge_runtime::wasm_bindgen_fields!(..)`"
+            #[bridge] enums, class handles and JsValue; wasm-bindgen types alone or in one \
+            Option or Vec (deeper: `bridge_runtime::wasm_bindgen_fields!(..)` names them)"
 )]
 pub unsafe trait WireIn: Sized {
     /// # Safety
@@ -561,6 +561,10 @@ unsafe impl WireIn for crate::JsValue {
         Ok(crate::JsValue::from_abi(u32::from_le_bytes(r.take()?)))
     }
 }
+
+// A field's codec, picked by method lookup (the macro's feature `wasm-bindgen`).
+#[doc(hidden)]
+pub mod field;
 
 #[cfg(test)]
 mod tests {

@@ -42,10 +42,15 @@ pub use value::{JsType, JsValue};
 #[cfg(feature = "wasm-bindgen")]
 #[doc(hidden)]
 pub use wbg_types::{
-    WASM_BINDGEN_TYPE_ID, WasmBindgenStruct, WasmBindgenType, WbgArgBorrow, wire_field_from,
+    WASM_BINDGEN_TYPE_ID, WasmBindgenStruct, WasmBindgenType, WbgArgBorrow, WbgField, WbgLeaf,
+    wire_field_from,
 };
 /// Without the `wasm-bindgen` feature nothing implements it (the macro imports it anyway).
 /// It lives here, not in `abi` beside `ArgProbe`: `wbg_types` imports `abi`.
 #[cfg(not(feature = "wasm-bindgen"))]
 #[doc(hidden)]
 pub trait WbgArgBorrow {}
+/// As `WbgArgBorrow`: without the feature nothing implements it.
+#[cfg(not(feature = "wasm-bindgen"))]
+#[doc(hidden)]
+pub trait WbgField {}

@@ -37,9 +37,13 @@ use super::JsValue;
 use crate::abi::{ArgProbe, ArgSite, BridgeError, Result, throw_after_guards};
 use crate::text::concat;
 use crate::types::{BridgeType, ExternProbe, FromJs, IntoJs};
+use crate::wire::field::FieldProbe;
+use crate::wire::{WireBuf, WireIn, WireOut, WireReader};
 use bridge_schema::WasmBindgenKind;
 use wasm_bindgen::__rt::{WasmPtr, WasmRefCell};
-use wasm_bindgen::convert::{FromWasmAbi, RefFromWasmAbi, RefMutFromWasmAbi, TryFromJsValue};
+use wasm_bindgen::convert::{
+    FromWasmAbi, MaybeFromWasmAbi, RefFromWasmAbi, RefMutFromWasmAbi, TryFromJsValue,
+};
 
 /// What every wasm-bindgen type is to `#[bridge]`: converted by wasm-bindgen from and to
 /// its `JsValue`, and from its own ABI value as an export's parameter.
@@ -288,22 +292,17 @@ fn not_lent<T>(site: &ArgSite, why: &str, exclusive: bool) -> BridgeError {
     ]))
 }
 
-/// `#[wasm_bindgen]` structs and enums as fields of `#[bridge(record)]` structs and
-/// `#[bridge]` enums (and inside their `Option`s, `Vec`s, tuples): each crosses on the wire
-/// as its JS value (a value-table entry, converted by wasm-bindgen, as an imported JS
-/// class's value does), checked by the glue as where it is a parameter. One line per crate,
-/// naming its own types (an opt-in, as a blanket wire codec would collide with the
-/// primitives' impls):
+/// Bridge's wire codec for a crate's own `#[wasm_bindgen]` types: a field of any
+/// wasm-bindgen type, alone or in one `Option` or `Vec`, needs no line (`WbgField`); nested
+/// deeper (a tuple, `Option<Vec<T>>`, a map's value) it goes through bridge's codec of the
+/// container, which needs the element's, so a crate names its own types once:
 ///
 /// ```ignore
 /// bridge_runtime::wasm_bindgen_fields!(Tally, Level);
 /// ```
 ///
-/// Opt-in because a record's fields are written by one codec per type (`WireOut`,
-/// `WireIn`), and one for every wasm-bindgen type would collide with the numbers',
-/// `bool`'s and `String`'s (wasm-bindgen converts those too); a crate may implement
-/// bridge's traits for its own types, so the crate names them. (Another crate's types,
-/// js-sys's and web-sys's cannot be named so: hold them as a `JsValue`.)
+/// The value crosses as its JS value either way (the same wire bytes as `WbgField`'s).
+/// Another crate's types (js-sys's, web-sys's) cannot be named so (the orphan rule).
 #[macro_export]
 macro_rules! wasm_bindgen_fields {
     ($($ty:ty),+ $(,)?) => {$(
@@ -328,14 +327,102 @@ macro_rules! wasm_bindgen_fields {
     )+};
 }
 
-/// A wasm-bindgen value read from a record's field (`wasm_bindgen_fields!`), converted by
-/// wasm-bindgen. The glue checked what it can (the class, a live object, a number of the
-/// enum); what wasm-bindgen still refuses (a string of no variant of a string enum) is a
-/// panic naming the type, as for a parameter, not a wire error (which would blame the
-/// build).
+/// A wasm-bindgen value read from a record's field, converted by wasm-bindgen. The glue
+/// checked what it can (the class, a live object, a number of the enum); what
+/// wasm-bindgen still refuses (a string of no variant of a string enum) is a panic naming
+/// the type, as for a parameter, not a wire error (which would blame the build).
 #[doc(hidden)]
 pub fn wire_field_from<T: WasmBindgenType>(value: JsValue) -> Result<T> {
     Ok(from_value(value.into_abi()))
+}
+
+/// A wasm-bindgen type that is one value on the wire (an entry of the value table), as
+/// the record's type id says: not an `Option` of one (that is a wasm-bindgen type too,
+/// but the record says `Option` and the glue writes its tag), not a `Vec` (wasm-bindgen's
+/// ABI of a `Vec` is not a `WbgAbi`, so it is no `WasmBindgenType`).
+#[doc(hidden)]
+pub trait WbgLeaf: WasmBindgenType + MaybeFromWasmAbi {}
+
+impl<T: WasmBindgenType + MaybeFromWasmAbi> WbgLeaf for T {}
+
+/// A field of a wasm-bindgen type (alone, or in one `Option` or `Vec`) of a
+/// `#[bridge(record)]` struct or a `#[bridge]` enum, found by method lookup after
+/// bridge's own codec (`wire::field::FieldProbe`): it crosses as its JS value, converted by
+/// wasm-bindgen (a struct's object consumed going in, a new one coming out), checked by the
+/// glue as where it is a parameter.
+#[doc(hidden)]
+pub trait WbgField {
+    type Value;
+    fn field_write(self, value: Self::Value, w: &mut WireBuf);
+    /// # Safety
+    /// As [`WireIn::wire_read`].
+    unsafe fn field_read(self, r: &mut WireReader) -> Result<Self::Value>;
+}
+
+/// One wasm-bindgen value on the wire (its value-table entry), as an element.
+#[repr(transparent)]
+struct WbgItem<T>(T);
+
+impl<T: WbgLeaf> WireOut for WbgItem<T> {
+    #[inline]
+    fn wire_write(self, w: &mut WireBuf) {
+        JsValue::from(self.0.into()).wire_write(w)
+    }
+}
+
+// SAFETY: reads what the glue writes for a wasm-bindgen type (a table entry).
+unsafe impl<T: WbgLeaf> WireIn for WbgItem<T> {
+    #[inline]
+    unsafe fn wire_read(r: &mut WireReader) -> Result<Self> {
+        // SAFETY: forwarded contract.
+        let value = unsafe { JsValue::wire_read(r) }?;
+        wire_field_from(value).map(WbgItem)
+    }
+}
+
+impl<T: WbgLeaf> WbgField for &&FieldProbe<T> {
+    type Value = T;
+    #[inline]
+    fn field_write(self, value: T, w: &mut WireBuf) {
+        WbgItem(value).wire_write(w)
+    }
+    #[inline]
+    unsafe fn field_read(self, r: &mut WireReader) -> Result<T> {
+        // SAFETY: forwarded contract.
+        Ok(unsafe { WbgItem::<T>::wire_read(r) }?.0)
+    }
+}
+
+impl<T: WbgLeaf> WbgField for &&&FieldProbe<Option<T>> {
+    type Value = Option<T>;
+    #[inline]
+    fn field_write(self, value: Option<T>, w: &mut WireBuf) {
+        value.map(WbgItem).wire_write(w)
+    }
+    #[inline]
+    unsafe fn field_read(self, r: &mut WireReader) -> Result<Option<T>> {
+        // SAFETY: forwarded contract.
+        Ok(unsafe { Option::<WbgItem<T>>::wire_read(r) }?.map(|item| item.0))
+    }
+}
+
+impl<T: WbgLeaf> WbgField for &&&FieldProbe<Vec<T>> {
+    type Value = Vec<T>;
+    #[inline]
+    fn field_write(self, value: Vec<T>, w: &mut WireBuf) {
+        // Same layout: collected in place.
+        value
+            .into_iter()
+            .map(WbgItem)
+            .collect::<Vec<_>>()
+            .wire_write(w)
+    }
+    #[inline]
+    unsafe fn field_read(self, r: &mut WireReader) -> Result<Vec<T>> {
+        // SAFETY: forwarded contract.
+        let items = unsafe { Vec::<WbgItem<T>>::wire_read(r) }?;
+        Ok(items.into_iter().map(|item| item.0).collect())
+    }
 }
 
 /// An imported JS type (the record says so: its `.d.ts` name is its `typescript_type`).

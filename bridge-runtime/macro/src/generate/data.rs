@@ -225,15 +225,51 @@ fn fieldless_index(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
     }
 }
 
+/// Writing one field `value` of type `ty` to the wire `w`. With the feature `wasm-bindgen`
+/// (bridge-runtime's turns it on) through `wire::field::FieldProbe`, whose method lookup
+/// also finds wasm-bindgen's codec for a wasm-bindgen type; else bridge's codec, as before
+/// the feature existed (the same expansion: crates without wasm-bindgen build the same code).
+fn field_write(value: TokenStream, ty: &syn::Type) -> TokenStream {
+    let w = quote!(::bridge_runtime::wire);
+    if cfg!(feature = "wasm-bindgen") {
+        quote! {{
+            #[allow(unused_imports)]
+            use {#w::field::BridgeFieldOut as _, ::bridge_runtime::js::WbgField as _};
+            (&&&&#w::field::FieldProbe::<#ty>::NEW).field_write(#value, w)
+        }}
+    } else {
+        quote! { #w::WireOut::wire_write(#value, w) }
+    }
+}
+
+/// Reading one field of type `ty` from the wire `r` (unsafe, a `Result`), as [`field_write`].
+fn field_read(ty: &syn::Type) -> TokenStream {
+    let w = quote!(::bridge_runtime::wire);
+    if cfg!(feature = "wasm-bindgen") {
+        quote! {{
+            #[allow(unused_imports)]
+            use {#w::field::BridgeFieldIn as _, ::bridge_runtime::js::WbgField as _};
+            (&&&&#w::field::FieldProbe::<#ty>::NEW).field_read(r)
+        }}
+    } else {
+        quote! { #w::WireIn::wire_read(r) }
+    }
+}
+
 /// `WireOut` and `WireIn` of a record: its fields in declaration order.
 fn record_wire(ident: &Ident, fields: &[DataField<Ident>]) -> TokenStream {
     let w = quote!(::bridge_runtime::wire);
     let names: Vec<&Ident> = fields.iter().map(|f| &f.ident).collect();
+    let writes = fields.iter().map(|f| {
+        let name = &f.ident;
+        field_write(quote!(self.#name), &f.ty)
+    });
+    let reads = fields.iter().map(|f| field_read(&f.ty));
     quote! {
         impl #w::WireOut for #ident {
             #[inline]
             fn wire_write(self, w: &mut #w::WireBuf) {
-                #( #w::WireOut::wire_write(self.#names, w); )*
+                #( #writes; )*
             }
         }
         unsafe impl #w::WireIn for #ident {
@@ -241,7 +277,7 @@ fn record_wire(ident: &Ident, fields: &[DataField<Ident>]) -> TokenStream {
             unsafe fn wire_read(r: &mut #w::WireReader) -> ::bridge_runtime::abi::Result<Self> {
                 ::core::result::Result::Ok(#ident {
                     // SAFETY: forwarded contract; struct literal fields evaluate in order.
-                    #( #names: unsafe { #w::WireIn::wire_read(r) }?, )*
+                    #( #names: unsafe { #reads }?, )*
                 })
             }
         }
@@ -271,16 +307,21 @@ fn enum_wire(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
                 quote! { { #(#names: #binds),* } },
             )
         };
+        let writes = binds
+            .iter()
+            .zip(&v.fields)
+            .map(|(b, f)| field_write(quote!(#b), &f.ty));
+        let reads = v.fields.iter().map(|f| field_read(&f.ty));
         write_arms.push(quote! {
             #ident::#vident #pattern => {
                 w.put(#index.to_le_bytes());
-                #( #w::WireOut::wire_write(#binds, w); )*
+                #( #writes; )*
             }
         });
         read_arms.push(quote! {
             #index => {
                 // SAFETY: forwarded contract; fields are read in declaration order.
-                #( let #binds = unsafe { #w::WireIn::wire_read(r) }?; )*
+                #( let #binds = unsafe { #reads }?; )*
                 ::core::result::Result::Ok(#ident::#vident #build)
             }
         });
