@@ -297,7 +297,7 @@ pub fn bad_variant(enum_name: &str, index: u32, count: usize) -> BridgeError {
     note = "fields and elements may be numbers, bool, char, String, Option, Vec, tuples, \
             #[bridge(record)] structs, #[bridge] enums, class handles (`Handle<C>`) and JsValue; \
             with bridge-runtime's feature `wasm-bindgen`, wasm-bindgen types alone or in one \
-            Option or Vec (deeper: `bridge_runtime::wasm_bindgen_fields!(..)` names them)"
+            Option or Vec (deeper, a crate's own once named in `wasm_bindgen_fields!(..)`)"
 )]
 pub trait WireOut {
     fn wire_write(self, w: &mut WireBuf);
@@ -314,7 +314,7 @@ pub trait WireOut {
     note = "inside Option, Vec or a tuple, take a class as `Handle<{Self}>`; fields and elements \
             may be numbers, bool, char, String, Option, Vec, tuples, #[bridge(record)] structs, \
             #[bridge] enums, class handles and JsValue; wasm-bindgen types alone or in one \
-            Option or Vec (deeper: `bridge_runtime::wasm_bindgen_fields!(..)` names them)"
+            Option or Vec (deeper, a crate's own once named in `wasm_bindgen_fields!(..)`)"
 )]
 pub unsafe trait WireIn: Sized {
     /// # Safety

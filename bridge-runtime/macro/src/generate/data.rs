@@ -13,6 +13,7 @@ use crate::model::data::{Data, DataField, DataVariant, Flat, Shape};
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
+use syn::spanned::Spanned;
 
 /// The struct or enum, its trait impls, wire codecs and record(s) (one per configuration
 /// of its fields' attributes).
@@ -232,10 +233,12 @@ fn fieldless_index(ident: &Ident, variants: &[DataVariant]) -> TokenStream {
 fn field_write(value: TokenStream, ty: &syn::Type) -> TokenStream {
     let w = quote!(::bridge_runtime::wire);
     if cfg!(feature = "wasm-bindgen") {
+        // An unmet bound points at the field's type.
+        let method = Ident::new("field_write", ty.span());
         quote! {{
             #[allow(unused_imports)]
             use {#w::field::BridgeFieldOut as _, ::bridge_runtime::js::WbgField as _};
-            (&&&&#w::field::FieldProbe::<#ty>::NEW).field_write(#value, w)
+            (&&&&#w::field::FieldProbe::<#ty>::NEW).#method(#value, w)
         }}
     } else {
         quote! { #w::WireOut::wire_write(#value, w) }
@@ -246,10 +249,11 @@ fn field_write(value: TokenStream, ty: &syn::Type) -> TokenStream {
 fn field_read(ty: &syn::Type) -> TokenStream {
     let w = quote!(::bridge_runtime::wire);
     if cfg!(feature = "wasm-bindgen") {
+        let method = Ident::new("field_read", ty.span());
         quote! {{
             #[allow(unused_imports)]
             use {#w::field::BridgeFieldIn as _, ::bridge_runtime::js::WbgField as _};
-            (&&&&#w::field::FieldProbe::<#ty>::NEW).field_read(r)
+            (&&&&#w::field::FieldProbe::<#ty>::NEW).#method(r)
         }}
     } else {
         quote! { #w::WireIn::wire_read(r) }
