@@ -58,16 +58,10 @@ const GENERATE_TRUSTS: &[(&str, &str)] = &[
         "abi.rs",
         "more => unreachable!(\"a result of {} wasm values\"",
     ),
-    ("lift.rs", "scalar(inner).expect(\"&mut [number]\")"),
-    (
-        "lift.rs",
-        "unreachable!(\"parameter type {other:?} was rejected by classify\")",
-    ),
     (
         "lift.rs",
         "unreachable!(\"Option<{other:?}> was rejected by classify\")",
     ),
-    ("lift.rs", "scalar(inner).expect(\"Vec of numbers\")"),
     (
         "lift.rs",
         "unreachable!(\"return type {other:?} was rejected by classify\")",

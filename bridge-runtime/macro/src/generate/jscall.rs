@@ -141,14 +141,14 @@ impl Call {
             }
             // Its `#closure-call`/`#closure-drop` exports are the caller's (`closures`).
             Lower::Closure(cb) => {
-                let into = match cb.form {
+                let into = match cb.info.form {
                     Form::Once => quote! { into_abi_once },
                     _ => quote! { into_abi },
                 };
                 self.raw_args
                     .push(quote! { ::bridge_runtime::js::closure::#into(#name) });
             }
-            Lower::OptClosure(cb) => self.opt_closure(name, cb.form),
+            Lower::OptClosure(cb) => self.opt_closure(name, cb.info.form),
             // The reference sits in a slot on this frame while the import runs.
             Lower::Lent(_) => {
                 let slot = format_ident!("__bridge_lent_{}", name);

@@ -4,7 +4,8 @@
 //! declarations come from the lowering table through `abi.rs`. A tuple of scalars is lifted
 //! and lowered through the flat area here, asking `lowering::flat_tuple`.
 
-use super::abi::{self, scalar};
+use super::abi;
+use crate::model::lift::{Elem, OptLift, ParamLift};
 use crate::model::ty::TyInfo;
 use bridge_schema::lowering::{self, Site};
 use bridge_schema::{Scalar, Ty};
@@ -86,11 +87,17 @@ pub fn borrow_prelude(
     }
 }
 
-/// How the thunk lifts parameter `name` (its wasm values: `abi::params`).
-pub fn lift_param(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Lifted {
+/// How the thunk lifts parameter `name` (its wasm values: `abi::params`) as `lift`.
+pub fn lift_param(
+    name: &Ident,
+    info: &TyInfo,
+    lift: ParamLift,
+    site: &TokenStream,
+    guard: u32,
+) -> Lifted {
     let carrier = &info.carrier;
     let from_js = quote! { <#carrier as ::bridge_runtime::FromJs>::Abi };
-    let step = step(name, info, site, guard);
+    let step = step(name, info, lift, site, guard);
     Lifted {
         wasm_params: abi::params(name, &info.ty, Site::ExportParam, &from_js),
         prelude: step.prelude,
@@ -139,116 +146,107 @@ struct Step {
     arg: TokenStream,
 }
 
-fn step(name: &Ident, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
-    if let Some(step) = lowered_step(name, &info.ty) {
-        return step;
-    }
+fn step(name: &Ident, info: &TyInfo, lift: ParamLift, site: &TokenStream, guard: u32) -> Step {
     let len = format_ident!("{}_len", name);
     let cap = format_ident!("{}_cap", name);
     let class = &info.named;
     let carrier = &info.carrier;
     let rt = quote!(::bridge_runtime::abi);
-    match &info.ty {
-        Ty::String | Ty::Str => Step {
-            prelude: quote! { let #name = unsafe { #rt::lift_string(#name, #len, #cap) }; },
-            arg: if info.ty == Ty::Str {
-                quote! { &#name }
-            } else {
-                quote! { #name }
-            },
+    let prelude = match lift {
+        // A tuple of scalars: in the flat area from the slot a tagged value names, or
+        // (the glue ran out of slots) on the wire.
+        ParamLift::Flat => quote! {
+            let #name = match ::bridge_runtime::flat::param_slot(#name) {
+                ::core::option::Option::Some(at) => ::bridge_runtime::flat::FlatTuple::get(at),
+                ::core::option::Option::None => unsafe { ::bridge_runtime::wire::read_at(#name) }?,
+            };
         },
-        Ty::ClassRef(_) => Step {
-            prelude: borrow_prelude(name, class, name, site, false, OnRefusal::Return, guard),
-            arg: quote! { &*#name },
+        // JS wrote the value into the wire's in-buffer at offset `#name`.
+        ParamLift::Wire => quote! {
+            let #name = unsafe { ::bridge_runtime::wire::read_at(#name) }?;
         },
-        Ty::ClassMut(_) => Step {
-            prelude: borrow_prelude(name, class, name, site, true, OnRefusal::Return, guard),
-            arg: quote! { &mut *#name },
-        },
-        Ty::Named(_) => Step {
-            prelude: quote! { let #name = unsafe { <#carrier as ::bridge_runtime::FromJs>::from_param(#name) }; },
-            arg: quote! { #name },
-        },
-        Ty::Option(inner) => optional_step(name, inner, info, site, guard),
-        Ty::JsValue => Step {
-            prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
-            arg: quote! { #name },
-        },
-        Ty::JsValueRef => Step {
-            prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
-            arg: quote! { &#name },
-        },
-        Ty::Vec(inner) => vec_step(name, inner, info),
-        // A buffer JS allocated, copies back from and frees after the call.
-        Ty::SliceMut(inner) => {
-            let (_, rust) = scalar(inner).expect("&mut [number]");
-            Step {
-                prelude: quote! { let #name = unsafe { #rt::lift_slice_mut::<#rust>(#name, #len) }; },
-                arg: quote! { #name },
-            }
+        ParamLift::Scalar(s) => {
+            let conv = from_abi(s, quote!(#name));
+            quote! { let #name = #conv; }
         }
-        other => unreachable!("parameter type {other:?} was rejected by classify"),
+        ParamLift::Str { borrowed } => {
+            return Step {
+                prelude: quote! { let #name = unsafe { #rt::lift_string(#name, #len, #cap) }; },
+                arg: if borrowed {
+                    quote! { &#name }
+                } else {
+                    quote! { #name }
+                },
+            };
+        }
+        ParamLift::ClassRef => {
+            return Step {
+                prelude: borrow_prelude(name, class, name, site, false, OnRefusal::Return, guard),
+                arg: quote! { &*#name },
+            };
+        }
+        ParamLift::ClassMut => {
+            return Step {
+                prelude: borrow_prelude(name, class, name, site, true, OnRefusal::Return, guard),
+                arg: quote! { &mut *#name },
+            };
+        }
+        ParamLift::Named => {
+            quote! { let #name = unsafe { <#carrier as ::bridge_runtime::FromJs>::from_param(#name) }; }
+        }
+        ParamLift::Optional(opt) => return optional_step(name, opt, info, site, guard),
+        ParamLift::JsValue => quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
+        ParamLift::JsValueRef => {
+            return Step {
+                prelude: quote! { let #name = ::bridge_runtime::JsValue::from_abi(#name); },
+                arg: quote! { &#name },
+            };
+        }
+        ParamLift::Vec(elem) => return vec_step(name, elem, info),
+        // A buffer JS allocated, copies back from and frees after the call.
+        ParamLift::SliceMut(s) => {
+            let rust = abi::rust(s);
+            quote! { let #name = unsafe { #rt::lift_slice_mut::<#rust>(#name, #len) }; }
+        }
+    };
+    Step {
+        prelude,
+        arg: quote! { #name },
     }
 }
 
-/// The step of a parameter the lowering table says how to read whatever its type: a
-/// tuple in the flat area, a value on the wire, a scalar.
-fn lowered_step(name: &Ident, ty: &Ty) -> Option<Step> {
-    Some(match ty {
-        // A tuple of scalars: in the flat area from the slot a tagged value names, or
-        // (the glue ran out of slots) on the wire.
-        t if lowering::flat_tuple(t).is_some() => Step {
-            prelude: quote! {
-                let #name = match ::bridge_runtime::flat::param_slot(#name) {
-                    ::core::option::Option::Some(at) => ::bridge_runtime::flat::FlatTuple::get(at),
-                    ::core::option::Option::None => unsafe { ::bridge_runtime::wire::read_at(#name) }?,
-                };
-            },
-            arg: quote! { #name },
-        },
-        // JS wrote the value into the wire's in-buffer at offset `#name`.
-        t if t.travels_on_wire() => Step {
-            prelude: quote! {
-                let #name = unsafe { ::bridge_runtime::wire::read_at(#name) }?;
-            },
-            arg: quote! { #name },
-        },
-        _ => {
-            let conv = from_abi(Scalar::of(ty)?, quote!(#name));
-            Step {
-                prelude: quote! { let #name = #conv; },
-                arg: quote! { #name },
-            }
-        }
-    })
-}
-
-/// The step of an `Option<inner>` parameter: a flag (`_is_some`), then the value.
-fn optional_step(name: &Ident, inner: &Ty, info: &TyInfo, site: &TokenStream, guard: u32) -> Step {
+/// The step of an `Option` parameter: a flag (`_is_some`), then the value.
+fn optional_step(
+    name: &Ident,
+    opt: OptLift,
+    info: &TyInfo,
+    site: &TokenStream,
+    guard: u32,
+) -> Step {
     let len = format_ident!("{}_len", name);
     let cap = format_ident!("{}_cap", name);
     let some = format_ident!("{}_is_some", name);
     let class = &info.named;
     let carrier = &info.carrier;
     let rt = quote!(::bridge_runtime::abi);
-    if let Some(s) = Scalar::of(inner) {
-        let conv = from_abi(s, quote!(#name));
-        return Step {
-            prelude: quote! { let #name = if #some != 0 { Some(#conv) } else { None }; },
-            arg: quote! { #name },
-        };
-    }
-    match inner {
-        Ty::String | Ty::Str => Step {
+    match opt {
+        OptLift::Scalar(s) => {
+            let conv = from_abi(s, quote!(#name));
+            Step {
+                prelude: quote! { let #name = if #some != 0 { Some(#conv) } else { None }; },
+                arg: quote! { #name },
+            }
+        }
+        OptLift::Str { borrowed } => Step {
             prelude: quote! { let #name = unsafe { #rt::lift_opt_string(#name, #len, #cap) }; },
-            arg: if *inner == Ty::Str {
+            arg: if borrowed {
                 quote! { #name.as_deref() }
             } else {
                 quote! { #name }
             },
         },
         // Like every optional user type: a flag, then the value.
-        Ty::ClassRef(_) => Step {
+        OptLift::ClassRef => Step {
             prelude: quote! {
                 let #name = if #some == 0 {
                     None
@@ -258,7 +256,7 @@ fn optional_step(name: &Ident, inner: &Ty, info: &TyInfo, site: &TokenStream, gu
             },
             arg: quote! { #name.as_deref() },
         },
-        Ty::ClassMut(_) => Step {
+        OptLift::ClassMut => Step {
             prelude: quote! {
                 let mut #name = if #some == 0 {
                     None
@@ -268,24 +266,26 @@ fn optional_step(name: &Ident, inner: &Ty, info: &TyInfo, site: &TokenStream, gu
             },
             arg: quote! { #name.as_deref_mut() },
         },
-        Ty::Named(_) => Step {
+        OptLift::Named => Step {
             prelude: quote! { let #name = unsafe { #rt::lift_opt_named::<#carrier>(#some, #name) }; },
             arg: quote! { #name },
         },
-        other => unreachable!("Option<{other:?}> was rejected by classify"),
     }
 }
 
-/// The step of a `Vec<inner>` parameter (also a `&[T]` or `Box<[T]>`), copied in.
-fn vec_step(name: &Ident, inner: &Ty, info: &TyInfo) -> Step {
+/// The step of a `Vec` parameter (also a `&[T]` or `Box<[T]>`) of `elem`s, copied in.
+fn vec_step(name: &Ident, elem: Elem, info: &TyInfo) -> Step {
     let len = format_ident!("{}_len", name);
     let carrier = &info.carrier;
     let rt = quote!(::bridge_runtime::abi);
-    let prelude = if matches!(inner, Ty::Named(_)) {
-        quote! { let #name = unsafe { #rt::lift_named_vec::<#carrier>(#name, #len) }; }
-    } else {
-        let (_, rust) = scalar(inner).expect("Vec of numbers");
-        quote! { let #name = unsafe { #rt::lift_vec::<#rust>(#name, #len) }; }
+    let prelude = match elem {
+        Elem::Named => {
+            quote! { let #name = unsafe { #rt::lift_named_vec::<#carrier>(#name, #len) }; }
+        }
+        Elem::Number(s) => {
+            let rust = abi::rust(s);
+            quote! { let #name = unsafe { #rt::lift_vec::<#rust>(#name, #len) }; }
+        }
     };
     Step {
         prelude,

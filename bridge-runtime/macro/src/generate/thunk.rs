@@ -13,8 +13,9 @@ use super::abi::{self, scalar};
 use super::asyncs;
 use super::callback;
 use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
+use crate::model::lift::{ParamHow, ParamLift, RustClosure, ThunkParam};
 use crate::model::thunk::{Callee, Receiver, ThunkSpec};
-use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, Pull, TyInfo, plain};
+use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, Pull, TyInfo};
 use bridge_schema::lowering::Site;
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
@@ -98,10 +99,10 @@ impl Preludes {
     /// The receiver's and the parameters' steps of `spec`.
     fn of(spec: &ThunkSpec) -> Self {
         let owns_nothing = !matches!(spec.receiver, Receiver::Handle | Receiver::Value)
-            && spec.params.iter().all(|(_, info)| {
-                info.callback.is_none()
-                    && (scalar(&info.ty).is_some()
-                        || matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_)))
+            && spec.params.iter().all(|p| {
+                p.info.callback.is_none()
+                    && (scalar(&p.info.ty).is_some()
+                        || matches!(p.info.ty, Ty::ClassRef(_) | Ty::ClassMut(_)))
             });
         let mut preludes = Preludes {
             borrowed_before: matches!(spec.receiver, Receiver::Ref | Receiver::Mut),
@@ -113,9 +114,9 @@ impl Preludes {
         }
         // Generated names, never the user's: a parameter may be a raw identifier (`r#type`),
         // and `x` beside `x_len` must not collide with a generated `x_len`.
-        for (index, (js_name, info)) in spec.params.iter().enumerate() {
+        for (index, param) in spec.params.iter().enumerate() {
             let name = format_ident!("__bridge_arg{}", index);
-            preludes.param(spec, &name, js_name, info);
+            preludes.param(spec, &name, param);
         }
         preludes
     }
@@ -172,11 +173,13 @@ impl Preludes {
         }
     }
 
-    /// The parameter `js_name` of `spec`, bound as `name`.
-    fn param(&mut self, spec: &ThunkSpec, name: &Ident, js_name: &str, info: &TyInfo) {
-        if let Some(cb) = &info.callback {
-            return self.callback_param(spec, name, js_name, info, cb);
-        }
+    /// The parameter `param` of `spec`, bound as `name`.
+    fn param(&mut self, spec: &ThunkSpec, name: &Ident, param: &ThunkParam) {
+        let (js_name, info) = (param.js_name.as_str(), &param.info);
+        let lift = match &param.how {
+            ParamHow::Function(cb) => return self.callback_param(spec, name, js_name, info, cb),
+            ParamHow::Lift(lift) => *lift,
+        };
         let by_value = match &info.ty {
             Ty::Named(_) => true,
             Ty::Option(inner) => matches!(**inner, Ty::Named(_)),
@@ -190,14 +193,21 @@ impl Preludes {
             self.args.push(take.arg);
             return;
         }
-        self.lifted_param(spec, name, js_name, info);
+        self.lifted_param(spec, name, js_name, info, lift);
     }
 
     /// A parameter lifted from its wasm values (checked first when its lift can refuse
     /// it), a class borrowed under a guard.
-    fn lifted_param(&mut self, spec: &ThunkSpec, name: &Ident, js_name: &str, info: &TyInfo) {
+    fn lifted_param(
+        &mut self,
+        spec: &ThunkSpec,
+        name: &Ident,
+        js_name: &str,
+        info: &TyInfo,
+        lift: ParamLift,
+    ) {
         let site = arg_site(spec, js_name);
-        let mut p = lift_param(name, info, &site, self.guards);
+        let mut p = lift_param(name, info, lift, &site, self.guards);
         let is_borrow = matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_));
         if self.owns_nothing && is_borrow && !self.borrowed_before {
             let exclusive = matches!(info.ty, Ty::ClassMut(_));
@@ -371,9 +381,10 @@ fn to_error(err: &syn::Type) -> TokenStream {
 /// The exports of the closure or iterator `spec` returns, if it does (`arity`: the
 /// callee's argument count, the receiver included).
 fn returned_closure(spec: &ThunkSpec, arity: usize) -> TokenStream {
-    let Some(cb) = &spec.ret.callback else {
+    let Some(closure) = &spec.ret.closure else {
         return quote! {};
     };
+    let cb = &closure.info;
     let what = match cb.pull {
         Some(_) => "iterator",
         None => "closure",
@@ -389,7 +400,7 @@ fn returned_closure(spec: &ThunkSpec, arity: usize) -> TokenStream {
     };
     match &cb.pull {
         Some(pull) => iterator_exports(spec, cb, pull, &label, arity),
-        None => closure_exports(&spec.symbol, &spec.ident, cb, &label),
+        None => closure_exports(&spec.symbol, &spec.ident, closure, &label),
     }
 }
 
@@ -421,9 +432,10 @@ fn borrows(ty: &syn::Type) -> bool {
 pub fn closure_exports(
     symbol: &str,
     ident: &Ident,
-    info: &CallbackInfo,
+    closure: &RustClosure,
     label: &str,
 ) -> TokenStream {
+    let info = &closure.info;
     let helper = format_ident!("{}_closure_invoke", ident);
     let arg_names = callback::arg_names(info);
     let arg_tys = info.params.iter().map(|(_, t)| t);
@@ -431,13 +443,8 @@ pub fn closure_exports(
         Some(t) => quote! { -> #t },
         None => quote! {},
     };
-    let mut params = vec![("closure".to_string(), plain(Ty::Scalar(Scalar::U32)))];
-    params.extend(
-        info.params
-            .iter()
-            .enumerate()
-            .map(|(i, (p, _))| (format!("a{i}"), p.clone())),
-    );
+    let mut params = vec![ThunkParam::scalar("closure", Scalar::U32)];
+    params.extend(closure.params.iter().cloned());
     let call = call_thunk(symbol, ident, &helper, info, label, params);
     let (body, free) = closure_call(info, &arg_names, label);
     // Lent (`Form::Ref`/`Form::Mut`): only callable while the import runs; nothing to free.
@@ -542,7 +549,7 @@ fn iterator_exports(
         None => quote::quote_spanned! {span=> ::core::option::Option<#item> },
     };
     let arg_tys: Vec<Ident> = (0..arity).map(|i| format_ident!("__A{}", i)).collect();
-    let params = vec![("closure".to_string(), plain(Ty::Scalar(Scalar::U32)))];
+    let params = vec![ThunkParam::scalar("closure", Scalar::U32)];
     let call = call_thunk(symbol, ident, &helper, info, label, params);
     // Items `Result<T, E>`: the pull returns `Result<Option<T>, E>`, its `Err` thrown.
     let transpose = match info.ret.ty {
@@ -590,7 +597,7 @@ fn call_thunk(
     helper: &Ident,
     info: &CallbackInfo,
     label: &str,
-    params: Vec<(String, TyInfo)>,
+    params: Vec<ThunkParam>,
 ) -> TokenStream {
     thunk(&ThunkSpec {
         symbol: bridge_schema::closure_call_export(symbol),
@@ -617,7 +624,7 @@ pub fn closures(call: &JsCall, symbol: &str, prefix: &str) -> TokenStream {
             let base = bridge_schema::callback_symbol(symbol, &format!("a{index}"));
             let ident = format_ident!("{}_a{}", prefix, index);
             let name = call.arg_names.get(index).map(String::as_str);
-            let hold = match cb.form {
+            let hold = match cb.info.form {
                 Form::Ref | Form::Mut => bridge_schema::Hold::Lent,
                 Form::Once => bridge_schema::Hold::Once,
                 Form::Boxed => bridge_schema::Hold::Owned,

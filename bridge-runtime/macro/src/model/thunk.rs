@@ -1,5 +1,6 @@
 //! The `extern "C"` export thunk of one function, as data.
 
+use super::lift::ThunkParam;
 use super::ty::TyInfo;
 use proc_macro2::Ident;
 
@@ -38,8 +39,8 @@ pub struct ThunkSpec {
     pub class: Option<syn::Type>,
     pub member: String,
     pub receiver: Receiver,
-    /// JS name and type of each parameter.
-    pub params: Vec<(String, TyInfo)>,
+    /// JS name, type and lift of each parameter.
+    pub params: Vec<ThunkParam>,
     /// Whether a user type parameter (not `Handle<C>`) may be a class moving out of JS
     /// (`TakeParam`): exports' parameters; a Rust closure's take records, enums and handles
     /// only (`FromJs`), as its glue releases no wrapper.

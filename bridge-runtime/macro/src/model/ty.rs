@@ -9,6 +9,7 @@
 //! the `IntoJs`/`FromJs` impls of its own `#[bridge]` expansion. How each scalar is
 //! lowered is `bridge_schema::lowering`'s.
 
+use super::lift::RustClosure;
 use bridge_schema::Ty;
 use bridge_schema::lowering::Scalar;
 use syn::Type;
@@ -35,6 +36,9 @@ pub struct TyInfo {
     /// `bridge_runtime::JsPromise`: a `Ty::JsValue` that only the result of a call into JS
     /// may be (lifted as the value, wrapped to be awaited).
     pub promise: bool,
+    /// A returned Rust closure or iterator (`Ty::Callback` in return position, as parse
+    /// checked it): the exports JS calls it through.
+    pub closure: Option<Box<super::lift::RustClosure>>,
 }
 
 /// The Rust type that converts a user type to and from wasm: the type itself, or a class
@@ -57,6 +61,7 @@ pub fn plain(ty: Ty) -> TyInfo {
         callback: None,
         error: None,
         promise: false,
+        closure: None,
     }
 }
 
@@ -155,13 +160,13 @@ pub enum Lower {
     OptNamed(Carrier),
     /// A Rust closure, passed owned (`Box<dyn Fn>`): its `#closure-call`/`#closure-drop`
     /// exports are named from the call and the argument's index.
-    Closure(Box<CallbackInfo>),
+    Closure(Box<RustClosure>),
     /// A `&dyn Fn` / `&mut dyn FnMut` lent for the call: the address of a stack slot
     /// holding the reference (no `#closure-drop`: the glue's function stops working when
     /// the call returns).
-    Lent(Box<CallbackInfo>),
+    Lent(Box<RustClosure>),
     /// `Option` of a closure (owned or lent, as its form says): 0 for `None`.
-    OptClosure(Box<CallbackInfo>),
+    OptClosure(Box<RustClosure>),
 }
 
 /// How the result of a call into JS is lifted.

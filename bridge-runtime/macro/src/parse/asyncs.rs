@@ -6,6 +6,7 @@
 use super::attrs::MemberRole;
 use super::position::Position;
 use super::types::{self, is_handle, names_self};
+use crate::model::lift::ThunkParam;
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{AsyncHelpers, AsyncParts, Callee, Receiver, ThunkSpec};
 use crate::model::ty::plain;
@@ -171,7 +172,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
         class: spec.class.clone(),
         member: spec.member.clone(),
         receiver: Receiver::None,
-        params: vec![("task".to_string(), plain(Ty::Scalar(Scalar::U32)))],
+        params: vec![ThunkParam::scalar("task", Scalar::U32)],
         moves: false,
         ret: spec.ret.clone(),
         asynchronous: None,

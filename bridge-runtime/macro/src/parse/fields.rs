@@ -10,7 +10,7 @@ use super::attrs::{self, MemberArgs, MemberRole};
 use super::functions::{self, MemberParts};
 use super::position::Position;
 use super::record::{self, doc_of};
-use super::{names, types};
+use super::{lifts, names, types};
 use crate::model::class::{Accessors, FieldAccessors};
 use crate::model::conditional::{Cfg, Configured};
 use crate::model::functions::{Member, OwnExport};
@@ -107,7 +107,8 @@ impl Accessor<'_> {
                 name: "value".to_string(),
                 ty,
             };
-            let params = (vec![param], vec![("value".to_string(), info)]);
+            let value = lifts::thunk_param("value".to_string(), info, &f.ty)?;
+            let params = (vec![param], vec![value]);
             (
                 &f.setter,
                 Receiver::Mut,

@@ -6,8 +6,9 @@ use super::attrs::{self, MemberRole};
 use super::position::Position;
 use super::record::{self, doc_of};
 use super::types::{is_handle, names_self};
-use super::{asyncs, callback_names, names, slices, types};
+use super::{asyncs, callback_names, lifts, names, slices, types};
 use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
+use crate::model::lift::ThunkParam;
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{Callee, Receiver, ThunkSpec};
 use crate::model::ty::{TyInfo, plain};
@@ -473,7 +474,7 @@ fn member_thunk(
     async_sig: Option<&Signature>,
     function: &Function,
     receiver: Receiver,
-    params: Vec<(String, TyInfo)>,
+    params: Vec<ThunkParam>,
     ret: TyInfo,
 ) -> ThunkSpec {
     let thunk = ThunkSpec {
@@ -496,7 +497,7 @@ fn member_thunk(
 }
 
 /// A signature's parameters (for the record and the thunk) and result.
-pub(super) type TypedSignature = (Vec<Param>, Vec<(String, TyInfo)>, TyInfo);
+pub(super) type TypedSignature = (Vec<Param>, Vec<ThunkParam>, TyInfo);
 
 /// A signature's parameters and result, checked as an export's, the first `skip` inputs
 /// (the receiver) left out.
@@ -723,7 +724,7 @@ fn name_callbacks(
     }
 }
 
-type ParamList = (Vec<Param>, Vec<(String, TyInfo)>);
+type ParamList = (Vec<Param>, Vec<ThunkParam>);
 
 fn params_of(
     sig: &Signature,
@@ -750,7 +751,7 @@ fn params_of(
             name: name.clone(),
             ty: param_ty(&info),
         });
-        infos.push((name, info));
+        infos.push(lifts::thunk_param(name, info, &t.ty)?);
     }
     Ok((params, infos))
 }

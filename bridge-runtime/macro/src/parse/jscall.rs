@@ -3,6 +3,7 @@
 //! ([`Lower`]/[`Lift`], after `bridge_schema::lowering`: its scalars, what is on the wire). Class handles are passed as `Handle<C>`, so they reach JS
 //! through the class's identity hook exactly like a returned class.
 
+use super::lifts;
 use super::unsupported::{JS_PROMISE_ALONE, unsupported};
 use crate::model::ty::{Arg, CallbackInfo, Carrier, Form, JsCall, Lift, Lower, TyInfo};
 use bridge_schema::Ty;
@@ -68,10 +69,11 @@ fn lower(info: &TyInfo, ty: &Type, what: &str) -> syn::Result<Lower> {
         Ty::Callback(_) => {
             let cb = info.callback.as_deref().expect("a callback type");
             check_closure_signature(cb, ty)?;
+            let closure = Box::new(lifts::rust_closure(cb)?);
             match cb.form {
-                Form::Boxed | Form::Once => Lower::Closure(Box::new(cb.clone())),
+                Form::Boxed | Form::Once => Lower::Closure(closure),
                 // Lent for the call: JS's function stops working when it returns.
-                Form::Ref | Form::Mut => Lower::Lent(Box::new(cb.clone())),
+                Form::Ref | Form::Mut => Lower::Lent(closure),
             }
         }
         Ty::ClassRef(_) | Ty::ClassMut(_) => {
@@ -98,7 +100,7 @@ fn lower_option(inner: &Ty, info: &TyInfo, ty: &Type) -> syn::Result<Lower> {
         Ty::Callback(_) => {
             let cb = info.callback.as_deref().expect("a callback type");
             check_closure_signature(cb, ty)?;
-            Lower::OptClosure(Box::new(cb.clone()))
+            Lower::OptClosure(Box::new(lifts::rust_closure(cb)?))
         }
         _ => unreachable!("other options travel on the wire"),
     })

@@ -14,6 +14,7 @@ mod functions;
 mod imports;
 mod iterators;
 mod jscall;
+mod lifts;
 mod names;
 mod position;
 mod record;

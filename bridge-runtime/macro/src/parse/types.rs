@@ -4,6 +4,7 @@
 
 use super::iterators;
 use super::jscall;
+use super::lifts;
 use super::position::{self, Position};
 use super::slices;
 use super::unsupported::{JS_PROMISE_ALONE, unsupported};
@@ -69,8 +70,11 @@ pub fn classify(
             ..inner
         });
     }
-    let info = classify_any(ty, self_ty, refs)?;
+    let mut info = classify_any(ty, self_ty, refs)?;
     position::check(&info, ty, pos)?;
+    if pos == Position::Return {
+        info.closure = lifts::returned(&info)?;
+    }
     Ok(with_placeholder(info, refs))
 }
 
@@ -115,6 +119,7 @@ fn iterator(item: &Type, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Re
             ..cb.ret.clone()
         };
     }
+    info.closure = lifts::returned(&info)?;
     Ok(TyInfo {
         ty: Ty::Iterator(item),
         ..info
@@ -726,6 +731,7 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
         callback: None,
         error: None,
         promise: false,
+        closure: None,
     })
 }
 

@@ -1,0 +1,81 @@
+//! How a thunk lifts each parameter ([`ParamLift`]), decided where the parameter is
+//! classified, so generate only matches what parse accepted.
+
+use super::unsupported::unsupported;
+use crate::model::lift::{Elem, OptLift, ParamHow, ParamLift, RustClosure, ThunkParam};
+use crate::model::ty::{CallbackInfo, TyInfo};
+use bridge_schema::Ty;
+use bridge_schema::lowering::{self, Scalar};
+use syn::Type;
+
+/// The parameter `js_name` of a thunk, classified as `info` (written `ty`).
+pub fn thunk_param(js_name: String, info: TyInfo, ty: &Type) -> syn::Result<ThunkParam> {
+    let how = param(&info, ty)?;
+    Ok(ThunkParam { js_name, info, how })
+}
+
+/// A JS function, or how the value `info` (written `ty`) is lifted.
+fn param(info: &TyInfo, ty: &Type) -> syn::Result<ParamHow> {
+    if let Some(cb) = &info.callback {
+        return Ok(ParamHow::Function(cb.clone()));
+    }
+    match lift(&info.ty) {
+        Some(lift) => Ok(ParamHow::Lift(lift)),
+        None => Err(unsupported(ty, "it cannot be a parameter")),
+    }
+}
+
+/// How a value of `ty` is lifted, if it can be a parameter: the lowering table's first
+/// (a flat tuple, the wire, a scalar), then the type's own.
+fn lift(ty: &Ty) -> Option<ParamLift> {
+    Some(match ty {
+        t if lowering::flat_tuple(t).is_some() => ParamLift::Flat,
+        t if t.travels_on_wire() => ParamLift::Wire,
+        t if let Some(s) = Scalar::of(t) => ParamLift::Scalar(s),
+        Ty::String => ParamLift::Str { borrowed: false },
+        Ty::Str => ParamLift::Str { borrowed: true },
+        Ty::ClassRef(_) => ParamLift::ClassRef,
+        Ty::ClassMut(_) => ParamLift::ClassMut,
+        Ty::Named(_) => ParamLift::Named,
+        Ty::JsValue => ParamLift::JsValue,
+        Ty::JsValueRef => ParamLift::JsValueRef,
+        Ty::Vec(inner) => ParamLift::Vec(match &**inner {
+            Ty::Named(_) => Elem::Named,
+            number => Elem::Number(Scalar::of(number)?),
+        }),
+        Ty::SliceMut(inner) => ParamLift::SliceMut(Scalar::of(inner)?),
+        Ty::Option(inner) => ParamLift::Optional(match &**inner {
+            t if let Some(s) = Scalar::of(t) => OptLift::Scalar(s),
+            Ty::String => OptLift::Str { borrowed: false },
+            Ty::Str => OptLift::Str { borrowed: true },
+            Ty::ClassRef(_) => OptLift::ClassRef,
+            Ty::ClassMut(_) => OptLift::ClassMut,
+            Ty::Named(_) => OptLift::Named,
+            _ => return None,
+        }),
+        _ => return None,
+    })
+}
+
+/// The Rust closure `cb` (its signature checked by `jscall::check_closure_signature`)
+/// with its call thunk's parameters.
+pub fn rust_closure(cb: &CallbackInfo) -> syn::Result<RustClosure> {
+    let params = cb
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, (info, written))| thunk_param(format!("a{i}"), info.clone(), written))
+        .collect::<syn::Result<_>>()?;
+    Ok(RustClosure {
+        info: cb.clone(),
+        params,
+    })
+}
+
+/// The closure or iterator a result `info` is, if it is one.
+pub fn returned(info: &TyInfo) -> syn::Result<Option<Box<RustClosure>>> {
+    match (&info.ty, &info.callback) {
+        (Ty::Callback(_), Some(cb)) => Ok(Some(Box::new(rust_closure(cb)?))),
+        _ => Ok(None),
+    }
+}
