@@ -58,14 +58,6 @@ const GENERATE_TRUSTS: &[(&str, &str)] = &[
         "abi.rs",
         "more => unreachable!(\"a result of {} wasm values\"",
     ),
-    (
-        "lift.rs",
-        "unreachable!(\"Option<{other:?}> was rejected by classify\")",
-    ),
-    (
-        "lift.rs",
-        "unreachable!(\"return type {other:?} was rejected by classify\")",
-    ),
     ("record.rs", ".expect(\"records always serialize\")"),
     ("record.rs", ".expect(\"strings serialize\")"),
     (

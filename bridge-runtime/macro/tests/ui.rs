@@ -34,6 +34,12 @@ const NOT_CHECKED: &[(&str, &str)] = &[
          arguments, jscall::check) accepted but no `ParamLift` reads: none today; a new type \
          accepted before it gets one is refused here, not a panic in generate",
     ),
+    (
+        "it cannot be a result",
+        "lifts::result answers for a result type that classify (and, for a Rust closure's \
+         result, jscall::check_closure_signature) accepted but no `ResultValue` lowers: none \
+         today; a new type accepted before it gets one is refused here, not a panic",
+    ),
 ];
 
 #[test]

@@ -5,9 +5,9 @@
 //! and lowered through the flat area here, asking `lowering::flat_tuple`.
 
 use super::abi;
-use crate::model::lift::{Elem, OptLift, ParamLift};
+use crate::model::lift::{Elem, OptLift, ParamLift, ResultLift, ResultValue};
 use crate::model::ty::TyInfo;
-use bridge_schema::lowering::{self, Site};
+use bridge_schema::lowering::Site;
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -299,68 +299,52 @@ fn vec_step(name: &Ident, elem: Elem, info: &TyInfo) -> Step {
     }
 }
 
-/// The thunk's return signature and the statements lowering `__value`.
-pub fn lower_return(info: &TyInfo) -> (TokenStream, TokenStream) {
+/// The thunk's return signature and the statements lowering `__value` as `lift`.
+pub fn lower_return(info: &TyInfo, lift: ResultLift) -> (TokenStream, TokenStream) {
     let carrier = &info.carrier;
     let into = quote! { <#carrier as ::bridge_runtime::IntoJs> };
     let sig = abi::result(&info.ty, Site::ExportResult, &quote! { #into::Abi });
-    (sig, lower(info))
+    let value = lower(info, lift.value);
+    let lower = if lift.into_vec {
+        quote! { let __value = __value.into_vec(); #value }
+    } else {
+        value
+    };
+    (sig, lower)
 }
 
-/// The statements lowering `__value`, a value of `info`.
-fn lower(info: &TyInfo) -> TokenStream {
+/// The statements lowering `__value`, a value of `info` (a `Result`'s `Ok`).
+fn lower(info: &TyInfo, value: ResultValue) -> TokenStream {
     let rt = quote!(::bridge_runtime::abi);
     let carrier = &info.carrier;
     let into = quote! { <#carrier as ::bridge_runtime::IntoJs> };
-    match &info.ty {
-        Ty::Result(ok, _) => lower(&TyInfo {
-            ty: (**ok).clone(),
-            ..info.clone()
-        }),
-        Ty::Vec(_) if info.boxed => {
-            let vec = lower(&TyInfo {
-                boxed: false,
-                ..info.clone()
-            });
-            quote! { let __value = __value.into_vec(); #vec }
-        }
-        // A tuple of scalars: into the flat area (the glue reads it from slot 0).
-        t if lowering::flat_tuple(t).is_some() => {
-            quote! { ::bridge_runtime::flat::FlatTuple::put(__value, 0) }
-        }
-        t if t.travels_on_wire() => quote! { ::bridge_runtime::wire::ret(__value) },
-        // The thunk turned the slice into its address and length while it was borrowed.
-        Ty::View(_) => quote! { #rt::ret_view(__value) },
-        Ty::Unit => quote! { let () = __value; },
-        Ty::Scalar(s) => {
-            let abi = abi::wasm(*s);
+    match value {
+        ResultValue::Flat => quote! { ::bridge_runtime::flat::FlatTuple::put(__value, 0) },
+        ResultValue::Wire => quote! { ::bridge_runtime::wire::ret(__value) },
+        ResultValue::View => quote! { #rt::ret_view(__value) },
+        ResultValue::Unit => quote! { let () = __value; },
+        ResultValue::Scalar(s) => {
+            let abi = abi::wasm(s);
             quote! { __value as #abi }
         }
-        Ty::String => quote! { #rt::ret_string(__value) },
-        Ty::JsValue => quote! { __value.into_abi() },
-        Ty::Callback(cb) if cb.hold == bridge_schema::Hold::Once => {
+        ResultValue::String => quote! { #rt::ret_string(__value) },
+        ResultValue::JsValue => quote! { __value.into_abi() },
+        ResultValue::Closure { once: true } => {
             quote! { ::bridge_runtime::js::closure::into_abi_once(__value) }
         }
-        Ty::Callback(_) => quote! { ::bridge_runtime::js::closure::into_abi(__value) },
-        // The thunk boxed the iterator while the guards lived: this is its address.
-        Ty::Iterator(_) => quote! { __value },
-        Ty::Named(_) => quote! { #into::into_ret(__value) },
-        Ty::Option(inner) => match &**inner {
-            Ty::Scalar(s) => {
-                let abi = abi::wasm(*s);
-                quote! { #rt::ret_option(__value) as #abi }
-            }
-            Ty::String => quote! { #rt::ret_opt_string(__value) },
-            Ty::Named(_) => quote! { #rt::ret_opt_named::<#carrier>(__value) },
-            other => unreachable!("Option<{other:?}> was rejected by classify"),
-        },
-        Ty::Vec(inner) => {
-            if matches!(**inner, Ty::Named(_)) {
-                quote! { #rt::ret_named_vec::<#carrier>(__value) }
-            } else {
-                quote! { #rt::ret_vec(__value) }
-            }
+        ResultValue::Closure { once: false } => {
+            quote! { ::bridge_runtime::js::closure::into_abi(__value) }
         }
-        other => unreachable!("return type {other:?} was rejected by classify"),
+        // The thunk boxed the iterator while the guards lived: this is its address.
+        ResultValue::Iterator => quote! { __value },
+        ResultValue::Named => quote! { #into::into_ret(__value) },
+        ResultValue::OptScalar(s) => {
+            let abi = abi::wasm(s);
+            quote! { #rt::ret_option(__value) as #abi }
+        }
+        ResultValue::OptString => quote! { #rt::ret_opt_string(__value) },
+        ResultValue::OptNamed => quote! { #rt::ret_opt_named::<#carrier>(__value) },
+        ResultValue::Vec { named: true } => quote! { #rt::ret_named_vec::<#carrier>(__value) },
+        ResultValue::Vec { named: false } => quote! { #rt::ret_vec(__value) },
     }
 }

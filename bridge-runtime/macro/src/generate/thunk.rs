@@ -24,7 +24,7 @@ use quote::{ToTokens, format_ident, quote};
 /// The thunk of `spec` (after the exports of the closure it returns, if it does).
 pub fn thunk(spec: &ThunkSpec) -> TokenStream {
     let (wasm_params, preludes, args) = Preludes::of(spec).into_parts();
-    let (ret_sig, lower) = lower_return(&spec.ret);
+    let (ret_sig, lower) = lower_return(&spec.ret, spec.lower);
     let symbol = &spec.symbol;
     let ident = &spec.ident;
     let (value, after) = result(spec, call(spec, &args));
@@ -399,7 +399,7 @@ fn returned_closure(spec: &ThunkSpec, arity: usize) -> TokenStream {
         None => format!("the {what} returned by {}", spec.member),
     };
     match &cb.pull {
-        Some(pull) => iterator_exports(spec, cb, pull, &label, arity),
+        Some(pull) => iterator_exports(spec, closure, pull, &label, arity),
         None => closure_exports(&spec.symbol, &spec.ident, closure, &label),
     }
 }
@@ -445,7 +445,7 @@ pub fn closure_exports(
     };
     let mut params = vec![ThunkParam::scalar("closure", Scalar::U32)];
     params.extend(closure.params.iter().cloned());
-    let call = call_thunk(symbol, ident, &helper, info, label, params);
+    let call = call_thunk(symbol, ident, &helper, closure, label, params);
     let (body, free) = closure_call(info, &arg_names, label);
     // Lent (`Form::Ref`/`Form::Mut`): only callable while the import runs; nothing to free.
     let drop = free.map(|free| {
@@ -529,11 +529,12 @@ fn closure_call(
 /// `impl Iterator` has no name to write.
 fn iterator_exports(
     spec: &ThunkSpec,
-    info: &CallbackInfo,
+    closure: &RustClosure,
     pull: &Pull,
     label: &str,
     arity: usize,
 ) -> TokenStream {
+    let info = &closure.info;
     let (symbol, ident, callee) = (&spec.symbol, &spec.ident, &spec.callee);
     // The callee returns `Result<iterator, E>` (its `Ok` the type is inferred through).
     let fallible = matches!(spec.ret.ty, Ty::Result(..));
@@ -550,7 +551,7 @@ fn iterator_exports(
     };
     let arg_tys: Vec<Ident> = (0..arity).map(|i| format_ident!("__A{}", i)).collect();
     let params = vec![ThunkParam::scalar("closure", Scalar::U32)];
-    let call = call_thunk(symbol, ident, &helper, info, label, params);
+    let call = call_thunk(symbol, ident, &helper, closure, label, params);
     // Items `Result<T, E>`: the pull returns `Result<Option<T>, E>`, its `Err` thrown.
     let transpose = match info.ret.ty {
         Ty::Result(..) => quote! { ::core::option::Option::transpose(__item) },
@@ -590,12 +591,12 @@ fn iterator_exports(
 }
 
 /// The `#closure-call` export of `symbol`'s closure or iterator: a thunk calling
-/// `helper` with the closure's address and `params` (after it), its result `info.ret`.
+/// `helper` with the closure's address and `params` (after it), its result the closure's.
 fn call_thunk(
     symbol: &str,
     ident: &Ident,
     helper: &Ident,
-    info: &CallbackInfo,
+    closure: &RustClosure,
     label: &str,
     params: Vec<ThunkParam>,
 ) -> TokenStream {
@@ -608,7 +609,8 @@ fn call_thunk(
         receiver: Receiver::None,
         params,
         moves: false,
-        ret: info.ret.clone(),
+        ret: closure.info.ret.clone(),
+        lower: closure.lower,
         asynchronous: None,
         refuses_released: false,
     })

@@ -78,11 +78,59 @@ pub enum OptLift {
     Named,
 }
 
+/// How a thunk lowers its result `__value`: the vector a `Box<[T]>` converts to first
+/// (`into_vec`), then the value (a `Result`'s `Ok`: its `Err` is thrown).
+#[derive(Clone, Copy)]
+pub struct ResultLift {
+    pub into_vec: bool,
+    pub value: ResultValue,
+}
+
+impl ResultLift {
+    /// A result of `value`, no `Box<[T]>`.
+    pub fn of(value: ResultValue) -> Self {
+        ResultLift {
+            into_vec: false,
+            value,
+        }
+    }
+}
+
+/// How a result's value is lowered.
+#[derive(Clone, Copy)]
+pub enum ResultValue {
+    /// A tuple of scalars, into the flat area (the glue reads it from slot 0).
+    Flat,
+    /// Encoded on the wire.
+    Wire,
+    /// A `&[T]` view: the thunk made it an address and length while it was borrowed.
+    View,
+    Unit,
+    Scalar(Scalar),
+    String,
+    JsValue,
+    /// A Rust closure handed to JS (`once`: a `Box<dyn FnOnce>`).
+    Closure {
+        once: bool,
+    },
+    /// An iterator the thunk boxed: its address.
+    Iterator,
+    Named,
+    OptScalar(Scalar),
+    OptString,
+    OptNamed,
+    /// A `Vec` of numbers or (`named`) of user types, copied out.
+    Vec {
+        named: bool,
+    },
+}
+
 /// A Rust closure JS calls (returned by an export, or passed to a JS function): its
-/// signature, and its `#closure-call` thunk's parameters after the closure's address
-/// (`a0`, `a1`, ..).
+/// signature, its `#closure-call` thunk's parameters after the closure's address (`a0`,
+/// `a1`, ..), and how that thunk lowers the closure's result.
 #[derive(Clone)]
 pub struct RustClosure {
     pub info: CallbackInfo,
     pub params: Vec<ThunkParam>,
+    pub lower: ResultLift,
 }

@@ -1,6 +1,6 @@
 //! The `extern "C"` export thunk of one function, as data.
 
-use super::lift::ThunkParam;
+use super::lift::{ResultLift, ThunkParam};
 use super::ty::TyInfo;
 use proc_macro2::Ident;
 
@@ -46,6 +46,8 @@ pub struct ThunkSpec {
     /// only (`FromJs`), as its glue releases no wrapper.
     pub moves: bool,
     pub ret: TyInfo,
+    /// How the thunk lowers `ret`.
+    pub lower: ResultLift,
     /// An `async fn`: this thunk starts its task (`callee` is the start helper in
     /// `items`, returning the task id); `finish` hands JS the task's output.
     pub asynchronous: Option<Box<AsyncParts>>,

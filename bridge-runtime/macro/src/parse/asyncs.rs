@@ -6,7 +6,7 @@
 use super::attrs::MemberRole;
 use super::position::Position;
 use super::types::{self, is_handle, names_self};
-use crate::model::lift::ThunkParam;
+use crate::model::lift::{ResultLift, ResultValue, ThunkParam};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{AsyncHelpers, AsyncParts, Callee, Receiver, ThunkSpec};
 use crate::model::ty::plain;
@@ -175,12 +175,14 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
         params: vec![ThunkParam::scalar("task", Scalar::U32)],
         moves: false,
         ret: spec.ret.clone(),
+        lower: spec.lower,
         asynchronous: None,
         refuses_released: false,
     };
     ThunkSpec {
         callee: Callee::Named(start.clone()),
         ret: plain(Ty::Scalar(Scalar::U32)),
+        lower: ResultLift::of(ResultValue::Scalar(Scalar::U32)),
         asynchronous: Some(Box::new(AsyncParts {
             finish: finish_spec,
             helpers,

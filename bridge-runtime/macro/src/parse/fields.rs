@@ -14,6 +14,7 @@ use super::{lifts, names, types};
 use crate::model::class::{Accessors, FieldAccessors};
 use crate::model::conditional::{Cfg, Configured};
 use crate::model::functions::{Member, OwnExport};
+use crate::model::lift::{ResultLift, ResultValue};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{Receiver, ThunkSpec};
 use crate::model::ty::plain;
@@ -112,7 +113,12 @@ impl Accessor<'_> {
             (
                 &f.setter,
                 Receiver::Mut,
-                (params.0, params.1, plain(Ty::Unit)),
+                (
+                    params.0,
+                    params.1,
+                    plain(Ty::Unit),
+                    ResultLift::of(ResultValue::Unit),
+                ),
                 String::new(),
             )
         } else {
@@ -121,10 +127,11 @@ impl Accessor<'_> {
                 Ty::Result(ok, _) => unnamed_callback(ok),
                 other => unnamed_callback(other),
             }
+            let lower = lifts::result(&ret, Some(&f.ty))?;
             (
                 &f.getter,
                 Receiver::Ref,
-                (Vec::new(), Vec::new(), ret),
+                (Vec::new(), Vec::new(), ret, lower),
                 doc_of(&f.docs),
             )
         };

@@ -8,7 +8,7 @@ use super::record::{self, doc_of};
 use super::types::{is_handle, names_self};
 use super::{asyncs, callback_names, lifts, names, slices, types};
 use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
-use crate::model::lift::ThunkParam;
+use crate::model::lift::{ResultLift, ResultValue, ThunkParam};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{Callee, Receiver, ThunkSpec};
 use crate::model::ty::{TyInfo, plain};
@@ -291,7 +291,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         .unwrap_or_else(|| attrs::camel_case(&rust_name));
     let as_written = (args.js_name.is_none() && js_name != rust_name).then(|| rust_name.clone());
     let mut refs = TypeRefs::default();
-    let (params, infos, ret) = typed_signature(&item.sig, &item.block, None, 0, &mut refs)?;
+    let (params, infos, ret, lower) = typed_signature(&item.sig, &item.block, None, 0, &mut refs)?;
     let symbol = bridge_schema::function_symbol(&record::crate_name(), &rust_name);
     let mut thunk = ThunkSpec {
         symbol: symbol.clone(),
@@ -303,6 +303,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         params: infos,
         moves: true,
         ret: ret.clone(),
+        lower,
         asynchronous: None,
         refuses_released: false,
     };
@@ -433,7 +434,7 @@ pub(super) fn member_export(
     let MemberParts {
         ident,
         receiver,
-        typed: (params, infos, ret),
+        typed: (params, infos, ret, lower),
         doc,
         async_sig,
     } = m;
@@ -463,7 +464,15 @@ pub(super) fn member_export(
         as_written,
         js_this: false,
     };
-    let thunk = member_thunk(self_ty, ident, async_sig, &function, receiver, infos, ret);
+    let thunk = member_thunk(
+        self_ty,
+        ident,
+        async_sig,
+        &function,
+        receiver,
+        infos,
+        (ret, lower),
+    );
     Ok((function, thunk))
 }
 
@@ -475,7 +484,7 @@ fn member_thunk(
     function: &Function,
     receiver: Receiver,
     params: Vec<ThunkParam>,
-    ret: TyInfo,
+    (ret, lower): (TyInfo, ResultLift),
 ) -> ThunkSpec {
     let thunk = ThunkSpec {
         symbol: function.symbol.clone(),
@@ -487,6 +496,7 @@ fn member_thunk(
         params,
         moves: true,
         ret,
+        lower,
         asynchronous: None,
         refuses_released: function.refuses_released,
     };
@@ -497,7 +507,7 @@ fn member_thunk(
 }
 
 /// A signature's parameters (for the record and the thunk) and result.
-pub(super) type TypedSignature = (Vec<Param>, Vec<ThunkParam>, TyInfo);
+pub(super) type TypedSignature = (Vec<Param>, Vec<ThunkParam>, TyInfo, ResultLift);
 
 /// A signature's parameters and result, checked as an export's, the first `skip` inputs
 /// (the receiver) left out.
@@ -510,11 +520,11 @@ fn typed_signature(
 ) -> syn::Result<TypedSignature> {
     asyncs::check_params(sig, skip)?;
     let (mut params, infos) = params_of(sig, self_ty, skip, refs)?;
-    let mut ret = return_of(sig, self_ty, refs)?;
+    let (mut ret, lower) = return_of(sig, self_ty, refs)?;
     slices::check_view_source(sig)?;
     asyncs::check_return(sig, &ret)?;
     name_callbacks(sig, body, skip, &mut params, &mut ret);
-    Ok((params, infos, ret))
+    Ok((params, infos, ret, lower))
 }
 
 /// The rule a member breaks, as its message given the class and the member's Rust name.
@@ -769,9 +779,18 @@ pub(super) fn param_ty(info: &TyInfo) -> Ty {
     }
 }
 
-fn return_of(sig: &Signature, self_ty: Option<&Type>, refs: &mut TypeRefs) -> syn::Result<TyInfo> {
+/// A signature's result, and how its thunk lowers it.
+fn return_of(
+    sig: &Signature,
+    self_ty: Option<&Type>,
+    refs: &mut TypeRefs,
+) -> syn::Result<(TyInfo, ResultLift)> {
     match &sig.output {
-        ReturnType::Default => Ok(plain(Ty::Unit)),
-        ReturnType::Type(_, ty) => types::classify(ty, self_ty, Position::Return, refs),
+        ReturnType::Default => Ok((plain(Ty::Unit), ResultLift::of(ResultValue::Unit))),
+        ReturnType::Type(_, ty) => {
+            let info = types::classify(ty, self_ty, Position::Return, refs)?;
+            let lower = lifts::result(&info, Some(ty))?;
+            Ok((info, lower))
+        }
     }
 }

@@ -2,10 +2,13 @@
 //! classified, so generate only matches what parse accepted.
 
 use super::unsupported::unsupported;
-use crate::model::lift::{Elem, OptLift, ParamHow, ParamLift, RustClosure, ThunkParam};
+use crate::model::lift::{
+    Elem, OptLift, ParamHow, ParamLift, ResultLift, ResultValue, RustClosure, ThunkParam,
+};
 use crate::model::ty::{CallbackInfo, TyInfo};
-use bridge_schema::Ty;
 use bridge_schema::lowering::{self, Scalar};
+use bridge_schema::{Hold, Ty};
+use proc_macro2::Span;
 use syn::Type;
 
 /// The parameter `js_name` of a thunk, classified as `info` (written `ty`).
@@ -69,6 +72,54 @@ pub fn rust_closure(cb: &CallbackInfo) -> syn::Result<RustClosure> {
     Ok(RustClosure {
         info: cb.clone(),
         params,
+        lower: result(&cb.ret, cb.ret_ty.as_ref())?,
+    })
+}
+
+/// How a thunk lowers the result `info` (written `ty`; `None`: `()`).
+pub fn result(info: &TyInfo, ty: Option<&Type>) -> syn::Result<ResultLift> {
+    let value = match &info.ty {
+        Ty::Result(ok, _) => ok,
+        other => other,
+    };
+    match result_value(value) {
+        Some(lowered) => Ok(ResultLift {
+            into_vec: info.boxed && matches!(value, Ty::Vec(_)),
+            value: lowered,
+        }),
+        None => Err(match ty {
+            Some(ty) => unsupported(ty, "it cannot be a result"),
+            None => syn::Error::new(Span::call_site(), "it cannot be a result"),
+        }),
+    }
+}
+
+/// How a value of `ty` (not a `Result`) is lowered, if it can be a result: the lowering
+/// table's first (a flat tuple, the wire), then the type's own.
+fn result_value(ty: &Ty) -> Option<ResultValue> {
+    Some(match ty {
+        t if lowering::flat_tuple(t).is_some() => ResultValue::Flat,
+        t if t.travels_on_wire() => ResultValue::Wire,
+        Ty::View(_) => ResultValue::View,
+        Ty::Unit => ResultValue::Unit,
+        Ty::Scalar(s) => ResultValue::Scalar(*s),
+        Ty::String => ResultValue::String,
+        Ty::JsValue => ResultValue::JsValue,
+        Ty::Callback(cb) => ResultValue::Closure {
+            once: cb.hold == Hold::Once,
+        },
+        Ty::Iterator(_) => ResultValue::Iterator,
+        Ty::Named(_) => ResultValue::Named,
+        Ty::Option(inner) => match &**inner {
+            Ty::Scalar(s) => ResultValue::OptScalar(*s),
+            Ty::String => ResultValue::OptString,
+            Ty::Named(_) => ResultValue::OptNamed,
+            _ => return None,
+        },
+        Ty::Vec(inner) => ResultValue::Vec {
+            named: matches!(**inner, Ty::Named(_)),
+        },
+        _ => return None,
     })
 }
 
