@@ -1,9 +1,8 @@
-//! The wasm values a type is declared as in generated code, from the lowering table
-//! (`bridge_schema::lowering`): which values, in which order, named how, of which Rust
-//! type.
+//! The wasm values a type is declared as in generated code: the parts parse took from the
+//! lowering table (`bridge_schema::lowering`), in order, named and of their Rust type.
 
 use bridge_schema::Ty;
-use bridge_schema::lowering::{self, FromWasm, Part, Role, Scalar, Site};
+use bridge_schema::lowering::{FromWasm, Part, Role, Scalar};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -81,14 +80,11 @@ fn declared_type(part: &Part, ty: &Ty, named: &TokenStream) -> TokenStream {
     }
 }
 
-fn parts(ty: &Ty, site: Site) -> Vec<Part> {
-    lowering::parts(ty, site).expect("parse lets through only what crosses at its site")
-}
-
-/// The parameters `ty` is declared as at a parameter `site`, for a value named `name`:
-/// each part named by its role (`x`, `x_is_some`, `x_len`, `x_cap`).
-pub fn params(name: &Ident, ty: &Ty, site: Site, named: &TokenStream) -> Vec<TokenStream> {
-    parts(ty, site)
+/// The parameters of `ty`, crossing as `parts` (`bridge_schema::lowering::parts` at a
+/// parameter site, which parse asked), for a value named `name`: each part named by its
+/// role (`x`, `x_is_some`, `x_len`, `x_cap`).
+pub fn params(name: &Ident, ty: &Ty, parts: &[Part], named: &TokenStream) -> Vec<TokenStream> {
+    parts
         .iter()
         .map(|part| {
             let ident = match part.role.suffix() {
@@ -101,15 +97,14 @@ pub fn params(name: &Ident, ty: &Ty, site: Site, named: &TokenStream) -> Vec<Tok
         .collect()
 }
 
-/// The return type `ty` is declared as at a result `site`: `-> T` for its one value,
-/// nothing when it comes back in the return area (or is `()`).
-pub fn result(ty: &Ty, site: Site, named: &TokenStream) -> TokenStream {
-    match &parts(ty, site)[..] {
-        [] => quote! {},
-        [part] => {
-            let rust = declared_type(part, ty, named);
+/// The return type of a result `ty` whose one wasm value is `part` (parse asked the
+/// lowering table): `-> T`, nothing when it comes back in the return area (or is `()`).
+pub fn result(ty: &Ty, part: Option<Part>, named: &TokenStream) -> TokenStream {
+    match part {
+        None => quote! {},
+        Some(part) => {
+            let rust = declared_type(&part, ty, named);
             quote! { -> #rust }
         }
-        more => unreachable!("a result of {} wasm values", more.len()),
     }
 }

@@ -8,7 +8,7 @@
 
 use super::abi;
 use crate::model::ty::{Carrier, Form, JsCall, Lift, Lower};
-use bridge_schema::lowering::{Scalar, Site};
+use bridge_schema::lowering::Scalar;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
@@ -51,7 +51,7 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
             _ => quote! {},
         };
         call.raw_params
-            .extend(abi::params(name, &arg.ty, Site::JsArg, &into_js));
+            .extend(abi::params(name, &arg.ty, &arg.parts, &into_js));
         uses_wire |= call.lower(name, &arg.lower, &wire);
     }
     if uses_wire {
@@ -67,7 +67,7 @@ pub fn build(spec: &JsCall, names: &[Ident]) -> Call {
         }
         _ => quote! {},
     };
-    call.raw_ret = abi::result(&spec.ret_ty, Site::JsResult, &from_js);
+    call.raw_ret = abi::result(&spec.ret_ty, spec.ret_part, &from_js);
     call.lift = lift(&spec.ret);
     call
 }

@@ -7,7 +7,7 @@
 use super::abi;
 use crate::model::lift::{Elem, OptLift, ParamLift, ResultLift, ResultValue};
 use crate::model::ty::TyInfo;
-use bridge_schema::lowering::Site;
+use bridge_schema::lowering::Part;
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -91,6 +91,7 @@ pub fn borrow_prelude(
 pub fn lift_param(
     name: &Ident,
     info: &TyInfo,
+    parts: &[Part],
     lift: ParamLift,
     site: &TokenStream,
     guard: u32,
@@ -99,7 +100,7 @@ pub fn lift_param(
     let from_js = quote! { <#carrier as ::bridge_runtime::FromJs>::Abi };
     let step = step(name, info, lift, site, guard);
     Lifted {
-        wasm_params: abi::params(name, &info.ty, Site::ExportParam, &from_js),
+        wasm_params: abi::params(name, &info.ty, parts, &from_js),
         prelude: step.prelude,
         arg: step.arg,
     }
@@ -115,10 +116,10 @@ pub struct Taken {
     pub arg: TokenStream,
 }
 
-pub fn take_param(name: &Ident, info: &TyInfo, site: &TokenStream) -> Taken {
+pub fn take_param(name: &Ident, info: &TyInfo, parts: &[Part], site: &TokenStream) -> Taken {
     let carrier = &info.carrier;
     let take = quote! { <#carrier as ::bridge_runtime::abi::TakeParam> };
-    let wasm_params = abi::params(name, &info.ty, Site::ExportParam, &quote! { #take::Abi });
+    let wasm_params = abi::params(name, &info.ty, parts, &quote! { #take::Abi });
     let rt = quote!(::bridge_runtime::abi);
     let (prelude, finish) = if matches!(info.ty, Ty::Option(_)) {
         let some = format_ident!("{}_is_some", name);
@@ -303,7 +304,7 @@ fn vec_step(name: &Ident, elem: Elem, info: &TyInfo) -> Step {
 pub fn lower_return(info: &TyInfo, lift: ResultLift) -> (TokenStream, TokenStream) {
     let carrier = &info.carrier;
     let into = quote! { <#carrier as ::bridge_runtime::IntoJs> };
-    let sig = abi::result(&info.ty, Site::ExportResult, &quote! { #into::Abi });
+    let sig = abi::result(&info.ty, lift.part, &quote! { #into::Abi });
     let value = lower(info, lift.value);
     let lower = if lift.into_vec {
         quote! { let __value = __value.into_vec(); #value }

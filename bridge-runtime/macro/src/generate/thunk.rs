@@ -15,8 +15,7 @@ use super::callback;
 use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
 use crate::model::lift::{ParamHow, ParamLift, RustClosure, ThunkParam};
 use crate::model::thunk::{Callee, Receiver, ThunkSpec};
-use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, Pull, TyInfo};
-use bridge_schema::lowering::Site;
+use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, Pull};
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -177,7 +176,7 @@ impl Preludes {
     fn param(&mut self, spec: &ThunkSpec, name: &Ident, param: &ThunkParam) {
         let (js_name, info) = (param.js_name.as_str(), &param.info);
         let lift = match &param.how {
-            ParamHow::Function(cb) => return self.callback_param(spec, name, js_name, info, cb),
+            ParamHow::Function(cb) => return self.callback_param(spec, name, param, cb),
             ParamHow::Lift(lift) => *lift,
         };
         let by_value = match &info.ty {
@@ -186,14 +185,14 @@ impl Preludes {
             _ => false,
         };
         if spec.moves && by_value && !info.handle {
-            let take = take_param(name, info, &arg_site(spec, js_name));
+            let take = take_param(name, info, &param.parts, &arg_site(spec, js_name));
             self.wasm_params.extend(take.wasm_params);
             self.takes.push(take.prelude);
             self.finishes.push(take.finish);
             self.args.push(take.arg);
             return;
         }
-        self.lifted_param(spec, name, js_name, info, lift);
+        self.lifted_param(spec, name, param, lift);
     }
 
     /// A parameter lifted from its wasm values (checked first when its lift can refuse
@@ -202,12 +201,12 @@ impl Preludes {
         &mut self,
         spec: &ThunkSpec,
         name: &Ident,
-        js_name: &str,
-        info: &TyInfo,
+        param: &ThunkParam,
         lift: ParamLift,
     ) {
-        let site = arg_site(spec, js_name);
-        let mut p = lift_param(name, info, lift, &site, self.guards);
+        let info = &param.info;
+        let site = arg_site(spec, &param.js_name);
+        let mut p = lift_param(name, info, &param.parts, lift, &site, self.guards);
         let is_borrow = matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_));
         if self.owns_nothing && is_borrow && !self.borrowed_before {
             let exclusive = matches!(info.ty, Ty::ClassMut(_));
@@ -249,16 +248,16 @@ impl Preludes {
         &mut self,
         spec: &ThunkSpec,
         name: &Ident,
-        js_name: &str,
-        info: &TyInfo,
+        param: &ThunkParam,
         cb: &CallbackInfo,
     ) {
-        let symbol = bridge_schema::callback_symbol(&spec.symbol, js_name);
+        let info = &param.info;
+        let symbol = bridge_schema::callback_symbol(&spec.symbol, &param.js_name);
         let items = closures(&cb.call, &symbol, &name.to_string());
         let optional = matches!(info.ty, Ty::Option(_));
         let (prelude, arg) = callback::lift_param(name, cb, &symbol, &items, optional);
         self.wasm_params
-            .extend(abi::params(name, &info.ty, Site::ExportParam, &quote! {}));
+            .extend(abi::params(name, &info.ty, &param.parts, &quote! {}));
         self.owned.push(prelude);
         self.args.push(arg);
     }

@@ -4,13 +4,16 @@
 
 use super::ty::{CallbackInfo, TyInfo};
 use bridge_schema::Scalar;
+use bridge_schema::lowering::{Part, Role};
 
-/// One parameter of a thunk: its JS name, its classified type, and how it is lifted.
+/// One parameter of a thunk: its JS name, its classified type, how it is lifted, and its
+/// wasm values (`bridge_schema::lowering::parts` at `Site::ExportParam`).
 #[derive(Clone)]
 pub struct ThunkParam {
     pub js_name: String,
     pub info: TyInfo,
     pub how: ParamHow,
+    pub parts: Vec<Part>,
 }
 
 impl ThunkParam {
@@ -20,6 +23,7 @@ impl ThunkParam {
             js_name: js_name.to_string(),
             info: super::ty::plain(bridge_schema::Ty::Scalar(s)),
             how: ParamHow::Lift(ParamLift::Scalar(s)),
+            parts: vec![value_part(s)],
         }
     }
 }
@@ -78,20 +82,40 @@ pub enum OptLift {
     Named,
 }
 
+/// The one wasm value a scalar crosses as (the lowering table's row for scalars).
+fn value_part(s: Scalar) -> Part {
+    Part {
+        role: Role::Value,
+        wasm: s.wasm(),
+    }
+}
+
 /// How a thunk lowers its result `__value`: the vector a `Box<[T]>` converts to first
-/// (`into_vec`), then the value (a `Result`'s `Ok`: its `Err` is thrown).
+/// (`into_vec`), then the value (a `Result`'s `Ok`: its `Err` is thrown); the wasm value
+/// it returns (`part`; `None`: it comes back in the return area, or is `()`).
 #[derive(Clone, Copy)]
 pub struct ResultLift {
     pub into_vec: bool,
     pub value: ResultValue,
+    pub part: Option<Part>,
 }
 
 impl ResultLift {
-    /// A result of `value`, no `Box<[T]>`.
-    pub fn of(value: ResultValue) -> Self {
+    /// `()`.
+    pub fn unit() -> Self {
         ResultLift {
             into_vec: false,
-            value,
+            value: ResultValue::Unit,
+            part: None,
+        }
+    }
+
+    /// A scalar the expansion returns itself (a task id).
+    pub fn scalar(s: Scalar) -> Self {
+        ResultLift {
+            into_vec: false,
+            value: ResultValue::Scalar(s),
+            part: Some(value_part(s)),
         }
     }
 }

@@ -11,7 +11,7 @@
 
 use super::lift::RustClosure;
 use bridge_schema::Ty;
-use bridge_schema::lowering::Scalar;
+use bridge_schema::lowering::{Part, Scalar};
 use syn::Type;
 
 /// A classified type.
@@ -119,20 +119,24 @@ pub struct JsCall {
     /// callbacks), for messages naming a closure argument.
     pub arg_names: Vec<String>,
     pub ret: Lift,
-    /// The result's schema type (its wasm values: `bridge_schema::lowering::parts`).
+    /// The result's schema type.
     pub ret_ty: Ty,
+    /// The result's one wasm value (`bridge_schema::lowering::parts` at
+    /// `Site::JsResult`), `None` when it comes back in the return area or is `()`.
+    pub ret_part: Option<Part>,
     /// Declared `-> Result<T, JsError>`: a JS exception becomes `Err`.
     pub catch: bool,
     /// The function, for messages (`the JS import `log``).
     pub what: String,
 }
 
-/// One argument of a call into JS: its schema type (its wasm values:
-/// `bridge_schema::lowering::parts`) and how it is lowered.
+/// One argument of a call into JS: its schema type, how it is lowered, and its wasm
+/// values (`bridge_schema::lowering::parts` at `Site::JsArg`).
 #[derive(Clone)]
 pub struct Arg {
     pub ty: Ty,
     pub lower: Lower,
+    pub parts: Vec<Part>,
 }
 
 /// How one argument of a call into JS is lowered.

@@ -6,7 +6,7 @@
 use super::attrs::MemberRole;
 use super::position::Position;
 use super::types::{self, is_handle, names_self};
-use crate::model::lift::{ResultLift, ResultValue, ThunkParam};
+use crate::model::lift::{ResultLift, ThunkParam};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{AsyncHelpers, AsyncParts, Callee, Receiver, ThunkSpec};
 use crate::model::ty::plain;
@@ -182,7 +182,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
     ThunkSpec {
         callee: Callee::Named(start.clone()),
         ret: plain(Ty::Scalar(Scalar::U32)),
-        lower: ResultLift::of(ResultValue::Scalar(Scalar::U32)),
+        lower: ResultLift::scalar(Scalar::U32),
         asynchronous: Some(Box::new(AsyncParts {
             finish: finish_spec,
             helpers,

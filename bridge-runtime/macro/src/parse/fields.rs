@@ -14,7 +14,7 @@ use super::{lifts, names, types};
 use crate::model::class::{Accessors, FieldAccessors};
 use crate::model::conditional::{Cfg, Configured};
 use crate::model::functions::{Member, OwnExport};
-use crate::model::lift::{ResultLift, ResultValue};
+use crate::model::lift::ResultLift;
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{Receiver, ThunkSpec};
 use crate::model::ty::plain;
@@ -113,12 +113,7 @@ impl Accessor<'_> {
             (
                 &f.setter,
                 Receiver::Mut,
-                (
-                    params.0,
-                    params.1,
-                    plain(Ty::Unit),
-                    ResultLift::of(ResultValue::Unit),
-                ),
+                (params.0, params.1, plain(Ty::Unit), ResultLift::unit()),
                 String::new(),
             )
         } else {

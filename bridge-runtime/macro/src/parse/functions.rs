@@ -8,7 +8,7 @@ use super::record::{self, doc_of};
 use super::types::{is_handle, names_self};
 use super::{asyncs, callback_names, lifts, names, slices, types};
 use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
-use crate::model::lift::{ResultLift, ResultValue, ThunkParam};
+use crate::model::lift::{ResultLift, ThunkParam};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{Callee, Receiver, ThunkSpec};
 use crate::model::ty::{TyInfo, plain};
@@ -786,7 +786,7 @@ fn return_of(
     refs: &mut TypeRefs,
 ) -> syn::Result<(TyInfo, ResultLift)> {
     match &sig.output {
-        ReturnType::Default => Ok((plain(Ty::Unit), ResultLift::of(ResultValue::Unit))),
+        ReturnType::Default => Ok((plain(Ty::Unit), ResultLift::unit())),
         ReturnType::Type(_, ty) => {
             let info = types::classify(ty, self_ty, Position::Return, refs)?;
             let lower = lifts::result(&info, Some(ty))?;

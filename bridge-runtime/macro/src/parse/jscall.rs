@@ -30,6 +30,7 @@ pub fn check(
         args.push(Arg {
             ty: info.ty.clone(),
             lower: lower(info, ty, what)?,
+            parts: lifts::parts(&info.ty, Site::JsArg, Some(ty))?,
         });
     }
     Ok(JsCall {
@@ -37,6 +38,7 @@ pub fn check(
         arg_names: Vec::new(),
         ret: lift(ret, ret_ty, what)?,
         ret_ty: ret.ty.clone(),
+        ret_part: lifts::result_part(&ret.ty, Site::JsResult, ret_ty)?,
         catch,
         what: what.to_string(),
     })

@@ -6,7 +6,7 @@ use crate::model::lift::{
     Elem, OptLift, ParamHow, ParamLift, ResultLift, ResultValue, RustClosure, ThunkParam,
 };
 use crate::model::ty::{CallbackInfo, TyInfo};
-use bridge_schema::lowering::{self, Scalar};
+use bridge_schema::lowering::{self, Part, Scalar, Site};
 use bridge_schema::{Hold, Ty};
 use proc_macro2::Span;
 use syn::Type;
@@ -14,7 +14,36 @@ use syn::Type;
 /// The parameter `js_name` of a thunk, classified as `info` (written `ty`).
 pub fn thunk_param(js_name: String, info: TyInfo, ty: &Type) -> syn::Result<ThunkParam> {
     let how = param(&info, ty)?;
-    Ok(ThunkParam { js_name, info, how })
+    let parts = parts(&info.ty, Site::ExportParam, Some(ty))?;
+    Ok(ThunkParam {
+        js_name,
+        info,
+        how,
+        parts,
+    })
+}
+
+/// The wasm values `ty` (written `written`) crosses as at `site`.
+pub fn parts(ty: &Ty, site: Site, written: Option<&Type>) -> syn::Result<Vec<Part>> {
+    lowering::parts(ty, site).ok_or_else(|| refused(written, "it cannot cross here"))
+}
+
+/// The one wasm value a result `ty` (written `written`) is returned as at `site`, if it
+/// is not in the return area (or `()`).
+pub fn result_part(ty: &Ty, site: Site, written: Option<&Type>) -> syn::Result<Option<Part>> {
+    match parts(ty, site, written)?[..] {
+        [] => Ok(None),
+        [part] => Ok(Some(part)),
+        _ => Err(refused(written, "a result is at most one wasm value")),
+    }
+}
+
+/// `why` a type (written `written`; `None`: the expansion's own) is refused.
+fn refused(written: Option<&Type>, why: &str) -> syn::Error {
+    match written {
+        Some(ty) => unsupported(ty, why),
+        None => syn::Error::new(Span::call_site(), why),
+    }
 }
 
 /// A JS function, or how the value `info` (written `ty`) is lifted.
@@ -86,11 +115,9 @@ pub fn result(info: &TyInfo, ty: Option<&Type>) -> syn::Result<ResultLift> {
         Some(lowered) => Ok(ResultLift {
             into_vec: info.boxed && matches!(value, Ty::Vec(_)),
             value: lowered,
+            part: result_part(&info.ty, Site::ExportResult, ty)?,
         }),
-        None => Err(match ty {
-            Some(ty) => unsupported(ty, "it cannot be a result"),
-            None => syn::Error::new(Span::call_site(), "it cannot be a result"),
-        }),
+        None => Err(refused(ty, "it cannot be a result")),
     }
 }
 

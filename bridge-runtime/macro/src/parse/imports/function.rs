@@ -8,7 +8,8 @@ use crate::model::conditional::Configured;
 use crate::model::imports::{Bind, ImportFn, ImportSig, Settle};
 use crate::model::refs::TypeRefs;
 use crate::model::ty::{Arg, Lower, TyInfo, plain};
-use crate::parse::{attrs, jscall, record, types};
+use crate::parse::{attrs, jscall, lifts, record, types};
+use bridge_schema::lowering::Site;
 use bridge_schema::{Import, ImportSource, JsMember, MemberForm, Param, Scalar, Ty};
 use proc_macro2::{Ident, Span};
 use quote::format_ident;
@@ -209,7 +210,10 @@ pub(super) fn own(
         vis: syn::Visibility::Inherited,
         attrs: Vec::new(),
         asynchronous: false,
-        inputs: value.map(ImportParams::value).unwrap_or_default(),
+        inputs: value
+            .map(ImportParams::value)
+            .transpose()?
+            .unwrap_or_default(),
         ret,
         name_span: Span::call_site(),
     };
@@ -392,22 +396,23 @@ impl<'a> ImportParams<'a> {
 
     /// The one parameter `value` of an import the expansion declares, a `JsValue` or
     /// `&JsValue` (`ty`), passed as it is.
-    fn value(ty: Ty) -> Self {
+    fn value(ty: Ty) -> syn::Result<Self> {
         let name = Ident::new("value", Span::call_site());
         let lower = match ty {
             Ty::JsValueRef => Lower::JsValueRef,
             _ => Lower::JsValue,
         };
-        ImportParams {
+        let parts = lifts::parts(&ty, Site::JsArg, None)?;
+        Ok(ImportParams {
             params: vec![Param {
                 name: name.to_string(),
                 ty: ty.clone(),
             }],
             infos: Vec::new(),
-            own: vec![Arg { ty, lower }],
+            own: vec![Arg { ty, lower, parts }],
             users: vec![name.clone()],
             binds: vec![Bind::Value(name)],
-        }
+        })
     }
 
     /// The parameter `arg`, the `index`th (`receiver`: it is the member's `&self`).
