@@ -428,7 +428,8 @@ pub unsafe fn borrow_mut_arg<'a, C: BridgeClass, const I: u32>(
 /// What a thunk borrows a parameter `&C`/`&mut C` through: `(&&ArgProbe::<C, I>::NEW)
 /// .borrow_arg(..)`. A wasm-bindgen struct (feature `wasm-bindgen`) is borrowed by the
 /// trait `js::WbgArgBorrow`, implemented for `&&ArgProbe<T, I>` and found first by method
-/// lookup; anything else reaches these inherent methods, whose `C: BridgeClass` bound
+/// lookup (any other wasm-bindgen type: its impl for `&&&ArgProbe<T, I>`, found next, lends
+/// a value converted as by value); anything else reaches these inherent methods, whose `C: BridgeClass` bound
 /// then names the type when it is no class. (The macro cannot tell the two apart by path,
 /// and no one trait can have both as impls: their bounds are foreign traits.)
 pub struct ArgProbe<C, const I: u32>(core::marker::PhantomData<C>);

@@ -157,6 +157,43 @@ fn a_type_neither_bridge_nor_wasm_bindgen_is_a_compile_error_naming_it() {
     assert!(!project.path("wb/pkg").exists(), "no package is written");
 }
 
+/// `&T` of a wasm-bindgen enum or imported type is lent as the thunk's own converted value;
+/// `&mut` of one is refused at compile time, naming the type (wasm-bindgen refuses it too:
+/// only its structs are `RefMutFromWasmAbi`), while `&` of the same types compiles.
+#[test]
+fn a_mut_borrow_of_a_wasm_bindgen_enum_or_imported_type_is_a_compile_error_naming_it() {
+    let project = Project::workspace(&["wb"], "");
+    let runtime = support::runtime_dependency().replace(" }", ", features = [\"wasm-bindgen\"] }");
+    project.bridge_crate(
+        "wb",
+        "wbg-lent-mut",
+        "\"cdylib\"",
+        &format!(
+            "wasm-bindgen = \"=0.2.130\"\n\n[target.'cfg(target_arch = \"wasm32\")'.dependencies]\n{runtime}"
+        ),
+        "use bridge_runtime::bridge;\nuse wasm_bindgen::prelude::*;\n\n\
+         #[wasm_bindgen]\npub enum Level {\n    Low,\n    High,\n}\n\n\
+         #[wasm_bindgen]\nextern \"C\" {\n    pub type Gauge;\n}\n\n\
+         #[bridge]\npub fn fine(level: &Level, gauge: &Gauge) -> u32 {\n    let _ = (level, gauge);\n    0\n}\n\n\
+         #[bridge]\npub fn gauge_mut(gauge: &mut Gauge) -> u32 {\n    let _ = gauge;\n    0\n}\n\n\
+         #[bridge]\npub fn level_mut(first: u32, level: &mut Level) -> u32 {\n    let _ = level;\n    first\n}\n",
+    );
+    run_in_env(
+        &project.root(),
+        &["build"],
+        &[("CARGO_BRIDGE_HOME", &shared_bridge_home())],
+    )
+    .fails()
+    .stderr_has(&[
+        "`&mut Gauge` cannot be a #[bridge] parameter: `Gauge` is no #[wasm_bindgen] struct",
+        "`&mut Level` cannot be a #[bridge] parameter: `Level` is no #[wasm_bindgen] struct",
+        "take `&Gauge` (JS keeps the value) or `Gauge` by value",
+    ])
+    // `&` of the same types compiles: no error points at it.
+    .stderr_lacks(&["pub fn fine("]);
+    assert!(!project.path("wb/pkg").exists(), "no package is written");
+}
+
 fn script(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -193,6 +193,8 @@ fn from_value<T: WasmBindgenType>(idx: u32) -> T {
 /// borrowed (and its count leaked), as a trap in wasm-bindgen's own exports does.
 #[doc(hidden)]
 pub trait WbgArgBorrow {
+    /// The type lent (`T` of `&T`).
+    type Lent;
     type Ref;
     type RefMut;
     /// # Safety
@@ -200,14 +202,32 @@ pub trait WbgArgBorrow {
     unsafe fn borrow_arg(self, word: u32, site: &ArgSite) -> Result<Self::Ref>;
     /// # Safety
     /// As [`WbgArgBorrow::borrow_arg`].
-    unsafe fn borrow_mut_arg(self, word: u32, site: &ArgSite) -> Result<Self::RefMut>;
+    unsafe fn borrow_mut_arg(self, word: u32, site: &ArgSite) -> Result<Self::RefMut>
+    where
+        Self::Lent: WbgExclusive;
     /// # Safety
     /// As [`WbgArgBorrow::borrow_arg`], and nothing borrowed or owned by the thunk yet.
     unsafe fn borrow_first_arg(self, word: u32, site: &'static ArgSite) -> Self::Ref;
     /// # Safety
     /// As [`WbgArgBorrow::borrow_first_arg`].
-    unsafe fn borrow_mut_first_arg(self, word: u32, site: &'static ArgSite) -> Self::RefMut;
+    unsafe fn borrow_mut_first_arg(self, word: u32, site: &'static ArgSite) -> Self::RefMut
+    where
+        Self::Lent: WbgExclusive;
 }
+
+/// What `&mut T` of a wasm-bindgen type needs: a struct (wasm-bindgen's borrow flag guards
+/// it). An enum, an imported type or a js-sys/web-sys type has none: wasm-bindgen refuses
+/// `&mut` of them too (no `RefMutFromWasmAbi`).
+#[diagnostic::on_unimplemented(
+    message = "`&mut {Self}` cannot be a #[bridge] parameter: `{Self}` is no #[wasm_bindgen] struct",
+    label = "`&mut` of a wasm-bindgen enum or imported type",
+    note = "wasm-bindgen lends only its own structs mutably; take `&{Self}` (JS keeps the value) or `{Self}` by value"
+)]
+#[doc(hidden)]
+pub trait WbgExclusive {}
+
+// `RefMutFromWasmAbi` alone, not `WasmBindgenStruct`: a refusal then explains one bound.
+impl<T: WasmBindgenType + RefMutFromWasmAbi> WbgExclusive for T {}
 
 /// A `#[wasm_bindgen]` struct (its ABI is a pointer to its `WasmRefCell`).
 pub trait WasmBindgenStruct:
@@ -225,6 +245,7 @@ impl<T> WasmBindgenStruct for T where
 }
 
 impl<T: WasmBindgenStruct, const I: u32> WbgArgBorrow for &&ArgProbe<T, I> {
+    type Lent = T;
     type Ref = <T as RefFromWasmAbi>::Anchor;
     type RefMut = <T as RefMutFromWasmAbi>::Anchor;
 
@@ -236,7 +257,10 @@ impl<T: WasmBindgenStruct, const I: u32> WbgArgBorrow for &&ArgProbe<T, I> {
     }
 
     #[inline]
-    unsafe fn borrow_mut_arg(self, word: u32, site: &ArgSite) -> Result<Self::RefMut> {
+    unsafe fn borrow_mut_arg(self, word: u32, site: &ArgSite) -> Result<Self::RefMut>
+    where
+        T: WbgExclusive,
+    {
         // SAFETY: as above.
         unsafe { T::try_ref_mut_from_abi(WasmPtr::from_usize(word as usize)) }
             .map_err(|why| not_lent::<T>(site, why, true))
@@ -253,12 +277,67 @@ impl<T: WasmBindgenStruct, const I: u32> WbgArgBorrow for &&ArgProbe<T, I> {
     }
 
     #[inline]
-    unsafe fn borrow_mut_first_arg(self, word: u32, site: &'static ArgSite) -> Self::RefMut {
+    unsafe fn borrow_mut_first_arg(self, word: u32, site: &'static ArgSite) -> Self::RefMut
+    where
+        T: WbgExclusive,
+    {
         // SAFETY: forwarded contract.
         match unsafe { self.borrow_mut_arg(word, site) } {
             Ok(anchor) => anchor,
             Err(e) => throw_after_guards(|| e),
         }
+    }
+}
+
+/// `&T` of any other wasm-bindgen type (an enum, an imported type, a js-sys or web-sys
+/// type, `JsValue`): the glue passes its by-value word after the by-value checks (JS
+/// keeps its value: a table entry is a new reference to it), converted as by value into a
+/// value the thunk owns and lends for the call. One autoref level further than the
+/// struct's impl, so a struct (and, past both, a bridge class) keeps its own path.
+impl<T: WasmBindgenType, const I: u32> WbgArgBorrow for &&&ArgProbe<T, I> {
+    type Lent = T;
+    type Ref = WbgLent<T>;
+    type RefMut = WbgLent<T>;
+
+    #[inline]
+    unsafe fn borrow_arg(self, word: u32, _site: &ArgSite) -> Result<Self::Ref> {
+        // SAFETY: the glue passed the word it passes for `T` by value.
+        Ok(WbgLent(unsafe { T::from_param(word) }))
+    }
+
+    unsafe fn borrow_mut_arg(self, _: u32, _: &ArgSite) -> Result<Self::RefMut>
+    where
+        T: WbgExclusive,
+    {
+        unreachable!("only a struct is `WbgExclusive`, and a struct takes the `&&ArgProbe` impl")
+    }
+
+    #[inline]
+    unsafe fn borrow_first_arg(self, word: u32, site: &'static ArgSite) -> Self::Ref {
+        // SAFETY: forwarded contract; converting refuses with a panic, not an `Err`.
+        match unsafe { self.borrow_arg(word, site) } {
+            Ok(value) => value,
+            Err(e) => throw_after_guards(|| e),
+        }
+    }
+
+    unsafe fn borrow_mut_first_arg(self, _: u32, _: &'static ArgSite) -> Self::RefMut
+    where
+        T: WbgExclusive,
+    {
+        unreachable!("only a struct is `WbgExclusive`, and a struct takes the `&&ArgProbe` impl")
+    }
+}
+
+/// A wasm-bindgen value the thunk converted and owns, lent to the call as `&T`.
+#[doc(hidden)]
+pub struct WbgLent<T>(T);
+
+impl<T> core::ops::Deref for WbgLent<T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        &self.0
     }
 }
 

@@ -435,11 +435,9 @@ pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
             pass: if export_param {
                 // An imported JS class's value is a table entry Rust takes.
                 match view.kind.pass(p.role) {
-                    Some(Pass::Addr)
-                        if view.wasm_bindgen && matches!(ty, Ty::ClassRef(_) | Ty::ClassMut(_)) =>
-                    {
-                        Some(Pass::WbgLend)
-                    }
+                    Some(Pass::Addr) if lent_struct(ty) => Some(Pass::WbgLend),
+                    // `&T` of any other wasm-bindgen type crosses as by value (Rust converts
+                    // it and lends its own value: bridge-runtime's `WbgLent`).
                     Some(Pass::Addr) if view.wasm_bindgen && view.option => Some(Pass::WbgOrZero),
                     Some(Pass::Addr) if view.wasm_bindgen => Some(Pass::Wbg),
                     Some(Pass::Addr) if view.js_type => Some(Pass::Heap),
@@ -455,6 +453,15 @@ pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
     view.cap = passes(Pass::Cap);
     view.unsigned = scalar_of(ty).is_some_and(Scalar::unsigned_wasm);
     view
+}
+
+/// `&T`/`&mut T` of a `#[wasm_bindgen]` struct: its pointer is lent, JS keeps the object.
+fn lent_struct(ty: &Ty) -> bool {
+    match ty {
+        Ty::ClassRef(id) | Ty::ClassMut(id) => bridge_schema::wasm_bindgen_type(id)
+            .is_some_and(|t| t.kind == bridge_schema::WasmBindgenKind::Class),
+        _ => false,
+    }
 }
 
 /// An export's result: its view at [`Site::ExportResult`], read from the flat area when
