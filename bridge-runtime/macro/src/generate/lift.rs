@@ -5,8 +5,8 @@
 //! and lowered through the flat area here, asking `lowering::flat_tuple`.
 
 use super::abi;
-use crate::model::lift::{Elem, OptLift, ParamLift, ResultLift, ResultValue};
 use crate::model::ty::TyInfo;
+use crate::model::ty::{Elem, OptLift, ParamLift, ResultLift, ResultValue};
 use bridge_schema::lowering::Part;
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};

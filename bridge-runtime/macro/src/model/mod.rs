@@ -7,7 +7,6 @@ pub mod conditional;
 pub mod data;
 pub mod functions;
 pub mod imports;
-pub mod lift;
 pub mod refs;
 pub mod thunk;
 pub mod ty;

@@ -1,7 +1,7 @@
 //! The `extern "C"` export thunk of one function, as data.
 
-use super::lift::{ResultLift, ThunkParam};
 use super::ty::TyInfo;
+use super::ty::{ResultLift, ThunkParam};
 use proc_macro2::Ident;
 
 /// How the thunk reaches the object a method is called on.

@@ -6,10 +6,10 @@
 use super::attrs::MemberRole;
 use super::position::Position;
 use super::types::{self, is_handle, names_self};
-use crate::model::lift::{ResultLift, ThunkParam};
 use crate::model::refs::TypeRefs;
 use crate::model::thunk::{AsyncHelpers, AsyncParts, Callee, Receiver, ThunkSpec};
 use crate::model::ty::plain;
+use crate::model::ty::{ResultLift, ThunkParam};
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, format_ident};

@@ -2,10 +2,10 @@
 //! classified, so generate only matches what parse accepted.
 
 use super::unsupported::unsupported;
-use crate::model::lift::{
+use crate::model::ty::{CallbackInfo, TyInfo};
+use crate::model::ty::{
     Elem, OptLift, ParamHow, ParamLift, ResultLift, ResultValue, RustClosure, ThunkParam,
 };
-use crate::model::ty::{CallbackInfo, TyInfo};
 use bridge_schema::lowering::{self, Part, Scalar, Site};
 use bridge_schema::{Hold, Ty};
 use proc_macro2::Span;
