@@ -4,7 +4,10 @@
 //! leans on parse's checks (`expect`, `unreachable!`, `unwrap`) only where listed here, so
 //! the lists shrink as generate gets types that hold only valid states (issue 47 item 2).
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
+use support::rust_files;
 
 /// What a model file may not name: tokens (code written before generate) and the layers.
 const NOT_IN_THE_MODEL: &[&str] = &[
@@ -108,18 +111,4 @@ fn compare(found: &[(String, String)], allowed: &[(&str, &str)], list: &str) {
          that holds only valid states, or parse data instead of tokens): {new:#?}\nsites \
          gone (drop them from {list}): {gone:#?}"
     );
-}
-
-/// The `.rs` files under `dir`, its subdirectories' too.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("src/model") {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            out.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out
 }

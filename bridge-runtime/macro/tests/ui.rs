@@ -4,7 +4,10 @@
 //! before committing). `every_message_has_a_case` fails when a message of the parse layer
 //! appears in no snapshot, so a new error comes with its case.
 
+mod support;
+
 use std::path::Path;
+use support::rust_files;
 
 #[test]
 fn compile_errors_say_what_and_where() {
@@ -106,20 +109,6 @@ fn every_message_has_a_case() {
          NOT_CHECKED entries no longer in the source: {unused:?}",
         missing.join("\n")
     );
-}
-
-/// The `.rs` files under `dir`, its subdirectories' too.
-fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("src/parse") {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            out.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out
 }
 
 /// The contents of the files in `dir` ending in `.ext`, joined.
