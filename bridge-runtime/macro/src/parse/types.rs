@@ -722,16 +722,9 @@ fn named_info(ty: &Type, self_ty: Option<&Type>, behind_ref: bool) -> syn::Resul
         ty.clone()
     };
     Ok(TyInfo {
-        ty: Ty::Named(String::new()),
         named: Some(resolved.clone()),
         carrier: Some(Carrier::Value(resolved)),
-        handle: false,
-        slice: false,
-        boxed: false,
-        callback: None,
-        error: None,
-        promise: false,
-        closure: None,
+        ..plain(Ty::Named(String::new()))
     })
 }
 
