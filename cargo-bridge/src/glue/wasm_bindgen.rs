@@ -11,6 +11,9 @@ pub struct WasmBindgenView {
     /// JS string literal: wasm-bindgen's JS in the package (`"./<lib>_bg.js"`), which is also
     /// the import module its half of the wasm module imports from.
     pub bg_js: String,
+    /// JS array literal: the names of `bg_js`'s import functions that can run no user code,
+    /// which the glue passes to the module unguarded (`wasm_bindgen/unguarded.rs`).
+    pub bg_unguarded: String,
     /// Further modules the wasm module imports from directly (wasm-bindgen snippets,
     /// `#[wasm_bindgen(module = "...")]` packages), each bound to a namespace import.
     pub modules: Vec<ModuleImport>,
@@ -32,4 +35,6 @@ pub struct ModuleImport {
     pub var: String,
     /// JS string literal: the module's specifier (the wasm import module's name).
     pub spec: String,
+    /// JS array literal: its functions that can run no user code (`bg_unguarded`).
+    pub unguarded: String,
 }

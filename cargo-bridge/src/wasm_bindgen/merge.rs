@@ -34,6 +34,7 @@ pub fn view(
         .filter(|i| i.module == bg_module)
         .map(|i| i.name.as_str())
         .collect();
+    let unguarded = super::unguarded::bg_js(&processed.bg_js, &shims, &processed.snippets);
     let exports = super::js_exports::names(&processed.bg_js)?
         .into_iter()
         .filter(|n| n != SET_WASM && !shims.contains(&n.as_str()))
@@ -52,6 +53,10 @@ pub fn view(
         .map(|(i, spec)| ModuleImport {
             var: format!("$wbgModule{i}"),
             spec: literal(spec),
+            unguarded: literal_list(&super::unguarded::snippet(
+                spec.strip_prefix("./").unwrap_or(spec),
+                &processed.snippets,
+            )),
         })
         .collect();
     let connect = processed
@@ -63,6 +68,7 @@ pub fn view(
     Ok(WasmBindgenView {
         enabled: true,
         bg_js: literal(&bg_module),
+        bg_unguarded: literal_list(&unguarded),
         modules,
         exports,
         connect,
@@ -110,6 +116,11 @@ fn declarations(dts: &str) -> String {
 
 fn literal(text: &str) -> String {
     serde_json::to_string(text).expect("a string serializes")
+}
+
+/// A JS array literal of strings.
+fn literal_list(texts: &[String]) -> String {
+    serde_json::to_string(texts).expect("strings serialize")
 }
 
 #[cfg(test)]

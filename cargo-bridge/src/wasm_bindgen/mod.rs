@@ -25,7 +25,9 @@
 //! - **One instantiation** (`glue/wasm_bindgen.rs`, `templates/wasm_bindgen.js.j2`): the
 //!   CLI's `--target bundler` JS ships as `<lib>_bg.js`, imported by the bridge glue;
 //!   `$bridgeImports()` adds it and every other module the module imports from directly, so
-//!   every target's loader gets both import sets. After the bridge's own set-up,
+//!   every target's loader gets both import sets, each import counted while it runs
+//!   (`$wbgImportGuard`: a bridge call that throws inside one leaves the shadow stack alone)
+//!   unless its text shows it runs no user code (`unguarded.rs`). After the bridge's own set-up,
 //!   `$setInstance` hands the instance to `__wbg_set_wasm` (its functions guarded: a trap
 //!   out of one puts the stack pointer back to where that call began, recorded by
 //!   `transforms/wbg_entry.rs`, and drops the panic's message), connects bridge-runtime's
@@ -54,3 +56,4 @@ pub mod merge;
 pub mod plain;
 pub mod run;
 pub mod types;
+mod unguarded;
