@@ -561,7 +561,7 @@ fn identity_mode_resolution_across_workspace_crate_and_class() {
     );
     let ws_exports = wasm_exports(&project.path("ws-only/pkg/res_ws_bg.wasm"));
     for export in [
-        "res-ws::Plain#identity_table_len",
+        bridge_schema::IDENTITY_TABLE_LEN_EXPORT,
         "res-ws::Plain#release_wrapper",
     ] {
         assert!(
@@ -583,7 +583,7 @@ fn identity_mode_resolution_across_workspace_crate_and_class() {
     assert!(
         !crate_exports
             .iter()
-            .any(|e| e.ends_with("#identity_table_len")),
+            .any(|e| e == bridge_schema::IDENTITY_TABLE_LEN_EXPORT || e.contains("#release")),
         "no rust-mode class in res-crate: {crate_exports:?}"
     );
 }

@@ -215,10 +215,11 @@ pub fn release_wrapper_export(type_id: &str) -> String {
     format!("{type_id}#release_wrapper")
 }
 
-/// Exported global counting a `rust`-mode class's identity table (added by `cargo bridge`).
-pub fn identity_table_len_export(type_id: &str) -> String {
-    format!("{type_id}#identity_table_len")
-}
+/// Exported global counting the references the identity table holds, one count for every
+/// `rust`-mode class of the module (added by `cargo bridge` when it has one): a count per
+/// class would make each class's miss path and release wrapper differ by their global,
+/// so `wasm-opt` could not merge them across classes (issue 48, ~18 B gz per class).
+pub const IDENTITY_TABLE_LEN_EXPORT: &str = "__bridge_identity_table_len";
 
 /// What the macro writes where a record names a type whose id only const evaluation
 /// knows (`<T as BridgeType>::TYPE_ID`); the `index`-th such type of the record. Control

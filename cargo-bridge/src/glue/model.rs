@@ -164,8 +164,6 @@ pub struct ClassExportsView {
     pub retain: String,
     /// `rust` mode only.
     pub release_wrapper: String,
-    /// `rust` mode only.
-    pub table_len: String,
 }
 
 #[derive(Serialize)]
@@ -488,7 +486,6 @@ fn class_exports(type_id: &str) -> ClassExportsView {
         drop_ref: js_string(&bridge_schema::drop_ref_export(type_id)),
         retain: js_string(&bridge_schema::retain_export(type_id)),
         release_wrapper: js_string(&bridge_schema::release_wrapper_export(type_id)),
-        table_len: js_string(&bridge_schema::identity_table_len_export(type_id)),
     }
 }
 

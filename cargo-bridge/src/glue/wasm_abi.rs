@@ -81,6 +81,8 @@ pub struct RuntimeExports {
     pub pool_drain: &'static str,
     pub pool_released: &'static str,
     pub pool_keep: &'static str,
+    /// Not the runtime's: the global `cargo bridge` adds for the `rust`-mode classes.
+    pub identity_table_len: &'static str,
     pub closure_call: &'static str,
     pub closure_free: &'static str,
     pub flat_area: &'static str,
@@ -231,6 +233,7 @@ impl RuntimeExports {
             pool_begin: exports::POOL_BEGIN,
             pool_set_active: exports::POOL_SET_ACTIVE,
             pool_drain: exports::POOL_DRAIN,
+            identity_table_len: bridge_schema::IDENTITY_TABLE_LEN_EXPORT,
             pool_released: exports::POOL_RELEASED,
             pool_keep: exports::POOL_KEEP,
             closure_call: exports::CLOSURE_CALL,

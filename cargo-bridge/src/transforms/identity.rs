@@ -1,8 +1,8 @@
 //! Installs each class's identity mode: replaces the `__bridge_identity.<type id>` import
 //! (called on every class value handed to JS) with the mode's lowering, and for `rust`
-//! mode adds the identity-table size global `<type id>#identity_table_len` and the
-//! `<type id>#release_wrapper` export (names from `bridge_schema`), which ends with the
-//! class's `drop_ref` body spliced in (`splice.rs`).
+//! mode adds the `<type id>#release_wrapper` export, which ends with the class's
+//! `drop_ref` body spliced in (`splice.rs`), and, once for all `rust`-mode classes, the
+//! identity table's size global (`bridge_schema::IDENTITY_TABLE_LEN_EXPORT`).
 //!
 //! The lowering reads the box header (`bridge_schema::header`): its identity slot is 0
 //! until JS caches a wrapper for the object.
@@ -10,7 +10,9 @@
 //! - `pointer`/`rust`: if the slot is set, JS already holds a wrapper that owns a
 //!   reference, so drop the extra one here (no call back from JS on a hit); else mark the
 //!   slot pending (JS assigns it) and hand the reference over. In `rust` mode that
-//!   reference becomes the identity table's, counted in the table-size global, and, while
+//!   reference becomes the identity table's, counted in the table-size global (one for the
+//!   module: with it, the classes' release wrappers are the same code, which `wasm-opt`
+//!   merges, as it merges their constructors when they also share the pool note), and, while
 //!   a fast release pool records (the runtime's exported `__bridge_pool_active` byte, read
 //!   in place), the object is noted for it (`__bridge_pool_note(class index, addr)`).
 //! - `rust` hit: JS gets the wrapper's slot, `slot << 1 | header::HIT_TAG` (odd, so never
@@ -108,12 +110,16 @@ pub fn run(module: &mut Module, classes: &[ClassMode]) -> Result<Vec<Hook>> {
     let exports = super::by_name::FuncExports::of(module);
     let imports = super::by_name::func_imports(module, bridge_schema::IDENTITY_IMPORT_MODULE);
     let mut hooks = Vec::new();
+    let table_len = classes
+        .iter()
+        .any(|c| c.mode == IdentityMode::Rust)
+        .then(|| add_table_len_global(module));
     for (index, ClassMode { type_id, mode }) in classes.iter().enumerate() {
         let class = *type_id;
         let hook = imports
             .get(bridge_schema::identity_import(class).as_str())
             .copied();
-        let table_len = (*mode == IdentityMode::Rust).then(|| add_table_len_global(module, class));
+        let table_len = table_len.filter(|_| *mode == IdentityMode::Rust);
         if let Some(hook) = hook {
             super::check_signature(
                 module,
@@ -167,14 +173,14 @@ fn load(body: &mut InstrSeqBuilder, memory: MemoryId, addr: LocalId, offset: u32
         .load(memory, LoadKind::I32 { atomic: false }, i32_at(offset));
 }
 
-fn add_table_len_global(module: &mut Module, class: &str) -> GlobalId {
+fn add_table_len_global(module: &mut Module) -> GlobalId {
     let global =
         module
             .globals
             .add_local(ValType::I32, true, false, ConstExpr::Value(Value::I32(0)));
     module
         .exports
-        .add(&bridge_schema::identity_table_len_export(class), global);
+        .add(bridge_schema::IDENTITY_TABLE_LEN_EXPORT, global);
     global
 }
 
