@@ -425,7 +425,7 @@ pub unsafe fn borrow_mut_arg<'a, C: BridgeClass, const I: u32>(
     }
 }
 
-/// What a thunk borrows a parameter `&C`/`&mut C` through: `(&&ArgProbe::<C, I>::NEW)
+/// What a thunk borrows a parameter `&C`/`&mut C` (also in an `Option`) through: `(&&ArgProbe::<C, I>::NEW)
 /// .borrow_arg(..)`. A wasm-bindgen struct (feature `wasm-bindgen`) is borrowed by the
 /// trait `js::WbgArgBorrow`, implemented for `&&ArgProbe<T, I>` and found first by method
 /// lookup (any other wasm-bindgen type: its impl for `&&&ArgProbe<T, I>`, found next, lends

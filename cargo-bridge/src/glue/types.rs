@@ -309,6 +309,8 @@ pub enum Pass {
     /// A wasm-bindgen struct lent to the call (`&T`, `&mut T`): `<type>$lend(x)`, its
     /// pointer, which JS keeps.
     WbgLend,
+    /// `null`/`undefined` as 0, else [`Pass::WbgLend`] (`Option<&T>`, `Option<&mut T>`).
+    WbgLendOrZero,
     At,
     Zero,
 }
@@ -435,6 +437,7 @@ pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
             pass: if export_param {
                 // An imported JS class's value is a table entry Rust takes.
                 match view.kind.pass(p.role) {
+                    Some(Pass::Addr) if lent_struct(ty) && view.option => Some(Pass::WbgLendOrZero),
                     Some(Pass::Addr) if lent_struct(ty) => Some(Pass::WbgLend),
                     // `&T` of any other wasm-bindgen type crosses as by value (Rust converts
                     // it and lends its own value: bridge-runtime's `WbgLent`).
@@ -455,11 +458,13 @@ pub fn at(mut view: TyView, ty: &Ty, site: Site) -> TyView {
     view
 }
 
-/// `&T`/`&mut T` of a `#[wasm_bindgen]` struct: its pointer is lent, JS keeps the object.
+/// `&T`/`&mut T` of a `#[wasm_bindgen]` struct, also in an `Option`: its pointer is lent,
+/// JS keeps the object.
 fn lent_struct(ty: &Ty) -> bool {
     match ty {
         Ty::ClassRef(id) | Ty::ClassMut(id) => bridge_schema::wasm_bindgen_type(id)
             .is_some_and(|t| t.kind == bridge_schema::WasmBindgenKind::Class),
+        Ty::Option(inner) => lent_struct(inner),
         _ => false,
     }
 }

@@ -87,6 +87,26 @@ pub fn borrow_prelude(
     }
 }
 
+/// `(&&ArgProbe::<class, guard>::NEW).<method>(addr, site)`, a `Result` of the borrow: the
+/// probe picks a wasm-bindgen type's way or a bridge class's (`borrow_prelude`), its method
+/// spanned by the type so that a type that is neither is pointed at.
+fn probe_borrow(
+    class: &impl ToTokens,
+    addr: &Ident,
+    site: &TokenStream,
+    method: TokenStream,
+    guard: u32,
+) -> TokenStream {
+    let method = proc_macro2::Ident::new(&method.to_string(), syn::spanned::Spanned::span(class));
+    quote! {
+        unsafe {
+            #[allow(unused_imports)]
+            use ::bridge_runtime::js::WbgArgBorrow as _;
+            (&&::bridge_runtime::abi::ArgProbe::<#class, #guard>::NEW).#method(#addr, #site)
+        }
+    }
+}
+
 /// How the thunk lifts parameter `name` (its wasm values: `abi::params`) as `lift`.
 pub fn lift_param(
     name: &Ident,
@@ -246,27 +266,27 @@ fn optional_step(
                 quote! { #name }
             },
         },
-        // Like every optional user type: a flag, then the value.
-        OptLift::ClassRef => Step {
-            prelude: quote! {
-                let #name = if #some == 0 {
-                    None
-                } else {
-                    Some(unsafe { #rt::borrow_arg::<#class, #guard>(#name, #site) }?)
-                };
-            },
-            arg: quote! { #name.as_deref() },
-        },
-        OptLift::ClassMut => Step {
-            prelude: quote! {
-                let mut #name = if #some == 0 {
-                    None
-                } else {
-                    Some(unsafe { #rt::borrow_mut_arg::<#class, #guard>(#name, #site) }?)
-                };
-            },
-            arg: quote! { #name.as_deref_mut() },
-        },
+        // Like every optional user type: a flag, then the value, borrowed as `&T` is
+        // (`ArgProbe`: a bridge class, a wasm-bindgen struct's lent pointer, or any other
+        // wasm-bindgen type converted as by value and lent from the thunk).
+        OptLift::ClassRef => {
+            let borrow = probe_borrow(class, name, site, quote!(borrow_arg), guard);
+            Step {
+                prelude: quote! {
+                    let #name = if #some == 0 { None } else { Some(#borrow?) };
+                },
+                arg: quote! { #name.as_deref() },
+            }
+        }
+        OptLift::ClassMut => {
+            let borrow = probe_borrow(class, name, site, quote!(borrow_mut_arg), guard);
+            Step {
+                prelude: quote! {
+                    let mut #name = if #some == 0 { None } else { Some(#borrow?) };
+                },
+                arg: quote! { #name.as_deref_mut() },
+            }
+        }
         OptLift::Named => Step {
             prelude: quote! { let #name = unsafe { #rt::lift_opt_named::<#carrier>(#some, #name) }; },
             arg: quote! { #name },
