@@ -157,8 +157,8 @@ fn a_type_neither_bridge_nor_wasm_bindgen_is_a_compile_error_naming_it() {
     assert!(!project.path("wb/pkg").exists(), "no package is written");
 }
 
-/// `&T` of a wasm-bindgen enum or imported type is lent as the thunk's own converted value;
-/// `&mut` of one is refused at compile time, naming the type (wasm-bindgen refuses it too:
+/// `&T` (also in an `Option`) of a wasm-bindgen enum or imported type is lent as the thunk's
+/// own converted value; `&mut` of one (also in an `Option`) is refused at compile time, naming the type (wasm-bindgen refuses it too:
 /// only its structs are `RefMutFromWasmAbi`), while `&` of the same types compiles.
 #[test]
 fn a_mut_borrow_of_a_wasm_bindgen_enum_or_imported_type_is_a_compile_error_naming_it() {
@@ -176,7 +176,9 @@ fn a_mut_borrow_of_a_wasm_bindgen_enum_or_imported_type_is_a_compile_error_namin
          #[wasm_bindgen]\nextern \"C\" {\n    pub type Gauge;\n}\n\n\
          #[bridge]\npub fn fine(level: &Level, gauge: &Gauge) -> u32 {\n    let _ = (level, gauge);\n    0\n}\n\n\
          #[bridge]\npub fn gauge_mut(gauge: &mut Gauge) -> u32 {\n    let _ = gauge;\n    0\n}\n\n\
-         #[bridge]\npub fn level_mut(first: u32, level: &mut Level) -> u32 {\n    let _ = level;\n    first\n}\n",
+         #[bridge]\npub fn level_mut(first: u32, level: &mut Level) -> u32 {\n    let _ = level;\n    first\n}\n\n\
+         #[bridge]\npub fn fine_opt(level: Option<&Level>, gauge: Option<&Gauge>) -> u32 {\n    let _ = (level, gauge);\n    0\n}\n\n\
+         #[bridge]\npub fn gauge_opt_mut(gauge: Option<&mut Gauge>) -> u32 {\n    let _ = gauge;\n    0\n}\n",
     );
     run_in_env(
         &project.root(),
@@ -189,8 +191,10 @@ fn a_mut_borrow_of_a_wasm_bindgen_enum_or_imported_type_is_a_compile_error_namin
         "`&mut Level` cannot be a #[bridge] parameter: `Level` is no #[wasm_bindgen] struct",
         "take `&Gauge` (JS keeps the value) or `Gauge` by value",
     ])
-    // `&` of the same types compiles: no error points at it.
-    .stderr_lacks(&["pub fn fine("]);
+    // `&` of the same types compiles: no error points at it. `Option<&mut T>` is refused
+    // the same way, and that refusal is the only error (no `DerefMut` one beside it).
+    .stderr_lacks(&["pub fn fine(", "pub fn fine_opt(", "DerefMut"])
+    .stderr_has(&["pub fn gauge_opt_mut("]);
     assert!(!project.path("wb/pkg").exists(), "no package is written");
 }
 

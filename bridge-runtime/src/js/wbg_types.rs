@@ -341,6 +341,15 @@ impl<T> core::ops::Deref for WbgLent<T> {
     }
 }
 
+// Never lent mutably (`&mut T` of such a type is refused: `WbgExclusive`); here so that
+// that refusal is the only error a `&mut T` or `Option<&mut T>` parameter gets.
+impl<T> core::ops::DerefMut for WbgLent<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
 /// The `Error` of a wasm-bindgen struct wasm-bindgen would not lend.
 #[cold]
 #[inline(never)]
