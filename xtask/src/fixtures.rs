@@ -16,8 +16,9 @@
 //! target directory (`fixtures_target_dir`: `$CARGO_TARGET_DIR`, else `fixtures/target`), so
 //! the runtime and wasm-bindgen compile once per profile rather than once per workspace; a
 //! fixture's own `pkg/` this process built with the same arguments, unchanged since, is not
-//! built again (`BUILT`). The CLI tests build their throwaway crates there too
-//! (`cargo-bridge/tests/support`).
+//! built again (`BUILT`), and an optimized build whose module wasm-opt saw before gets its
+//! earlier output (`wasm_opt_cache.rs`, across runs). The CLI tests build their throwaway
+//! crates there too (`cargo-bridge/tests/support`).
 
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -331,11 +332,22 @@ pub fn build_fixture_with(
     {
         return Ok(());
     }
+    let home = bridge_home();
+    let target = fixtures_target_dir();
+    // The optimized builds reuse wasm-opt's earlier output for the same input (the loop's
+    // largest repeated cost when nothing changed: `wasm_opt_cache.rs`).
+    let wasm_opt = crate::wasm_opt_cache::env(crate::wasm_opt_cache::Places {
+        bridge_home: &home,
+        js_dir: &project_root().join("xtask/js"),
+        cache_dir: &target.join("wasm-opt-cache"),
+        path: sh.var_os("PATH"),
+    });
     bridge
         .cmd(sh)
         .args(&args)
-        .env("CARGO_BRIDGE_HOME", bridge_home())
-        .env("CARGO_TARGET_DIR", fixtures_target_dir())
+        .env("CARGO_BRIDGE_HOME", &home)
+        .env("CARGO_TARGET_DIR", &target)
+        .envs(wasm_opt.iter().map(|(k, v)| (k, v)))
         .run()
         .with_context(|| format!("cargo bridge build of {}", package.unwrap_or("fixtures")))?;
     if let Some(pkg) = pkg {

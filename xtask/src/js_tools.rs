@@ -6,6 +6,7 @@
 //! where cargo-bridge itself installs it (see `cargo-bridge/src/package/binaryen.rs`).
 
 use crate::fixtures::project_root;
+use crate::wasm_opt_cache::BINARYEN;
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::sync::Once;
@@ -83,9 +84,6 @@ pub fn chromium(sh: &Shell) -> Result<PathBuf> {
     }
     debian_program(sh, "chromium", "chromium")
 }
-
-/// The pinned binaryen cargo-bridge installs (`cargo-bridge/src/package/binaryen.rs` `PINNED`).
-const BINARYEN: &str = "132.0.0";
 
 /// npm's `binaryen`, installed into the tests' bridge home the way cargo-bridge installs
 /// it there on first use (so its release builds find it and install nothing): Debian's

@@ -24,6 +24,7 @@ mod soak;
 mod tasks;
 mod typescript;
 mod warm;
+mod wasm_opt_cache;
 mod workers;
 
 use anyhow::Result;

@@ -1,0 +1,251 @@
+//! A content-addressed cache of `wasm-opt`'s output for the xtask's fixture builds: every
+//! `--release` fixture build (test-browser's twenty, the bundler, package, worker and demo
+//! builds, the example, the bench's fixture) runs npm's binaryen (wasm under Node, seconds
+//! per module) on a module that, in a loop where nothing changed, is the one it optimized
+//! last time. `xtask/js/wasm-opt-cache.mjs` stands in front of the wasm-opt cargo-bridge
+//! would run (named in `CARGO_BRIDGE_WASM_OPT`) and copies the earlier output when the
+//! binaryen version, the flags and the input's bytes are the same: the package is byte for
+//! byte the one wasm-opt writes. The bench's measured builds do not go through it.
+//!
+//! Which wasm-opt is behind it is cargo-bridge's choice, made the same way
+//! (`cargo-bridge/src/package/binaryen.rs`): `$CARGO_BRIDGE_WASM_OPT`, else a `wasm-opt` on
+//! `PATH` of binaryen [`MIN_VERSION`] or newer, else the pinned one in the bridge home. When
+//! none is there yet, builds run without the cache (and cargo-bridge installs binaryen).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime};
+
+/// npm's binaryen cargo-bridge installs into the bridge home (`binaryen.rs` `PINNED`).
+pub const BINARYEN: &str = "132.0.0";
+/// The oldest binaryen on `PATH` cargo-bridge uses (`binaryen.rs` `MIN_VERSION`).
+const MIN_VERSION: u32 = 123;
+/// Entries no build has used for this long are removed (the cache does not grow without
+/// bound as the fixtures change).
+const UNUSED_FOR: Duration = Duration::from_secs(14 * 24 * 3600);
+
+/// Where the cache looks.
+pub struct Places<'a> {
+    /// The bridge home (the pinned binaryen's `binaryen-<version>/`).
+    pub bridge_home: &'a Path,
+    /// `xtask/js/` (the wrapper script).
+    pub js_dir: &'a Path,
+    /// Where the entries go (one `<sha256>.wasm` per output).
+    pub cache_dir: &'a Path,
+    /// The `PATH` the build runs with.
+    pub path: Option<OsString>,
+}
+
+/// The variables that put the cache in front of wasm-opt for a `cargo bridge build`,
+/// decided once per process; empty when no wasm-opt is there yet.
+pub fn env(places: Places<'_>) -> &'static [(&'static str, OsString)] {
+    static ENV: OnceLock<Vec<(&'static str, OsString)>> = OnceLock::new();
+    ENV.get_or_init(|| variables(&places).unwrap_or_default())
+}
+
+fn variables(places: &Places<'_>) -> Option<Vec<(&'static str, OsString)>> {
+    let real = real_wasm_opt(places)?;
+    let version = Command::new(&real).arg("--version").output().ok()?;
+    if !version.status.success() {
+        return None;
+    }
+    let wrapper = places.js_dir.join("wasm-opt-cache.mjs");
+    executable(&wrapper).ok()?;
+    prune(places.cache_dir, SystemTime::now());
+    Some(vec![
+        ("CARGO_BRIDGE_WASM_OPT", wrapper.into()),
+        ("XTASK_WASM_OPT_REAL", real.into()),
+        (
+            "XTASK_WASM_OPT_VERSION",
+            String::from_utf8_lossy(&version.stdout).into_owned().into(),
+        ),
+        ("XTASK_WASM_OPT_CACHE", places.cache_dir.into()),
+    ])
+}
+
+/// The wasm-opt cargo-bridge would run (see the module's doc).
+fn real_wasm_opt(places: &Places<'_>) -> Option<PathBuf> {
+    if let Some(named) = std::env::var_os("CARGO_BRIDGE_WASM_OPT") {
+        return Some(PathBuf::from(named));
+    }
+    let on_path = places.path.as_ref().and_then(|path| {
+        std::env::split_paths(path)
+            .map(|dir| dir.join("wasm-opt"))
+            .find(|program| program.is_file())
+    });
+    if let Some(program) = on_path
+        && major_version(&program).is_some_and(|v| v >= MIN_VERSION)
+    {
+        return Some(program);
+    }
+    let pinned = places.bridge_home.join(format!(
+        "binaryen-{BINARYEN}/node_modules/binaryen/bin/wasm-opt"
+    ));
+    pinned.is_file().then_some(pinned)
+}
+
+/// `wasm-opt version 132 (version_132)` → 132.
+fn major_version(program: &Path) -> Option<u32> {
+    let output = Command::new(program).arg("--version").output().ok()?;
+    parse_version(&String::from_utf8_lossy(&output.stdout))
+}
+
+fn parse_version(text: &str) -> Option<u32> {
+    let rest = text.split("version ").nth(1)?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// The wrapper runs by its `#!` line: keep it executable (a checkout without file modes).
+fn executable(script: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = std::fs::metadata(script)?.permissions().mode();
+    if mode & 0o111 != 0o111 {
+        std::fs::set_permissions(script, std::fs::Permissions::from_mode(mode | 0o755))?;
+    }
+    Ok(())
+}
+
+/// Remove the entries (and partial ones a killed build left) last used before `now -
+/// UNUSED_FOR`; a hit touches its entry.
+fn prune(dir: &Path, now: SystemTime) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let used = entry.metadata().and_then(|m| m.modified());
+        if used.is_ok_and(|used| now.duration_since(used).unwrap_or_default() > UNUSED_FOR) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh directory under the system's temporary one.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// A stand-in wasm-opt: writes its flags and its input's bytes reversed to the output,
+    /// and a line per optimizing run to `calls`; fails on a `--fail` flag.
+    fn fake_wasm_opt(dir: &Path) -> PathBuf {
+        let program = dir.join("wasm-opt");
+        let calls = dir.join("calls");
+        std::fs::write(
+            &program,
+            format!(
+                "#!/bin/sh\n\
+                 if [ \"$1\" = --version ]; then echo 'wasm-opt version 132 (fake)'; exit 0; fi\n\
+                 echo run >> '{}'\n\
+                 flags=''; while [ \"$#\" -gt 3 ]; do\n\
+                 [ \"$1\" = --fail ] && {{ echo 'fake failure' >&2; exit 3; }}\n\
+                 flags=\"$flags$1 \"; shift; done\n\
+                 {{ printf '%s' \"$flags\"; rev < \"$1\"; }} > \"$3\"\n",
+                calls.display()
+            ),
+        )
+        .unwrap();
+        executable(&program).unwrap();
+        program
+    }
+
+    fn calls(dir: &Path) -> usize {
+        std::fs::read_to_string(dir.join("calls"))
+            .map(|text| text.lines().count())
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn the_same_version_flags_and_input_give_the_earlier_output_without_running_wasm_opt() {
+        let dir = scratch("wasm-opt-cache");
+        let real = fake_wasm_opt(&dir);
+        let cache = dir.join("cache");
+        let vars = [
+            ("XTASK_WASM_OPT_REAL", real.into_os_string()),
+            (
+                "XTASK_WASM_OPT_VERSION",
+                "wasm-opt version 132 (fake)\n".into(),
+            ),
+            ("XTASK_WASM_OPT_CACHE", cache.clone().into_os_string()),
+        ];
+        let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("js/wasm-opt-cache.mjs");
+        let run = |args: &[&str]| {
+            Command::new("node")
+                .arg(&wrapper)
+                .args(args)
+                .current_dir(&dir)
+                .envs(vars.iter().map(|(k, v)| (k, v)))
+                .output()
+                .unwrap()
+        };
+        let version = run(&["--version"]);
+        assert_eq!(
+            String::from_utf8_lossy(&version.stdout),
+            "wasm-opt version 132 (fake)\n"
+        );
+        assert_eq!(calls(&dir), 0, "--version is answered without the real one");
+
+        std::fs::write(dir.join("in.wasm"), "abc").unwrap();
+        let optimize = |flags: &[&str], out: &str| {
+            let mut args = flags.to_vec();
+            args.extend(["in.wasm", "-o", out]);
+            let output = run(&args);
+            assert!(output.status.success(), "{output:?}");
+            std::fs::read_to_string(dir.join(out)).unwrap()
+        };
+        assert_eq!(optimize(&["-O"], "1.wasm"), "-O cba");
+        assert_eq!(calls(&dir), 1);
+        assert_eq!(optimize(&["-O"], "2.wasm"), "-O cba");
+        assert_eq!(calls(&dir), 1, "the same flags and input: from the cache");
+        assert_eq!(optimize(&["-Oz"], "3.wasm"), "-Oz cba");
+        assert_eq!(calls(&dir), 2, "other flags: optimized");
+        std::fs::write(dir.join("in.wasm"), "abd").unwrap();
+        assert_eq!(optimize(&["-O"], "4.wasm"), "-O dba");
+        assert_eq!(calls(&dir), 3, "another input: optimized");
+
+        // A failure is the real one's, and nothing is cached.
+        let failed = run(&["--fail", "in.wasm", "-o", "5.wasm"]);
+        assert_eq!(failed.status.code(), Some(3));
+        assert!(String::from_utf8_lossy(&failed.stderr).contains("fake failure"));
+        assert!(run(&["--fail", "in.wasm", "-o", "5.wasm"]).status.code() == Some(3));
+        assert_eq!(calls(&dir), 5);
+        // Another shape of arguments (a flag with a value) always runs the real one.
+        let passed = run(&["--output-source-map", "x.map", "in.wasm", "-o", "6.wasm"]);
+        assert!(passed.status.success());
+        run(&["--output-source-map", "x.map", "in.wasm", "-o", "6.wasm"]);
+        assert_eq!(calls(&dir), 7);
+        assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 3);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn entries_unused_for_two_weeks_are_pruned() {
+        let dir = scratch("wasm-opt-prune");
+        std::fs::write(dir.join("a.wasm"), "a").unwrap();
+        let now = SystemTime::now();
+        prune(&dir, now + UNUSED_FOR / 2);
+        assert!(dir.join("a.wasm").is_file());
+        prune(&dir, now + UNUSED_FOR + Duration::from_secs(60));
+        assert!(!dir.join("a.wasm").exists());
+        prune(&dir.join("missing"), now);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn binaryens_version_line_is_read() {
+        assert_eq!(
+            parse_version("wasm-opt version 132 (version_132)\n"),
+            Some(132)
+        );
+        assert_eq!(parse_version("wasm-opt version 108\n"), Some(108));
+        assert_eq!(parse_version("nonsense"), None);
+    }
+}
