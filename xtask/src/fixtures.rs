@@ -332,28 +332,30 @@ pub fn build_fixture_with(
     {
         return Ok(());
     }
-    let home = bridge_home();
-    let target = fixtures_target_dir();
-    // The optimized builds reuse wasm-opt's earlier output for the same input (the loop's
-    // largest repeated cost when nothing changed: `wasm_opt_cache.rs`).
-    let wasm_opt = crate::wasm_opt_cache::env(crate::wasm_opt_cache::Places {
-        bridge_home: &home,
-        js_dir: &project_root().join("xtask/js"),
-        cache_dir: &target.join("wasm-opt-cache"),
-        path: sh.var_os("PATH"),
-    });
     bridge
         .cmd(sh)
         .args(&args)
-        .env("CARGO_BRIDGE_HOME", &home)
-        .env("CARGO_TARGET_DIR", &target)
-        .envs(wasm_opt.iter().map(|(k, v)| (k, v)))
+        .env("CARGO_BRIDGE_HOME", bridge_home())
+        .env("CARGO_TARGET_DIR", fixtures_target_dir())
+        .envs(wasm_opt_cache(sh).iter().map(|(k, v)| (k, v)))
         .run()
         .with_context(|| format!("cargo bridge build of {}", package.unwrap_or("fixtures")))?;
     if let Some(pkg) = pkg {
         BUILT.record(pkg, key);
     }
     Ok(())
+}
+
+/// The variables that let a fixture build's wasm-opt reuse its earlier output for the same
+/// module (`wasm_opt_cache.rs`): the loop's largest repeated cost when nothing changed. Set
+/// on the xtask's fixture builds and on the node suites that build packages themselves.
+pub fn wasm_opt_cache(sh: &Shell) -> &'static [(&'static str, std::ffi::OsString)] {
+    crate::wasm_opt_cache::env(crate::wasm_opt_cache::Places {
+        bridge_home: &bridge_home(),
+        js_dir: &project_root().join("xtask/js"),
+        cache_dir: &fixtures_target_dir().join("wasm-opt-cache"),
+        path: sh.var_os("PATH"),
+    })
 }
 
 fn root_manifest(f: &Fixture) -> PathBuf {

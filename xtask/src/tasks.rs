@@ -173,9 +173,11 @@ pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {
         "--test-concurrency={}",
         std::thread::available_parallelism().map_or(2, |n| n.get())
     );
-    // A suite that builds a package itself runs the same binary.
+    // A suite that builds a package itself runs the same binary, and its optimized builds
+    // go through the same wasm-opt cache (a dozen release builds of wasm-pack's targets).
     cmd!(sh, "node --expose-gc {concurrency} --test {suites...}")
         .env("CARGO_BRIDGE_EXE", &bridge.exe)
+        .envs(fixtures::wasm_opt_cache(sh).iter().map(|(k, v)| (k, v)))
         .run()?;
     Ok(())
 }
