@@ -93,6 +93,12 @@ pub struct ExportBinding {
     pub var: String,
     /// As a JS string literal.
     pub symbol: String,
+    /// A class member's: its symbol after the class's type id (`<type id>::<rust name>`),
+    /// as a JS string literal; the class's binder joins it to the type id, named once
+    /// (each spelling of the class's name is bytes gzip cannot copy from the previous
+    /// class's glue, issue 48). Member exports are never removed as unused, so the
+    /// glue need not spell them whole (`transforms/unused_exports.rs`).
+    pub suffix: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -263,6 +269,14 @@ impl GlueModel {
             for f in class_members_mut(class) {
                 numbering.function(f, Some(&mut own));
             }
+            let id = class.type_id.strip_suffix('"').unwrap_or(&class.type_id);
+            for binding in &mut own {
+                binding.suffix = binding
+                    .symbol
+                    .strip_prefix(id)
+                    .filter(|rest| rest.starts_with("::"))
+                    .map(|rest| format!("\"{rest}"));
+            }
             class.bindings = own;
         }
         self.closures = numbering.closures;
@@ -403,6 +417,7 @@ fn bind_export(f: &mut FnView, exports: &mut Vec<ExportBinding>, prefix: &str) {
     exports.push(ExportBinding {
         var: var.clone(),
         symbol: f.symbol.clone(),
+        suffix: None,
     });
     f.export_var = Some(var);
 }
