@@ -22,6 +22,7 @@ mod scratch;
 pub mod side_by_side;
 mod soak;
 mod tasks;
+mod test_lanes;
 mod typescript;
 mod warm;
 mod wasm_opt_cache;

@@ -9,7 +9,7 @@ use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use crate::phases::{Background, Phases};
 use crate::{
     browser, bundlers, clippy, demo, docs, fmt, fn_lengths, js_tools, packages, runtimes,
-    typescript, warm, workers,
+    test_lanes, typescript, warm, workers,
 };
 use anyhow::{Result, bail};
 use std::time::Instant;
@@ -118,13 +118,16 @@ fn cargo_tests(
 ) -> Result<()> {
     // The tests compile while the installs finish: only running them needs Chromium and
     // the wasm-bindgen CLI.
-    let bridge = phases.run("cargo test (build)", || {
+    let (bridge, (side, main)) = phases.run("cargo test (build)", || {
         let messages = cmd!(
             sh,
             "cargo test --workspace --quiet --no-run --message-format=json-render-diagnostics"
         )
         .read()?;
-        fixtures::test_built_bridge(&messages)
+        Ok((
+            fixtures::test_built_bridge(&messages)?,
+            test_lanes::lanes(&messages)?,
+        ))
     })?;
     // Every later phase, and the bench process, runs the binary the CLI tests ran (see
     // `install_cargo_bridge`).
@@ -145,13 +148,52 @@ fn cargo_tests(
         let chromium = debian.join()?;
         wasm_bindgen.join()?;
         phases.run("cargo test", || {
-            Ok(cmd!(sh, "cargo test --workspace --quiet")
-                .env("CHROMIUM", &chromium)
-                .run()?)
+            cargo_test_lanes(sh, &chromium, &bridge, &side, &main)
         })
     })();
     lints.join()?;
     tests
+}
+
+/// `cargo test --workspace` as two lanes side by side (`test_lanes.rs`); the side lane's
+/// output is printed when both are done, so neither's lines are cut into the other's.
+fn cargo_test_lanes(
+    sh: &Shell,
+    chromium: &std::path::Path,
+    bridge: &std::path::Path,
+    side: &[String],
+    main: &[String],
+) -> Result<()> {
+    eprintln!(
+        "$ cargo test --workspace --quiet {} (output below)",
+        side.join(" ")
+    );
+    let mut side_lane = std::process::Command::new("cargo");
+    side_lane
+        .args(["test", "--workspace", "--quiet"])
+        .args(side)
+        .current_dir(sh.current_dir())
+        .env("CHROMIUM", chromium)
+        .env(fixtures::BUILT_BRIDGE_ENV, bridge);
+    let side_lane = std::thread::spawn(move || side_lane.output());
+    let main_lane = cmd!(sh, "cargo test --workspace --quiet {main...}")
+        .env("CHROMIUM", chromium)
+        .run()
+        .and_then(|()| cmd!(sh, "cargo test --workspace --quiet --doc").run());
+    let side_lane = side_lane
+        .join()
+        .map_err(|_| anyhow::anyhow!("the side lane of cargo test panicked"))??;
+    print!("{}", String::from_utf8_lossy(&side_lane.stdout));
+    eprint!("{}", String::from_utf8_lossy(&side_lane.stderr));
+    main_lane?;
+    if !side_lane.status.success() {
+        bail!(
+            "cargo test --workspace {} failed ({}; its output is above)",
+            side.join(" "),
+            side_lane.status
+        );
+    }
+    Ok(())
 }
 
 pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {
