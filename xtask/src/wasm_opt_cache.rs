@@ -239,6 +239,24 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// The cache must stand in front of the wasm-opt cargo-bridge would run: a pin bumped
+    /// in `binaryen.rs` alone would make the fixtures' builds run another binaryen.
+    #[test]
+    fn the_choice_of_wasm_opt_is_cargo_bridges() {
+        let path = crate::fixtures::project_root().join("cargo-bridge/src/package/binaryen.rs");
+        let source = std::fs::read_to_string(&path).unwrap();
+        for line in [
+            format!("pub const PINNED: &str = \"{BINARYEN}\";"),
+            format!("pub const MIN_VERSION: u32 = {MIN_VERSION};"),
+        ] {
+            assert!(
+                source.lines().any(|l| l.trim() == line),
+                "{} has no `{line}`: change BINARYEN/MIN_VERSION in xtask/src/wasm_opt_cache.rs with it",
+                path.display()
+            );
+        }
+    }
+
     #[test]
     fn binaryens_version_line_is_read() {
         assert_eq!(
