@@ -410,17 +410,18 @@ fn dir_state(dir: &Path) -> std::io::Result<DirState> {
     Ok(files)
 }
 
+/// A fresh directory under the system's temporary one, for xtask's unit tests.
+#[cfg(test)]
+pub(crate) fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A fresh directory under the system's temporary one.
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
 
     #[test]
     fn the_binary_is_found_where_cargo_target_dir_puts_it() {

@@ -125,14 +125,7 @@ fn prune(dir: &Path, now: SystemTime) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A fresh directory under the system's temporary one.
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use crate::fixtures::scratch;
 
     /// A stand-in wasm-opt: writes its flags and its input's bytes reversed to the output,
     /// and a line per optimizing run to `calls`; fails on a `--fail` flag.
