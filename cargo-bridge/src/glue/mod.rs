@@ -12,6 +12,7 @@
 //! environment (`fail(...)` stops the build from a template, `kinds` lists the marshalling
 //! kinds) and rendering. What each template does: `templates/README.md`.
 
+mod bindings;
 mod calls;
 mod comments;
 mod data;
@@ -40,6 +41,7 @@ pub use wire::CodecView;
 
 use anyhow::{Context, Result};
 use minijinja::Environment;
+use std::collections::BTreeMap;
 
 const TEMPLATES: &[(&str, &str)] = &[
     ("glue.js.j2", include_str!("../../../templates/glue.js.j2")),
@@ -225,13 +227,18 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
     let env = environment()?;
     // Release pools ship only where something the glue hands JS joins them (a class's
     // wrappers in any mode, a Rust closure, an iterator: each refers to `$POOLS`); without
-    // that the API could release nothing of this package. The glue says so itself: it is
-    // first rendered without the pools, and again with them if what is left refers to one
-    // of their bindings (the naming rule `prune` keeps helpers by).
-    let render_js = |pools: bool| -> Result<(minijinja::Value, String)> {
+    // that the API could release nothing of this package. A class's module bindings
+    // (`<Class>$lift`, ...) ship only where other glue reads them (`bindings.rs`). The glue
+    // says both itself: it is first rendered without the pools and without any class's
+    // module bindings, and again with the pools if what is left refers to one of their
+    // bindings (the naming rule `prune` keeps helpers by) and with the bindings it read.
+    let render_js = |pools: bool,
+                     module_bindings: &BTreeMap<String, Vec<&str>>|
+     -> Result<(minijinja::Value, String)> {
         let context = minijinja::context! {
             pools => pools,
             pool_exports => if pools { pool_exports(model) } else { Vec::new() },
+            module_bindings => module_bindings,
             ..minijinja::Value::from_serialize(model)
         };
         let js = env
@@ -241,9 +248,11 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
         // Only the helpers this package's code uses.
         Ok((context, prune::unused_helpers(&js)))
     };
-    let (mut context, mut js) = render_js(false)?;
-    if prune::refers_to(&js, &POOL_BINDINGS) {
-        (context, js) = render_js(true)?;
+    let (mut context, mut js) = render_js(false, &BTreeMap::new())?;
+    let pools = prune::refers_to(&js, &POOL_BINDINGS);
+    let module_bindings = bindings::read_by(&js, model.classes.iter().map(|c| c.name.as_str()));
+    if pools || !module_bindings.is_empty() {
+        (context, js) = render_js(pools, &module_bindings)?;
     }
     // Release glue without comments.
     let js = if model.debug {

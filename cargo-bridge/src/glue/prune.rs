@@ -283,23 +283,22 @@ fn is_ident_byte(b: u8) -> bool {
 
 /// The identifier tokens of `text` that start with `$`.
 fn dollar_tokens(text: &str) -> impl Iterator<Item = &str> {
+    identifier_tokens(text).filter(|t| t.len() > 1 && t.starts_with('$'))
+}
+
+/// The identifier tokens of `text` (runs of letters, digits, `_`, `$` and non-ASCII).
+pub(super) fn identifier_tokens(text: &str) -> impl Iterator<Item = &str> {
     let bytes = text.as_bytes();
     let mut i = 0;
     std::iter::from_fn(move || {
-        while i < bytes.len() {
-            if !is_ident_byte(bytes[i]) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < bytes.len() && is_ident_byte(bytes[i]) {
-                i += 1;
-            }
-            if bytes[start] == b'$' && i > start + 1 {
-                return Some(&text[start..i]);
-            }
+        while i < bytes.len() && !is_ident_byte(bytes[i]) {
+            i += 1;
         }
-        None
+        let start = i;
+        while i < bytes.len() && is_ident_byte(bytes[i]) {
+            i += 1;
+        }
+        (i > start).then(|| &text[start..i])
     })
 }
 
