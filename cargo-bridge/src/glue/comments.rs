@@ -1,7 +1,8 @@
-//! Release glue without comments. The templates explain the glue at length (`//` lines,
-//! `/** */` blocks with the user's doc comments, which the `.d.ts` carries for editors);
-//! a `--release` package drops them: they were a third of its gzip'd JS. Debug glue keeps
-//! them, for reading.
+//! Release glue without comments and indentation. The templates explain the glue at length
+//! (`//` lines, `/** */` blocks with the user's doc comments, which the `.d.ts` carries for
+//! editors); a `--release` package drops them: they were a third of its gzip'd JS. It drops
+//! its lines' indentation too (~4.5% of a small package's gzip'd glue, issue 48; no line is
+//! joined, so no statement changes). Debug glue keeps both, for reading.
 //!
 //! Only whole comment lines go: a line whose first non-blank characters are `//`, and a
 //! block from a line starting with `/*` to the line holding its `*/` (a `*/` inside a
@@ -37,9 +38,44 @@ pub fn strip(js: &str) -> String {
     out
 }
 
+/// `js` with each line's leading blanks removed, except a line that starts inside a
+/// template literal (the glue writes none over several lines, but if one did its text
+/// would keep its blanks): a line ending with an odd count of unescaped backticks since
+/// the last such line leaves the next ones as they are. A backtick in a trailing comment
+/// or a quoted string can only keep blanks, never drop any inside a literal.
+pub fn unindent(js: &str) -> String {
+    let mut out = String::with_capacity(js.len());
+    let mut in_template = false;
+    for line in js.split_inclusive('\n') {
+        out.push_str(if in_template {
+            line
+        } else {
+            line.trim_start_matches([' ', '\t'])
+        });
+        let mut escaped = false;
+        for c in line.chars() {
+            match c {
+                '\\' => escaped = !escaped,
+                '`' if !escaped => in_template = !in_template,
+                _ => escaped = false,
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::strip;
+    use super::{strip, unindent};
+
+    #[test]
+    fn unindents_lines_but_not_a_template_literal_spanning_them() {
+        let js = "// lib\nfunction $a(x) {\n  if (x) {\n    return `${x}\\`:\n  kept`;\n  }\n\treturn \"`\";\n    left\n  `;\n  y;\n}\n";
+        assert_eq!(
+            unindent(js),
+            "// lib\nfunction $a(x) {\nif (x) {\nreturn `${x}\\`:\n  kept`;\n}\nreturn \"`\";\n    left\n  `;\ny;\n}\n"
+        );
+    }
 
     #[test]
     fn drops_comment_lines_and_blocks_keeps_code() {

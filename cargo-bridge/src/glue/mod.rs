@@ -254,11 +254,11 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
     if pools || !module_bindings.is_empty() {
         (context, js) = render_js(pools, &module_bindings)?;
     }
-    // Release glue without comments.
+    // Release glue without comments and indentation.
     let js = if model.debug {
         js
     } else {
-        comments::strip(&js)
+        comments::unindent(&comments::strip(&js))
     };
     let dts = env
         .get_template("glue.d.ts.j2")?
