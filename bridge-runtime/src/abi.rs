@@ -14,8 +14,8 @@
 //! borrows, `&str`, `&[T]`, `this: &Handle<Self>`, are moved past the guards so they drop
 //! before them). A thunk lifts its owned arguments before any borrow, so a refusal's early
 //! return frees them; in a thunk that owns nothing, a conflict at its first borrow is noted
-//! and traps instead, so the hot path calls nothing, and `$rethrow` has `__bridge_refused`
-//! throw it. **A receiver is checked once, on one side**: members whose only argument is a
+//! and traps instead, so the hot path calls nothing; `$rethrow` asks `__bridge_refused` why
+//! and words the error itself (the module keeps no class, member or parameter name for it). **A receiver is checked once, on one side**: members whose only argument is a
 //! borrowed receiver (`Function::refuses_released`) get `this.#addr` unchecked from the glue,
 //! and [`borrow_receiver`] refuses 0 with the glue's "already released" message (one `eqz`).
 //! `begin_take` starts a class's move out of JS (see `handle.rs`) and words a refusal; its
@@ -270,6 +270,7 @@ pub fn throw_after_guards(make: impl FnOnce() -> BridgeError) -> ! {
 
 /// The `Error` of a receiver JS released (address 0, see [`borrow_receiver`]): the text of
 /// the glue's `$usedAfterRelease` for `this`.
+#[cfg(not(target_arch = "wasm32"))]
 #[cold]
 #[inline(never)]
 fn released(site: &ArgSite, arg_class: &str) -> BridgeError {
@@ -292,53 +293,63 @@ enum Refused {
     Released,
 }
 
-/// A borrow refused at a thunk's first argument, waiting for the glue after the trap.
-#[derive(Clone, Copy)]
-struct Refusal {
-    site: &'static ArgSite,
-    arg_class: &'static str,
-    why: Refused,
-}
-
-impl Refusal {
-    fn error(self) -> BridgeError {
-        match self.why {
-            Refused::Conflict(flag) => conflict(self.site, self.arg_class, flag),
-            Refused::Released => released(self.site, self.arg_class),
-        }
+/// The error of a borrow refused at a thunk's first argument (native builds, which throw
+/// it at once; wasm leaves the wording to the glue: [`refuse`]).
+#[cfg(not(target_arch = "wasm32"))]
+fn refusal_error(site: &ArgSite, arg_class: &str, why: Refused) -> BridgeError {
+    match why {
+        Refused::Conflict(flag) => conflict(site, arg_class, flag),
+        Refused::Released => released(site, arg_class),
     }
 }
 
-global! { static REFUSAL: Option<Refusal> = None; }
+global! {
+    /// Why the first argument was refused, waiting for the glue after the trap (as the
+    /// thunk found it: [`__bridge_refused`] classifies it, off the thunk's path).
+    static REFUSAL: Option<Refused> = None;
+}
 
 /// Note the refusal and trap: nothing is borrowed or owned yet when a first argument is
 /// refused, so the trap skips nothing, and the thunk's hot path calls no function (V8
 /// compiles a wasm function without calls with no stack check: about 0.5 ns a call).
-/// The glue's `$rethrow` then calls [`__bridge_refused`], which throws the message.
+/// The glue's `$rethrow` then asks [`__bridge_refused`] why, and words the error with the
+/// call's class, member and parameter, the same text [`conflict`], [`moved_conflict`] and
+/// [`released`] write (`$refusal`, `templates/runtime.js.j2`). The thunk notes only why:
+/// `site` and `arg_class` stay out of the module, so the thunks of two classes' members
+/// that differ by nothing else are the same code, which `wasm-opt` merges (issue 48).
 #[inline(always)]
 fn refuse(site: &'static ArgSite, arg_class: &'static str, why: Refused) -> ! {
-    let refusal = Refusal {
-        site,
-        arg_class,
-        why,
-    };
-    REFUSAL.with(|slot| slot.set(Some(refusal)));
     #[cfg(target_arch = "wasm32")]
-    core::arch::wasm32::unreachable();
-    #[cfg(not(target_arch = "wasm32"))]
     {
-        let _ = REFUSAL.with(Cell::take);
-        throw(refusal.error())
+        let _ = (site, arg_class);
+        REFUSAL.with(|slot| slot.set(Some(why)));
+        core::arch::wasm32::unreachable();
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    throw(refusal_error(site, arg_class, why))
+}
+
+impl Refused {
+    /// The code [`__bridge_refused`] hands the glue.
+    fn code(self) -> u32 {
+        use bridge_schema::abi::refusal;
+        match self {
+            Refused::Conflict(flag) => match conflict_of(flag) {
+                BorrowConflict::MutablyBorrowed => refusal::MUTABLY_BORROWED,
+                BorrowConflict::Borrowed => refusal::BORROWED,
+                BorrowConflict::Moved => refusal::MOVED,
+            },
+            Refused::Released => refusal::RELEASED,
+        }
     }
 }
 
-/// After a trap: throw the borrow refusal that caused it as a JS `Error` (the message of
-/// [`borrow_arg`]'s error); return if no refusal is waiting (the trap was something else).
+/// After a trap: why a thunk refused its first argument, the trap's cause
+/// ([`bridge_schema::abi::refusal`]), or 0 when no refusal is waiting (the trap was
+/// something else). Taken: a later trap reads 0.
 #[unsafe(export_name = bridge_schema::runtime_export!(refused))]
-pub extern "C" fn __bridge_refused() {
-    if let Some(r) = REFUSAL.with(Cell::take) {
-        throw(r.error());
-    }
+pub extern "C" fn __bridge_refused() -> u32 {
+    REFUSAL.with(Cell::take).map_or(0, Refused::code)
 }
 
 /// As [`borrow_arg`], for the first thing a thunk does (its receiver, or its first

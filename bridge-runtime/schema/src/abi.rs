@@ -97,7 +97,9 @@ pub mod exports {
     pub const UNBORROW: &str = crate::runtime_export!(unborrow);
     /// `(addr)`: end one shared borrow an unwound call held.
     pub const UNBORROW_SHARED: &str = crate::runtime_export!(unborrow_shared);
-    /// `()`: after a trap, throw the borrow refusal that caused it, if one did.
+    /// `() -> code`: after a trap, why a thunk refused to borrow its first argument, if one
+    /// did ([`super::refusal`]; 0: no refusal is waiting). The glue words the message: it
+    /// knows the call, so the module carries no site of the refusal.
     pub const REFUSED: &str = crate::runtime_export!(refused);
     /// `(bytes) -> addr` of the wire's in-buffer, grown to `bytes`.
     pub const WIRE_IN: &str = crate::runtime_export!(wire_in);
@@ -318,6 +320,20 @@ pub mod js_values {
         pub const FUNCTION: u32 = 7;
         pub const OBJECT: u32 = 8;
     }
+}
+
+/// Why a thunk refused to borrow its first argument, as [`exports::REFUSED`] returns it;
+/// the glue words each (`$refusal` in `templates/runtime.js.j2`) with the call's class,
+/// member and parameter, so no thunk carries them.
+pub mod refusal {
+    /// A `&mut` borrow of the object is live.
+    pub const MUTABLY_BORROWED: u32 = 1;
+    /// Shared borrows of it are live (the thunk asked for an exclusive one).
+    pub const BORROWED: u32 = 2;
+    /// A call took it by value: its value left the box.
+    pub const MOVED: u32 = 3;
+    /// The receiver's wrapper was released (the glue passed its address, 0, unchecked).
+    pub const RELEASED: u32 = 4;
 }
 
 /// Layout of what `__bridge_pool_drain`/`__bridge_pool_released` describe in the return

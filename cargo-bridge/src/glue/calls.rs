@@ -47,6 +47,9 @@ pub struct FnView {
     /// parameters), in the order it takes the guards (the macro numbers them so): what to
     /// undo when a panic or a JS exception skips its guards.
     pub borrows: Vec<BorrowView>,
+    /// Where the thunk's first borrow is, when it may refuse it by trapping (see
+    /// [`RefusalSite`]).
+    pub refusal: Option<RefusalSite>,
     /// `self` by value: the object moves out of JS, so the call releases `this` (a
     /// `ParamView::moves` parameter likewise) once it returns, or once it failed after the
     /// move (the box's flag says `BORROW_MOVED`).
@@ -73,6 +76,21 @@ pub struct FinishView {
 pub struct BorrowView {
     pub name: String,
     pub exclusive: bool,
+}
+
+/// A thunk that owns nothing when it borrows its first object refuses that borrow by
+/// trapping, and notes only why (`abi::refuse` in bridge-runtime): the glue words the
+/// error (`$rethrow`, `$refusal`), with these, as the runtime words the refusals it
+/// returns. So the module carries no class, member or parameter name for it.
+#[derive(Serialize, Clone)]
+pub struct RefusalSite {
+    /// The glue name of the object's class: its `<class>$addr` names the class.
+    pub class: String,
+    /// `Class.member` as the thunk names the member where that is not the call's `label`
+    /// (a constructor's: `Class.constructor`).
+    pub label: Option<String>,
+    /// The parameter as the thunk names it (the record's name; `self` for the receiver).
+    pub name: String,
 }
 
 /// A Rust closure an export returns: the glue's function object calls `call` (a glue
@@ -176,6 +194,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
     let this = usize::from(f.js_this);
     let required = ts::required_params(f.params.iter().skip(this).map(|p| &p.ty));
     let params = param_views(f, required, names);
+    let refusal = refusal_site(f, class, &params);
     let moves_self = f.receiver == Receiver::Value;
     let moves = moves_self || params.iter().any(|p: &ParamView| p.moves);
     let doc = doc_with_moves(doc_with_throws(&f.doc, &f.ret, names), moves_self, &params);
@@ -197,6 +216,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         ret,
         doc,
         borrows: borrows(f),
+        refusal,
         moves_self,
         moves,
         closure,
@@ -364,6 +384,40 @@ fn borrows(f: &Function) -> Vec<BorrowView> {
         .chain(params)
         .map(|(name, exclusive)| BorrowView { name, exclusive })
         .collect()
+}
+
+/// Where `f`'s thunk takes its first borrow, if that may be the thunk's first step (it
+/// then traps on a refusal: `Preludes` in the macro's `generate/thunk.rs`): a borrowed
+/// receiver, or else the first parameter that borrows, when it is a `#[bridge]` class
+/// borrowed outright. Given also where the thunk owns something first (and returns the
+/// refusal's error itself): the site is then never read.
+fn refusal_site(f: &Function, class: Option<&str>, params: &[ParamView]) -> Option<RefusalSite> {
+    match f.receiver {
+        Receiver::Shared | Receiver::Exclusive => {
+            return class.map(|c| RefusalSite {
+                class: c.to_string(),
+                label: None,
+                name: "self".to_string(),
+            });
+        }
+        Receiver::Handle | Receiver::Value => return None,
+        Receiver::None => {}
+    }
+    let (record, view) = f.params.iter().zip(params).find(|(p, _)| {
+        matches!(&p.ty, Ty::ClassRef(_) | Ty::ClassMut(_))
+            || matches!(&p.ty, Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_) | Ty::ClassMut(_)))
+    })?;
+    if matches!(record.ty, Ty::Option(_)) || view.ty.js_type || view.ty.wasm_bindgen {
+        return None;
+    }
+    Some(RefusalSite {
+        class: view.ty.class.clone()?,
+        label: match (class, f.kind) {
+            (Some(c), FunctionKind::Constructor) => Some(format!("{c}.{}", f.js_name)),
+            _ => None,
+        },
+        name: record.name.clone(),
+    })
 }
 
 /// The doc lines, plus what moves into Rust (`self`, class parameters by value).

@@ -85,6 +85,9 @@ pub struct GlueModel {
     /// `transforms/unused_exports.rs` drops the runtime's unborrow and refusal exports
     /// (and with them the borrow-check messages).
     pub borrows: bool,
+    /// Some call takes an object by value (`FnView::moves`): a borrow can then meet a
+    /// moved object, and the glue words that refusal too (`$borrowRefused`).
+    pub moves: bool,
 }
 
 /// One module binding of a wasm export's function (`let <var>` = `$wasm[<symbol>]`).
@@ -228,6 +231,7 @@ impl GlueModel {
             fast_pools: classes.iter().any(|c| c.mode == IdentityMode::Rust),
             guard_markers: false,
             borrows: false,
+            moves: false,
         }
         .number_functions()
         .mark_cached_wrappers(classes)
@@ -248,6 +252,7 @@ impl GlueModel {
                 self.flat |=
                     c.call.ret.flat || c.call.params.iter().any(|p| p.ty.flat_param.is_some());
                 self.borrows |= !c.call.borrows.is_empty();
+                self.moves |= c.call.moves;
                 self.closures.push(c.clone());
             }
         }
@@ -283,6 +288,7 @@ impl GlueModel {
         self.finishes = numbering.finishes;
         self.flat = numbering.flat;
         self.borrows = numbering.borrows;
+        self.moves = numbering.moves;
         self.exports = numbering.exports;
         self
     }
@@ -381,6 +387,7 @@ struct Numbering {
     finishes: Vec<FinishView>,
     flat: bool,
     borrows: bool,
+    moves: bool,
 }
 
 impl Numbering {
@@ -390,6 +397,7 @@ impl Numbering {
     fn function(&mut self, f: &mut FnView, own: Option<&mut Vec<ExportBinding>>) {
         self.flat |= f.ret.flat || f.params.iter().any(|p| p.ty.flat_param.is_some());
         self.borrows |= !f.borrows.is_empty();
+        self.moves |= f.moves;
         match own {
             Some(own) => bind_export(f, own, "$own"),
             None => bind_export(f, &mut self.exports, "$export"),
@@ -399,6 +407,7 @@ impl Numbering {
             c.var = format!("$closure{}", self.closures.len());
             self.flat |= c.call.ret.flat || c.call.params.iter().any(|p| p.ty.flat_param.is_some());
             self.borrows |= !c.call.borrows.is_empty();
+            self.moves |= c.call.moves;
             self.closures.push((**c).clone());
         }
         if let Some(fin) = &mut f.finish {
@@ -406,6 +415,7 @@ impl Numbering {
             fin.var = format!("$finish{}", self.finishes.len());
             self.flat |= fin.call.ret.flat;
             self.borrows |= !fin.call.borrows.is_empty();
+            self.moves |= fin.call.moves;
             self.finishes.push((**fin).clone());
         }
     }

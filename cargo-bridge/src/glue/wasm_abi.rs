@@ -5,7 +5,7 @@
 //! return area's fields as offsets.
 
 use bridge_schema::abi::{
-    exports, flat_area, header, host, js_values, released_wrapper, ret_area, tasks,
+    exports, flat_area, header, host, js_values, refusal, released_wrapper, ret_area, tasks,
 };
 use serde::Serialize;
 
@@ -32,6 +32,16 @@ pub struct WasmAbi {
     pub tasks: Tasks,
     /// The flat area's size, in slots and in 32-bit words (its views' lengths).
     pub flat: FlatArea,
+    /// Why a thunk refused its first borrow (`refused` returns it).
+    pub refusal: Refusal,
+}
+
+#[derive(Serialize)]
+pub struct Refusal {
+    pub mutably_borrowed: u32,
+    pub borrowed: u32,
+    pub moved: u32,
+    pub released: u32,
 }
 
 #[derive(Serialize)]
@@ -208,6 +218,12 @@ impl WasmAbi {
             flat: FlatArea {
                 slots: flat_area::SLOTS,
                 words: flat_area::SIZE / 4,
+            },
+            refusal: Refusal {
+                mutably_borrowed: refusal::MUTABLY_BORROWED,
+                borrowed: refusal::BORROWED,
+                moved: refusal::MOVED,
+                released: refusal::RELEASED,
             },
         }
     }
