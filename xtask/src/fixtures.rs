@@ -123,6 +123,7 @@ impl CargoBridge {
     /// the fixtures' target (same release profile: the macro, schema and runtime compile
     /// once for every generated crate).
     pub fn build_release_web(&self, sh: &Shell, manifest: &Path, out: &Path) -> Result<()> {
+        let _turn = TargetDirLock::shared()?;
         self.cmd(sh)
             .args(["build", "--quiet", "--release", "--target", "web"])
             .arg("--manifest-path")
@@ -237,6 +238,45 @@ pub fn fixtures_target_dir() -> PathBuf {
         .unwrap_or_else(|| project_root().join("fixtures/target"))
 }
 
+/// Turns in the fixtures' target directory between builds and rebuilds after a touch:
+/// touching a source and building again (the bench's build-cost sections) rewrites that
+/// crate's module in the target directory, which a build of the same crate in the lane
+/// running beside (`beside.rs`) may be reading at that moment. Every fixture build holds
+/// it shared (they run side by side as before); a touch and the builds after it hold it
+/// exclusively. Released when dropped.
+pub struct TargetDirLock {
+    _held: std::fs::File,
+}
+
+impl TargetDirLock {
+    pub fn shared() -> Result<TargetDirLock> {
+        Self::take(false)
+    }
+
+    pub fn exclusive() -> Result<TargetDirLock> {
+        Self::take(true)
+    }
+
+    fn take(exclusive: bool) -> Result<TargetDirLock> {
+        let dir = fixtures_target_dir();
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let path = dir.join("xtask-builds.lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        if exclusive {
+            file.lock()
+        } else {
+            file.lock_shared()
+        }
+        .with_context(|| format!("locking {}", path.display()))?;
+        Ok(TargetDirLock { _held: file })
+    }
+}
+
 /// The fixtures to build (in [`FIXTURES`] order) and the suites to run, for `test-node` and
 /// `test-browser` alike. Unfiltered: every fixture and every suite. Filtered: the suites
 /// of the fixtures whose name contains the filter, and only the fixtures they need: their
@@ -332,6 +372,7 @@ pub fn build_fixture_with(
     {
         return Ok(());
     }
+    let turn = TargetDirLock::shared()?;
     bridge
         .cmd(sh)
         .args(&args)
@@ -340,6 +381,7 @@ pub fn build_fixture_with(
         .envs(wasm_opt_cache(sh).iter().map(|(k, v)| (k, v)))
         .run()
         .with_context(|| format!("cargo bridge build of {}", package.unwrap_or("fixtures")))?;
+    drop(turn);
     if let Some(pkg) = pkg {
         BUILT.record(pkg, key);
     }

@@ -4,6 +4,7 @@
 //! ([`fixtures`]), the JS tools ([`js_tools`]), running jobs side by side
 //! ([`side_by_side`]). `cargo xtask bench` and `bench-browser` run that crate's binary.
 
+mod beside;
 mod browser;
 mod bundlers;
 mod circles;
@@ -148,4 +149,18 @@ fn bench(sh: &xshell::Shell, task: &str, args: &[String]) -> Result<()> {
         std::process::exit(status.code().unwrap_or(1));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_phase_run_beside_is_a_task_without_arguments() {
+        for phase in beside::PHASES {
+            let cli = Cli::try_parse_from(["cargo xtask", phase]);
+            assert!(cli.is_ok(), "`cargo xtask {phase}`: {:?}", cli.err());
+        }
+        assert!(Cli::try_parse_from(["cargo xtask", "test-nothing"]).is_err());
+    }
 }

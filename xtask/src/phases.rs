@@ -4,7 +4,8 @@
 //! A phase is either run in line ([`Phases::run`]) or in the background on its own thread
 //! ([`Phases::spawn`], for the I/O-bound installs that overlap the compile-bound phases);
 //! a background phase counts from its start to its own end, and is joined where its
-//! result is first needed ([`Background::join`]).
+//! result is first needed ([`Background::join`]); a phase of the lane that runs beside
+//! the others (`beside.rs`) is marked as such ([`Phases::run_beside`]).
 
 use anyhow::{Result, anyhow};
 use std::sync::{Arc, Mutex};
@@ -18,7 +19,8 @@ pub struct Phases {
 
 struct Row {
     name: String,
-    background: bool,
+    /// `" (background)"`, `" (beside)"` or nothing.
+    mark: &'static str,
     took: Duration,
     ok: bool,
 }
@@ -43,7 +45,15 @@ impl Phases {
     pub fn run<T>(&self, name: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
         let start = Instant::now();
         let result = f();
-        self.record(name, false, start.elapsed(), result.is_ok());
+        self.record(name, "", start.elapsed(), result.is_ok());
+        result
+    }
+
+    /// [`Phases::run`] for a phase that runs beside those of the main thread.
+    pub fn run_beside<T>(&self, name: &str, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let start = Instant::now();
+        let result = f();
+        self.record(name, " (beside)", start.elapsed(), result.is_ok());
         result
     }
 
@@ -57,16 +67,16 @@ impl Phases {
         let handle = std::thread::spawn(move || {
             let start = Instant::now();
             let result = f();
-            phases.record(name, true, start.elapsed(), result.is_ok());
+            phases.record(name, " (background)", start.elapsed(), result.is_ok());
             result
         });
         Background { name, handle }
     }
 
-    fn record(&self, name: &str, background: bool, took: Duration, ok: bool) {
+    fn record(&self, name: &str, mark: &'static str, took: Duration, ok: bool) {
         let row = Row {
             name: name.to_string(),
-            background,
+            mark,
             took,
             ok,
         };
@@ -82,10 +92,7 @@ impl Phases {
         let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(5) + 13;
         let mut out = format!("{:<width$} {:>8}\n", "phase", "seconds");
         for row in rows.iter() {
-            let mut name = row.name.clone();
-            if row.background {
-                name.push_str(" (background)");
-            }
+            let name = format!("{}{}", row.name, row.mark);
             let status = if row.ok { "" } else { "  FAILED" };
             out.push_str(&format!(
                 "{name:<width$} {:>8.1}{status}\n",
@@ -106,20 +113,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_table_lists_each_phase_with_its_seconds_and_marks_failures_and_background_ones() {
+    fn the_table_lists_each_phase_with_its_seconds_and_marks_failures_background_and_beside_ones() {
         let phases = Phases::default();
         phases.run("fmt", || Ok(())).unwrap();
         let failed: Result<()> = phases.run("clippy", || Err(anyhow!("lint")));
         assert!(failed.is_err());
         phases.spawn("npm", || Ok(7)).join().unwrap();
+        phases.run_beside("test-browser", || Ok(())).unwrap();
         let table = phases.table(Duration::from_millis(2500));
         let lines: Vec<&str> = table.lines().collect();
-        assert_eq!(lines.len(), 5, "{table}");
+        assert_eq!(lines.len(), 6, "{table}");
         assert!(lines[0].starts_with("phase") && lines[0].ends_with("seconds"));
         assert!(lines[1].starts_with("fmt ") && lines[1].ends_with("0.0"));
         assert!(lines[2].starts_with("clippy ") && lines[2].ends_with("FAILED"));
         assert!(lines[3].starts_with("npm (background) "));
-        assert!(lines[4].starts_with("total (wall)") && lines[4].ends_with("2.5"));
+        assert!(lines[4].starts_with("test-browser (beside) "));
+        assert!(lines[5].starts_with("total (wall)") && lines[5].ends_with("2.5"));
     }
 
     #[test]

@@ -3,13 +3,15 @@
 //! `cargo xtask test` runs its phases through `phases.rs` (a table of seconds per phase at the
 //! end of every run, a failed one too). The first-use installs (apt-get, the npm installs, and
 //! `warm.rs`: the wasm-bindgen CLI into the bridge home) run on their own threads from the
-//! start and are joined before the first phase that needs them.
+//! start and are joined before the first phase that needs them. After the cargo tests,
+//! test-browser, test-packages and test-bundlers run beside the other phases (`beside.rs`);
+//! test-node runs last, alone.
 
 use crate::fixtures::{self, build_fixture, install_cargo_bridge};
 use crate::phases::{Background, Phases};
 use crate::{
-    browser, bundlers, clippy, demo, docs, fmt, fn_lengths, js_tools, packages, runtimes,
-    test_lanes, typescript, warm, workers,
+    beside, clippy, demo, docs, fmt, fn_lengths, js_tools, runtimes, test_lanes, typescript, warm,
+    workers,
 };
 use anyhow::{Result, bail};
 use std::time::Instant;
@@ -47,20 +49,27 @@ fn run_phases(sh: &Shell, phases: &Phases) -> Result<()> {
     let mdbook = installs.mdbook.join()?;
     phases.run("docs", || docs::check(sh, &mdbook))?;
     installs.npm.join()?;
-    // Smoke only: speed is never asserted by a timed test.
-    phases.run("bench --quick", || {
-        Ok(cmd!(sh, "cargo xtask bench --quick").run()?)
-    })?;
-    phases.run("test-types", || typescript::test_types(sh, None))?;
-    phases.run("test-browser", || browser::test_browser(sh, None))?;
-    phases.run("test-packages", || packages::test_packages(sh))?;
-    phases.run("test-bundlers", || bundlers::test_bundlers(sh))?;
-    phases.run("test-workers", || workers::test_workers(sh, false))?;
-    phases.run("test-runtimes", || runtimes::test_runtimes(sh, false))?;
-    // The README's other commands: the demo and the bundled example keep running.
-    phases.run("demo (Chromium)", || demo::test(sh))?;
-    phases.run("example", || example(sh))?;
-    // Last, so node's test summary closes the output (the phase table follows it).
+    // test-browser, test-packages and test-bundlers (their own directories under
+    // `target/`) on a thread beside these, which write the fixtures' `pkg/` directories
+    // (`beside.rs`: why the two share nothing); each mostly keeps one core busy.
+    let lane = beside::start(sh, phases)?;
+    let here = (|| {
+        // Smoke only: speed is never asserted by a timed test.
+        phases.run("bench --quick", || {
+            Ok(cmd!(sh, "cargo xtask bench --quick").run()?)
+        })?;
+        phases.run("test-types", || typescript::test_types(sh, None))?;
+        phases.run("test-workers", || workers::test_workers(sh, false))?;
+        phases.run("test-runtimes", || runtimes::test_runtimes(sh, false))?;
+        // The README's other commands: the demo and the bundled example keep running.
+        phases.run("demo (Chromium)", || demo::test(sh))?;
+        phases.run("example", || example(sh))
+    })();
+    let beside = lane.finish();
+    here?;
+    beside?;
+    // Last and alone (it runs a suite per core), so node's test summary closes the output
+    // (the phase table follows it).
     phases.run("test-node", || test_node(sh, None))
 }
 

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 use xshell::Shell;
-use xtask::fixtures::{CargoBridge, fixtures_target_dir};
+use xtask::fixtures::{CargoBridge, TargetDirLock, fixtures_target_dir};
 
 /// Class counts of the generated crates.
 pub const CLASS_COUNTS: [usize; 4] = [1, 10, 100, 1000];
@@ -41,6 +41,8 @@ pub fn measure(
     let base = root.join("target/bench-build");
     std::fs::create_dir_all(&base)?;
     let timings = base.join("timings.json");
+    // Its touches rewrite modules other fixture builds may be reading (`TargetDirLock`).
+    let _turn = TargetDirLock::exclusive()?;
     let example = Build {
         manifest: root.join("fixtures/Cargo.toml"),
         package: Some("example"),

@@ -13,7 +13,7 @@ use crate::model::{BuildSpent, PairedBuilds, PlainBuildCost, PlainBuildRow, Plai
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use xtask::fixtures::{CargoBridge, bridge_home, fixtures_target_dir};
+use xtask::fixtures::{CargoBridge, TargetDirLock, bridge_home, fixtures_target_dir};
 
 /// A plain wasm-bindgen fixture.
 pub struct Fixture {
@@ -51,6 +51,8 @@ pub struct Plan {
 
 pub fn measure(root: &Path, bridge: &CargoBridge, plan: &Plan) -> Result<PlainBuildCost> {
     let wasm_opt = wasm_opt()?;
+    // Its touches rewrite modules other fixture builds may be reading (`TargetDirLock`).
+    let _turn = TargetDirLock::exclusive()?;
     let mut rows = Vec::new();
     for fixture in FIXTURES.iter().take(plan.fixtures) {
         let crate_ = Crate::new(root, fixture, plan.cold)?;
