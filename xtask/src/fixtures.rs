@@ -388,6 +388,12 @@ pub fn build_fixture_with(
     Ok(())
 }
 
+/// Where the wasm-opt cache keeps its entries (the fixture builds' and the bench's size
+/// table's, `xtask/bench/src/opt_cache.rs`).
+pub fn wasm_opt_cache_dir() -> PathBuf {
+    fixtures_target_dir().join("wasm-opt-cache")
+}
+
 /// The variables that let a fixture build's wasm-opt reuse its earlier output for the same
 /// module (`wasm_opt_cache.rs`): the loop's largest repeated cost when nothing changed. Set
 /// on the xtask's fixture builds and on the node suites that build packages themselves.
@@ -395,7 +401,7 @@ pub fn wasm_opt_cache(sh: &Shell) -> &'static [(&'static str, std::ffi::OsString
     crate::wasm_opt_cache::env(crate::wasm_opt_cache::Places {
         bridge_home: &bridge_home(),
         js_dir: &project_root().join("xtask/js"),
-        cache_dir: &fixtures_target_dir().join("wasm-opt-cache"),
+        cache_dir: &wasm_opt_cache_dir(),
         path: sh.var_os("PATH"),
     })
 }

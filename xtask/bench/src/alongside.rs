@@ -194,10 +194,8 @@ pub fn size(sh: &Shell, root: &Path, bridge_glue: &Path) -> Result<AlongsideSize
         .run()
         .context("running wasm-bindgen alone on the alongside module")?;
     let module = out.join(format!("{LIB}_bg.wasm"));
-    let optimized = cmd!(sh, "wasm-opt -O {module} -o {module}")
-        .quiet()
-        .ignore_stderr()
-        .run()
+    let optimized = crate::opt_cache::wasm_opt(sh, &["-O"], &module, &module)
+        .and_then(|opt| Ok(opt.ignore_stderr().run()?))
         .is_ok();
     Ok(AlongsideSize {
         joined_gz: joined,

@@ -7,7 +7,8 @@
 //! Rust plans, runs processes and reports; Node measures (`xtask/bench/*.mjs`, beside this
 //! crate). Imports run one way: `run` → `plan` → `flags`, and every module → `report` →
 //! `scenarios` → `model`; `runner`, `machine`, `size`, `size_without`, `alongside`,
-//! `build_cost`, `build_plain` (→ `cpu`), `peer` → `model`. The report measures nothing and runs nothing; the runner
+//! `build_cost`, `build_plain` (→ `cpu`), `peer` → `model`; `size`, `size_without`, `alongside` →
+//! `opt_cache`. The report measures nothing and runs nothing; the runner
 //! knows no table; the model knows no other module. Adding a scenario: `scenarios.rs`.
 
 mod alongside;
@@ -18,6 +19,7 @@ mod cpu;
 mod flags;
 mod machine;
 mod model;
+mod opt_cache;
 mod peer;
 mod plan;
 mod report;

@@ -529,11 +529,10 @@ fn installed_wasm_opt(sh: &Shell) -> Option<String> {
     wasm_opt
 }
 
-/// The package's sizes after `wasm-opt -O` on its module.
+/// The package's sizes after `wasm-opt -O` (through the cache) on its module.
 fn optimized(sh: &Shell, js: &Path, wasm: &Path) -> Result<PackageSize> {
     let out = wasm.with_extension("opt.wasm");
-    cmd!(sh, "wasm-opt -O {wasm} -o {out}")
-        .quiet()
+    crate::opt_cache::wasm_opt(sh, &["-O"], wasm, &out)?
         .run()
         .with_context(|| format!("wasm-opt -O on {}", wasm.display()))?;
     package(js, &out)

@@ -147,7 +147,7 @@ fn optimized_gz(
         .ignore_stdout()
         .run()
         .with_context(|| format!("wasm-metadce on {}", wasm.display()))?;
-    cmd!(sh, "wasm-opt -O {kept} -o {opt}").quiet().run()?;
+    crate::opt_cache::wasm_opt(sh, &["-O"], &kept, &opt)?.run()?;
     (rebuild.gzip_len)(&opt)
 }
 
