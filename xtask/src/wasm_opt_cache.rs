@@ -5,7 +5,8 @@
 //! last time. `xtask/js/wasm-opt-cache.mjs` stands in front of the wasm-opt cargo-bridge
 //! would run (named in `CARGO_BRIDGE_WASM_OPT`) and copies the earlier output when the
 //! binaryen version, the flags and the input's bytes are the same: the package is byte for
-//! byte the one wasm-opt writes. The bench's measured builds do not go through it.
+//! byte the one wasm-opt writes. The bench's measured builds do not go through it; its
+//! size tables' own `wasm-opt -O` runs do (`xtask/bench/src/opt_cache.rs`).
 //!
 //! Which wasm-opt is behind it is cargo-bridge's choice, made the same way
 //! (`cargo-bridge/src/package/binaryen.rs`): `$CARGO_BRIDGE_WASM_OPT`, else a `wasm-opt` on
