@@ -365,9 +365,11 @@ pub fn feature_bytes(js: &str) -> Vec<(&'static str, u64, &'static str)> {
         .collect()
 }
 
-/// `js` without the module-scope definitions of `names` (the layout `glue/prune.rs` reads:
-/// a column-0 `function`, `const` or `let` (or `export`/`export default function`), to its
-/// own line's `;` or the next column-0 line starting with `}`, `]` or `)`).
+/// `js` without the module-scope definitions of `names`: a line at bracket depth 0 starting
+/// with `function`, `const` or `let` (or `export`/`export default function`) of one of
+/// them, to the end of the line where the depth is back to 0 (its own line for `const x =
+/// 1;`). Depth, not layout: release glue has no indentation (`glue/comments.rs`), so a
+/// nested `const` and a closing `}` start at column 0 too.
 fn without(js: &str, names: &[&str]) -> String {
     let defines = |line: &str| {
         let rest = line
@@ -387,22 +389,89 @@ fn without(js: &str, names: &[&str]) -> String {
         })
     };
     let mut out = String::with_capacity(js.len());
-    let mut lines = js.split_inclusive('\n');
-    while let Some(line) = lines.next() {
-        if !defines(line) {
+    let mut depth = Depth::default();
+    let mut skipping = false;
+    for line in js.split_inclusive('\n') {
+        if !skipping && depth.is_top() && defines(line) {
+            skipping = true;
+        }
+        depth.scan(line);
+        if skipping {
+            skipping = !depth.is_top();
+        } else {
             out.push_str(line);
-            continue;
-        }
-        if line.trim_end().ends_with(';') {
-            continue;
-        }
-        for next in lines.by_ref() {
-            if next.starts_with(['}', ']', ')']) {
-                break;
-            }
         }
     }
     out
+}
+
+/// The bracket depth of JS text scanned so far, strings and template literals skipped (a
+/// template's `${…}` is code). Enough for the glue's own text (no regex literal of it holds
+/// an unbalanced bracket).
+#[derive(Default)]
+struct Depth {
+    depth: i64,
+    /// Open template literals (`None`) and `${` expressions in them (`Some(braces open)`).
+    stack: Vec<Option<u32>>,
+}
+
+impl Depth {
+    fn is_top(&self) -> bool {
+        self.depth == 0 && self.stack.is_empty()
+    }
+
+    fn scan(&mut self, line: &str) {
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(None) = self.stack.last() {
+                match c {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '`' => {
+                        self.stack.pop();
+                    }
+                    '$' if chars.peek() == Some(&'{') => {
+                        chars.next();
+                        self.stack.push(Some(0));
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '"' | '\'' => {
+                    while let Some(d) = chars.next() {
+                        match d {
+                            '\\' => {
+                                chars.next();
+                            }
+                            _ if d == c => break,
+                            _ => {}
+                        }
+                    }
+                }
+                '`' => self.stack.push(None),
+                '/' if chars.peek() == Some(&'/') => break,
+                '{' | '(' | '[' => {
+                    if let (Some(Some(open)), '{') = (self.stack.last_mut(), c) {
+                        *open += 1;
+                    }
+                    self.depth += 1;
+                }
+                '}' if self.stack.last() == Some(&Some(0)) => {
+                    self.stack.pop();
+                }
+                '}' | ')' | ']' => {
+                    if let (Some(Some(open)), '}') = (self.stack.last_mut(), c) {
+                        *open -= 1;
+                    }
+                    self.depth -= 1;
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// One generated crate: which row it is, built by which tool, its name and source.
@@ -646,6 +715,17 @@ mod tests {
         let bytes = feature_bytes(js);
         assert!(bytes[0].1 > 0, "{bytes:?}");
         assert_eq!(bytes[1].1, 0, "no $rethrow here: {bytes:?}");
+    }
+
+    #[test]
+    fn definitions_end_by_depth_also_without_indentation() {
+        // Release glue's layout: no indentation, a nested `const` of a listed name at
+        // column 0, braces in strings and template literals.
+        let js = "function $rethrow(e) {\nconst $POOLS = \"}\";\nif (e) {\nreturn `${e.x ? `{${1}` : \"{\"}}`;\n}\n}\nfunction $kept() {\nconst $rethrow = 1;\n}\nconst $pendingPanic = [\n1,\n];\n";
+        assert_eq!(
+            without(js, &["$rethrow", "$pendingPanic"]),
+            "function $kept() {\nconst $rethrow = 1;\n}\n"
+        );
     }
 
     #[test]
