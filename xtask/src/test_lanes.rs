@@ -3,7 +3,8 @@
 //! ones leave a core idle for much of their time (a few tests each, most of it one `cargo
 //! build` of a scratch crate at a time, or waiting on a timeout, Node or Chromium). The
 //! side lane runs those binaries ([`SIDE`]); the main lane runs every other one (named from
-//! the test build's own messages, so a new test file lands in it), then the doc tests.
+//! the test build's own messages, so a new test file lands in it); the doc tests run after
+//! whichever lane ends first.
 //! Both name `--workspace`, so features resolve as in the test build and nothing compiles
 //! again; the CLI tests already run in parallel within a binary (each builds crates named
 //! as no other test's), so two binaries at once share nothing either.
@@ -16,7 +17,7 @@ pub const SIDE: &[&str] = &["new", "bridge_test", "wbg_test", "with_wasm_bindgen
 
 /// The `cargo test --workspace --quiet` arguments of each lane: the side lane's, then the
 /// main lane's (every library and binary's unit tests and every other integration test).
-/// The doc tests (`--doc`, which mixes with no other target flag) run after the main lane.
+/// The doc tests (`--doc`, which mixes with no other target flag) run after either lane.
 pub fn lanes(messages: &str) -> Result<(Vec<String>, Vec<String>)> {
     let tests = integration_tests(messages);
     if let Some(missing) = SIDE.iter().find(|name| !tests.iter().any(|t| t == *name)) {
