@@ -313,6 +313,11 @@ pub enum Tool {
     Bridge,
     #[serde(rename = "wasm-bindgen")]
     WasmBindgen,
+    /// The wasm-bindgen crate with the panic hook a wasm-bindgen user adds to see a panic's
+    /// message (what `console_error_panic_hook` installs): the feature cargo-bridge's
+    /// panic messages give, priced in wasm-bindgen (issue 48).
+    #[serde(rename = "wasm-bindgen + panic hook")]
+    WasmBindgenPanicHook,
 }
 
 impl Tool {
@@ -320,6 +325,7 @@ impl Tool {
         match self {
             Tool::Bridge => "cargo-bridge",
             Tool::WasmBindgen => "wasm-bindgen",
+            Tool::WasmBindgenPanicHook => "wasm-bindgen + panic hook",
         }
     }
 }

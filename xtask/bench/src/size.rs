@@ -191,6 +191,34 @@ pub fn greet(name: String) -> String {
 }
 "#;
 
+/// What `console_error_panic_hook` installs, appended to a peer crate: the panic's message
+/// as `PanicHookInfo` displays it, the JS stack, `console.error`. A wasm-bindgen user adds
+/// it to see Rust's message (the module still traps with a bare `unreachable`), the
+/// feature cargo-bridge's panic messages give; its row prices that feature in wasm-bindgen.
+const PEER_PANIC_HOOK: &str = r#"
+#[wasm_bindgen]
+extern "C" {
+    type JsError;
+    #[wasm_bindgen(constructor, js_class = "Error")]
+    fn new() -> JsError;
+    #[wasm_bindgen(structural, method, getter)]
+    fn stack(error: &JsError) -> String;
+    #[wasm_bindgen(js_namespace = console)]
+    fn error(message: String);
+}
+
+#[wasm_bindgen(start)]
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let mut message = info.to_string();
+        message.push_str("\n\nStack:\n\n");
+        message.push_str(&JsError::new().stack());
+        message.push_str("\n\n");
+        error(message);
+    }));
+}
+"#;
+
 /// Conway's rules on a torus, shared by both Life crates.
 const LIFE_STEP: &str = r#"
 fn step(width: u32, height: u32, cells: &[u8], next: &mut [u8]) {
@@ -483,7 +511,8 @@ struct Crate {
 }
 
 /// The crates of a run: the class counts `counts` and the functions-only crate; with
-/// `peer`, each also in wasm-bindgen, and both Life crates.
+/// `peer`, each also in wasm-bindgen, both Life crates, and the 1-class (when measured)
+/// and Life peers with a panic hook ([`PEER_PANIC_HOOK`]).
 fn crates(counts: &[usize], peer: bool) -> Vec<Crate> {
     let one = |krate, tool, name: String, source: String| Crate {
         krate,
@@ -534,7 +563,28 @@ fn crates(counts: &[usize], peer: bool) -> Vec<Crate> {
             peer_life,
         ));
     }
+    add_panic_hook_peers(&mut crates);
     crates
+}
+
+/// The 1-class and Life peers once more with [`PEER_PANIC_HOOK`], each after its peer.
+fn add_panic_hook_peers(crates: &mut Vec<Crate>) {
+    let mut i = 0;
+    while i < crates.len() {
+        let c = &crates[i];
+        if c.tool == Tool::WasmBindgen && matches!(c.krate, SizeCrate::Classes(1) | SizeCrate::Life)
+        {
+            let hooked = Crate {
+                krate: c.krate,
+                tool: Tool::WasmBindgenPanicHook,
+                name: format!("{}hook", c.name),
+                source: format!("{}{PEER_PANIC_HOOK}", c.source),
+            };
+            crates.insert(i + 1, hooked);
+            i += 1;
+        }
+        i += 1;
+    }
 }
 
 /// Build and measure with `cargo_bridge`, the fresh `cargo-bridge`; `counts` are the class
@@ -557,7 +607,7 @@ pub fn measure(
         let dir = base.join(&c.name);
         let (js, wasm) = match c.tool {
             Tool::Bridge => build_bridge(sh, root, cargo_bridge, c, &dir)?,
-            Tool::WasmBindgen => build_peer(sh, root, c, &dir)?,
+            Tool::WasmBindgen | Tool::WasmBindgenPanicHook => build_peer(sh, root, c, &dir)?,
         };
         let raw = package(&js, &wasm)?;
         let opt = match &wasm_opt {
@@ -570,7 +620,7 @@ pub fn measure(
                 module_features(sh, root, cargo_bridge, c, &wasm, patches)?,
             ),
             (Tool::Bridge, None) => (feature_bytes(&std::fs::read_to_string(&js)?), Vec::new()),
-            (Tool::WasmBindgen, _) => (Vec::new(), Vec::new()),
+            (Tool::WasmBindgen | Tool::WasmBindgenPanicHook, _) => (Vec::new(), Vec::new()),
         };
         rows.push(SizeRow {
             krate: c.krate,
@@ -697,6 +747,40 @@ fn build_peer(sh: &Shell, root: &Path, c: &Crate, dir: &Path) -> Result<(PathBuf
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_panic_hook_peers_follow_the_1_class_and_life_peers_only() {
+        let listed = |peer| -> Vec<(String, Tool)> {
+            crates(&[1, 10], peer)
+                .into_iter()
+                .map(|c| (c.name, c.tool))
+                .collect()
+        };
+        let with_peer = listed(true);
+        let names: Vec<&str> = with_peer.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "size1",
+                "peer1",
+                "peer1hook",
+                "size10",
+                "peer10",
+                "sizefns",
+                "peerfns",
+                "life",
+                "peerlife",
+                "peerlifehook"
+            ]
+        );
+        let hooked = crates(&[1], true)
+            .into_iter()
+            .find(|c| c.tool == Tool::WasmBindgenPanicHook)
+            .unwrap();
+        assert!(hooked.source.starts_with(&peer_source(1)));
+        assert!(hooked.source.contains("std::panic::set_hook"));
+        assert!(listed(false).iter().all(|(_, t)| *t == Tool::Bridge));
+    }
 
     #[test]
     fn the_generated_crate_has_n_distinct_classes() {

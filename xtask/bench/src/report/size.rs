@@ -47,6 +47,38 @@ fn pair(size: &SizeReport, krate: SizeCrate) -> Option<(u64, u64)> {
     Some((total_gz(shipped(b)), total_gz(shipped(p)))).filter(|(_, p)| *p > 0)
 }
 
+/// Whole package as shipped, gzip'd: (cargo-bridge, wasm-bindgen with the panic hook).
+fn hook_pair(size: &SizeReport, krate: SizeCrate) -> Option<(u64, u64)> {
+    let b = size.row(krate, Tool::Bridge)?;
+    let h = size.row(krate, Tool::WasmBindgenPanicHook)?;
+    Some((total_gz(shipped(b)), total_gz(shipped(h)))).filter(|(_, h)| *h > 0)
+}
+
+/// cargo-bridge against wasm-bindgen with the same panic messages, where both were built.
+fn against_panic_hook(size: &SizeReport) -> Option<String> {
+    let ratios: Vec<String> = size
+        .rows
+        .iter()
+        .filter(|r| r.tool == Tool::WasmBindgenPanicHook)
+        .filter_map(|r| {
+            let (b, h) = hook_pair(size, r.krate)?;
+            Some(format!(
+                "{} {}",
+                crate_name(r.krate),
+                fmt_ratio(b as f64 / h as f64)
+            ))
+        })
+        .collect();
+    (!ratios.is_empty()).then(|| {
+        format!(
+            "\nAgainst wasm-bindgen with the panic hook a user adds to see a panic's message \
+             (what `console_error_panic_hook` installs; cargo-bridge's panic messages give \
+             it): {}.\n",
+            ratios.join(", ")
+        )
+    })
+}
+
 /// The size section of the report on stdout.
 pub fn text(size: &SizeReport) -> String {
     format!("\nSize (gzip'd, `--target web`):\n\n{}", size_table(size))
@@ -62,7 +94,10 @@ pub fn doc(size: &SizeReport) -> String {
          the same crates as a wasm-bindgen user writes them (`wasm-bindgen --target web`; \
          the Life crate as the Rust and WebAssembly book does, cells as a pointer into \
          the exported memory); and two free functions (`add(i32, i32)`, `greet(String)`), \
-         no class: what a package that uses no class ships. gzip level 9. `.wasm` is after `wasm-opt -O` (both tools' \
+         no class: what a package that uses no class ships. `wasm-bindgen + panic hook`: \
+         the 1-class and Life crates in wasm-bindgen with the hook a user adds to see a \
+         panic's message (what `console_error_panic_hook` installs), the feature \
+         cargo-bridge's panic messages give. gzip level 9. `.wasm` is after `wasm-opt -O` (both tools' \
          default), `no wasm-opt` as built.\n\n{}",
         size_table(size)
     )
@@ -115,6 +150,7 @@ fn size_table(size: &SizeReport) -> String {
             fmt_bytes(per)
         );
     }
+    out += &against_panic_hook(size).unwrap_or_default();
     out += &features_table(size);
     out += &module_features_table(size);
     out
@@ -277,14 +313,14 @@ mod tests {
             opt,
             features: match tool {
                 Tool::Bridge => vec![("release pools", 1400, "every wrapper joins a pool")],
-                Tool::WasmBindgen => Vec::new(),
+                Tool::WasmBindgen | Tool::WasmBindgenPanicHook => Vec::new(),
             },
             module_features: match (tool, krate) {
                 (Tool::Bridge, SizeCrate::Classes(1)) => {
                     vec![("panic messages", Some(1300), "a panic has its message")]
                 }
                 (Tool::Bridge, _) => vec![("panic messages", None, "a panic has its message")],
-                (Tool::WasmBindgen, _) => Vec::new(),
+                (Tool::WasmBindgen | Tool::WasmBindgenPanicHook, _) => Vec::new(),
             },
         }
     }
@@ -390,6 +426,42 @@ mod tests {
         };
         assert_eq!(per_extra_class(&size), None);
         assert_eq!(targets(&size)[1].pass, None);
+    }
+
+    #[test]
+    fn the_panic_hook_peer_is_compared_beside_the_table_and_judges_no_target() {
+        let hooked = |krate, total| row(krate, Tool::WasmBindgenPanicHook, p(total, 0), None);
+        let size = SizeReport {
+            rows: vec![
+                row(SizeCrate::Classes(1), Tool::Bridge, p(5000, 6000), None),
+                row(
+                    SizeCrate::Classes(1),
+                    Tool::WasmBindgen,
+                    p(2000, 3000),
+                    None,
+                ),
+                hooked(SizeCrate::Classes(1), 10_000),
+                row(SizeCrate::Life, Tool::Bridge, p(4000, 7000), None),
+                row(SizeCrate::Life, Tool::WasmBindgen, p(2000, 5000), None),
+                hooked(SizeCrate::Life, 11_000),
+            ],
+            wasm_opt: None,
+        };
+        let table = size_table(&size);
+        assert!(
+            table.contains("console_error_panic_hook` installs; cargo-bridge's panic messages give it): 1 class 1.10×, Game of Life 1.00×."),
+            "{table}"
+        );
+        assert!(table.contains("| wasm-bindgen + panic hook |"), "{table}");
+        // The goals stay against plain wasm-bindgen.
+        let t = targets(&size);
+        assert_eq!(t[1].got.as_deref(), Some("11000 B / 5000 B = 2.20"));
+        // No hook row, no line.
+        let plain = SizeReport {
+            rows: size.rows[..2].to_vec(),
+            wasm_opt: None,
+        };
+        assert!(!size_table(&plain).contains("panic hook"));
     }
 
     #[test]
