@@ -230,8 +230,9 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
     // that the API could release nothing of this package. A class's module bindings
     // (`<Class>$lift`, ...) ship only where other glue reads them (`bindings.rs`). The glue
     // says both itself: it is first rendered without the pools and without any class's
-    // module bindings, and again with the pools if what is left refers to one of their
-    // bindings (the naming rule `prune` keeps helpers by) and with the bindings it read.
+    // module bindings, again with the pools if what is left refers to one of their
+    // bindings (the naming rule `prune` keeps helpers by), and the bindings are read from
+    // that text (the one the package ships, pools included) for the last render.
     let render_js = |pools: bool,
                      module_bindings: &BTreeMap<String, Vec<&str>>|
      -> Result<(minijinja::Value, String)> {
@@ -250,8 +251,11 @@ pub fn render(model: &GlueModel) -> Result<Glue> {
     };
     let (mut context, mut js) = render_js(false, &BTreeMap::new())?;
     let pools = prune::refers_to(&js, &POOL_BINDINGS);
+    if pools {
+        (context, js) = render_js(true, &BTreeMap::new())?;
+    }
     let module_bindings = bindings::read_by(&js, model.classes.iter().map(|c| c.name.as_str()));
-    if pools || !module_bindings.is_empty() {
+    if !module_bindings.is_empty() {
         (context, js) = render_js(pools, &module_bindings)?;
     }
     // Release glue without comments and indentation.
