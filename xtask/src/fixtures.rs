@@ -258,8 +258,11 @@ impl TargetDirLock {
     }
 
     fn take(exclusive: bool) -> Result<TargetDirLock> {
-        let dir = fixtures_target_dir();
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        Self::take_in(&fixtures_target_dir(), exclusive)
+    }
+
+    fn take_in(dir: &Path, exclusive: bool) -> Result<TargetDirLock> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let path = dir.join("xtask-builds.lock");
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -470,6 +473,29 @@ pub(crate) fn scratch(name: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixture_builds_share_the_target_dir_and_a_touch_rebuild_has_it_alone() {
+        let dir = scratch("target-dir-lock");
+        let other = || {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(dir.join("xtask-builds.lock"))
+                .unwrap()
+        };
+        let build = TargetDirLock::take_in(&dir, false).unwrap();
+        assert!(other().try_lock_shared().is_ok(), "builds run side by side");
+        assert!(
+            other().try_lock().is_err(),
+            "a touch rebuild waits for them"
+        );
+        drop(build);
+        let touch = TargetDirLock::take_in(&dir, true).unwrap();
+        assert!(other().try_lock_shared().is_err(), "a build waits for it");
+        drop(touch);
+        assert!(other().try_lock().is_ok(), "dropping it lets go");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn the_binary_is_found_where_cargo_target_dir_puts_it() {
