@@ -511,8 +511,8 @@ struct Crate {
 }
 
 /// The crates of a run: the class counts `counts` and the functions-only crate; with
-/// `peer`, each also in wasm-bindgen, both Life crates, and the 1-class (when measured)
-/// and Life peers with a panic hook ([`PEER_PANIC_HOOK`]).
+/// `peer`, each also in wasm-bindgen, both Life crates, and every class-count and Life
+/// peer once more with a panic hook ([`PEER_PANIC_HOOK`]).
 fn crates(counts: &[usize], peer: bool) -> Vec<Crate> {
     let one = |krate, tool, name: String, source: String| Crate {
         krate,
@@ -567,12 +567,13 @@ fn crates(counts: &[usize], peer: bool) -> Vec<Crate> {
     crates
 }
 
-/// The 1-class and Life peers once more with [`PEER_PANIC_HOOK`], each after its peer.
+/// The class-count and Life peers once more with [`PEER_PANIC_HOOK`], each after its peer
+/// (the functions-only crate has no class and no panic path to price).
 fn add_panic_hook_peers(crates: &mut Vec<Crate>) {
     let mut i = 0;
     while i < crates.len() {
         let c = &crates[i];
-        if c.tool == Tool::WasmBindgen && matches!(c.krate, SizeCrate::Classes(1) | SizeCrate::Life)
+        if c.tool == Tool::WasmBindgen && matches!(c.krate, SizeCrate::Classes(_) | SizeCrate::Life)
         {
             let hooked = Crate {
                 krate: c.krate,
@@ -749,7 +750,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_panic_hook_peers_follow_the_1_class_and_life_peers_only() {
+    fn the_panic_hook_peers_follow_each_class_count_and_life_peer() {
         let listed = |peer| -> Vec<(String, Tool)> {
             crates(&[1, 10], peer)
                 .into_iter()
@@ -766,6 +767,7 @@ mod tests {
                 "peer1hook",
                 "size10",
                 "peer10",
+                "peer10hook",
                 "sizefns",
                 "peerfns",
                 "life",

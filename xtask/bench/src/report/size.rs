@@ -95,7 +95,7 @@ pub fn doc(size: &SizeReport) -> String {
          the Life crate as the Rust and WebAssembly book does, cells as a pointer into \
          the exported memory); and two free functions (`add(i32, i32)`, `greet(String)`), \
          no class: what a package that uses no class ships. `wasm-bindgen + panic hook`: \
-         the 1-class and Life crates in wasm-bindgen with the hook a user adds to see a \
+         the class-count and Life crates in wasm-bindgen with the hook a user adds to see a \
          panic's message (what `console_error_panic_hook` installs), the feature \
          cargo-bridge's panic messages give. gzip level 9. `.wasm` is after `wasm-opt -O` (both tools' \
          default), `no wasm-opt` as built.\n\n{}",
