@@ -2,7 +2,7 @@
 //! calls [`main`]; the library also hands the benchmark (`xtask/bench`, crate
 //! `bridge-bench`) what it shares with the tests: where things are and building fixtures
 //! ([`fixtures`]), the JS tools ([`js_tools`]), running jobs side by side
-//! ([`side_by_side`]). `cargo xtask bench` and `bench-browser` run that crate's binary.
+//! ([`side_by_side`]), the wasm-opt cache ([`wasm_opt_cache`]). `cargo xtask bench` and `bench-browser` run that crate's binary.
 
 mod beside;
 mod browser;
@@ -26,7 +26,7 @@ mod tasks;
 mod test_lanes;
 mod typescript;
 mod warm;
-mod wasm_opt_cache;
+pub mod wasm_opt_cache;
 mod workers;
 
 use anyhow::Result;

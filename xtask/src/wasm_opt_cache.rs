@@ -13,7 +13,7 @@
 //! `PATH` of binaryen [`MIN_VERSION`] or newer, else the pinned one in the bridge home. When
 //! none is there yet, builds run without the cache (and cargo-bridge installs binaryen).
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -47,23 +47,53 @@ pub fn env(places: Places<'_>) -> &'static [(&'static str, OsString)] {
 }
 
 fn variables(places: &Places<'_>) -> Option<Vec<(&'static str, OsString)>> {
-    let real = real_wasm_opt(places)?;
+    let cache = in_front_of(real_wasm_opt(places)?, places.js_dir, places.cache_dir)?;
+    let mut vars = vec![("CARGO_BRIDGE_WASM_OPT", cache.wrapper.into())];
+    vars.extend(cache.variables);
+    Some(vars)
+}
+
+/// The cache in front of one wasm-opt: the wrapper to run in its place, and the variables
+/// the wrapper reads.
+pub struct InFront {
+    /// `xtask/js/wasm-opt-cache.mjs`, executable.
+    pub wrapper: PathBuf,
+    /// The real wasm-opt, its `--version` (part of every key: another binaryen's entries
+    /// are never used) and the cache directory.
+    pub variables: Vec<(&'static str, OsString)>,
+}
+
+/// The cache in front of the wasm-opt `real`, its entries in `cache_dir` (`js_dir`:
+/// `xtask/js/`, the wrapper's): the one place that spells the wrapper's interface. The
+/// fixture builds put it in front of cargo-bridge's wasm-opt ([`env`]), the bench's size
+/// tables in front of the `PATH`'s (`xtask/bench/src/opt_cache.rs`). `None` when `real`
+/// does not answer `--version` or the wrapper is missing.
+pub fn in_front_of(real: PathBuf, js_dir: &Path, cache_dir: &Path) -> Option<InFront> {
     let version = Command::new(&real).arg("--version").output().ok()?;
     if !version.status.success() {
         return None;
     }
-    let wrapper = places.js_dir.join("wasm-opt-cache.mjs");
+    let wrapper = js_dir.join("wasm-opt-cache.mjs");
     executable(&wrapper).ok()?;
-    prune(places.cache_dir, SystemTime::now());
-    Some(vec![
-        ("CARGO_BRIDGE_WASM_OPT", wrapper.into()),
-        ("XTASK_WASM_OPT_REAL", real.into()),
-        (
-            "XTASK_WASM_OPT_VERSION",
-            String::from_utf8_lossy(&version.stdout).into_owned().into(),
-        ),
-        ("XTASK_WASM_OPT_CACHE", places.cache_dir.into()),
-    ])
+    prune(cache_dir, SystemTime::now());
+    Some(InFront {
+        wrapper,
+        variables: vec![
+            ("XTASK_WASM_OPT_REAL", real.into()),
+            (
+                "XTASK_WASM_OPT_VERSION",
+                String::from_utf8_lossy(&version.stdout).into_owned().into(),
+            ),
+            ("XTASK_WASM_OPT_CACHE", cache_dir.into()),
+        ],
+    })
+}
+
+/// The first `wasm-opt` in the directories of `path` (a `PATH` value).
+pub fn on_path(path: Option<&OsStr>) -> Option<PathBuf> {
+    std::env::split_paths(path?)
+        .map(|dir| dir.join("wasm-opt"))
+        .find(|program| program.is_file())
 }
 
 /// The wasm-opt cargo-bridge would run (see the module's doc).
@@ -71,12 +101,7 @@ fn real_wasm_opt(places: &Places<'_>) -> Option<PathBuf> {
     if let Some(named) = std::env::var_os("CARGO_BRIDGE_WASM_OPT") {
         return Some(PathBuf::from(named));
     }
-    let on_path = places.path.as_ref().and_then(|path| {
-        std::env::split_paths(path)
-            .map(|dir| dir.join("wasm-opt"))
-            .find(|program| program.is_file())
-    });
-    if let Some(program) = on_path
+    if let Some(program) = on_path(places.path.as_deref())
         && major_version(&program).is_some_and(|v| v >= MIN_VERSION)
     {
         return Some(program);
@@ -162,21 +187,14 @@ mod tests {
         let dir = scratch("wasm-opt-cache");
         let real = fake_wasm_opt(&dir);
         let cache = dir.join("cache");
-        let vars = [
-            ("XTASK_WASM_OPT_REAL", real.into_os_string()),
-            (
-                "XTASK_WASM_OPT_VERSION",
-                "wasm-opt version 132 (fake)\n".into(),
-            ),
-            ("XTASK_WASM_OPT_CACHE", cache.clone().into_os_string()),
-        ];
-        let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("js/wasm-opt-cache.mjs");
+        let js_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("js");
+        let InFront { wrapper, variables } = in_front_of(real, &js_dir, &cache).unwrap();
         let run = |args: &[&str]| {
             Command::new("node")
                 .arg(&wrapper)
                 .args(args)
                 .current_dir(&dir)
-                .envs(vars.iter().map(|(k, v)| (k, v)))
+                .envs(variables.iter().map(|(k, v)| (k, v)))
                 .output()
                 .unwrap()
         };
