@@ -278,7 +278,9 @@ fn released(site: &ArgSite, arg_class: &str) -> BridgeError {
         site.class,
         ".",
         site.member,
-        ": `this` is a ",
+        ": `this` is ",
+        bridge_schema::js::article(arg_class),
+        " ",
         arg_class,
         " that was already released; a released object cannot be used",
     ]))
@@ -533,5 +535,33 @@ pub fn checked_char(code: u32) -> char {
             "bridge: {code:#x} is not a Unicode scalar value; the glue and the wasm disagree: \
              rebuild both with the same cargo-bridge"
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The message of `error` as a native build throws it (a panic).
+    fn message(error: BridgeError) -> String {
+        let payload = std::panic::catch_unwind(|| throw(error)).unwrap_err();
+        *payload.downcast::<String>().unwrap()
+    }
+
+    #[test]
+    fn a_released_receivers_class_is_named_after_its_article() {
+        let site = |class| ArgSite {
+            class,
+            member: "get",
+            param: "self",
+        };
+        assert_eq!(
+            message(released(&site("Item3"), "Item3")),
+            "Item3.get: `this` is an Item3 that was already released; a released object cannot be used"
+        );
+        assert_eq!(
+            message(released(&site("Node"), "Node")),
+            "Node.get: `this` is a Node that was already released; a released object cannot be used"
+        );
     }
 }

@@ -84,9 +84,36 @@ pub fn is_bindable(name: &str) -> bool {
     !RESERVED.contains(&name) && !["undefined", "NaN", "Infinity"].contains(&name)
 }
 
+/// The initials after which a message writes "an" before a name ("an Item", "an apple",
+/// "a Node"): the one rule for the article before a class or type name, read by the
+/// runtime's messages ([`article`]), the glue's at render time (the CLI's `an` filter) and
+/// at run time (`$an` in `templates/runtime.js.j2`, its character class written from this).
+pub const AN_INITIALS: &str = "AEIOUaeiou";
+
+/// The article before `name` in a message: "an" before [`AN_INITIALS`], else "a".
+pub fn article(name: &str) -> &'static str {
+    if name.starts_with(|c| AN_INITIALS.contains(c)) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_article_before_a_name() {
+        for an in ["Item3", "Ordered", "apple", "Unit"] {
+            assert_eq!(article(an), "an", "{an}");
+        }
+        for a in ["Node", "Counter", "", "_Item", "Éclair", "$x"] {
+            assert_eq!(article(a), "a", "{a}");
+        }
+        // The glue's `$an` puts the initials in a regular expression's character class.
+        assert!(AN_INITIALS.chars().all(|c| c.is_ascii_alphabetic()));
+    }
 
     #[test]
     fn identifier_names() {

@@ -101,7 +101,12 @@ pub fn enums(exports: &Exports, names: &TypeNames) -> Vec<EnumView> {
                 untagged: e.def.untagged,
                 numeric: e.def.is_fieldless()
                     && e.def.variants.iter().all(|v| v.discriminant.is_some()),
-                expected: format!("one of {} (a {})", values.join(", "), e.def.name),
+                expected: format!(
+                    "one of {} ({} {})",
+                    values.join(", "),
+                    bridge_schema::js::article(&e.def.name),
+                    e.def.name
+                ),
                 variants: e
                     .def
                     .variants

@@ -46,6 +46,11 @@ pub struct JsTypeView {
     /// the glue only checks that an argument is an instance where wasm-bindgen exports a
     /// class of its name.
     pub wasm_bindgen: bool,
+    /// A wasm-bindgen type that wasm-bindgen's JS exports under `name` (a class or enum
+    /// its `.d.ts` declares): the glue looks it up there. A `js_name`d struct is not
+    /// declared under its Rust name (its `.d.ts` type is `any`): `name` is then its Rust
+    /// name as written, which messages show, and the glue looks nothing up.
+    pub wbg_declared: bool,
     /// A wasm-bindgen type's kind, how an export's parameter of it crosses
     /// (`bridge_schema::WasmBindgenKind`): `class` (the object's pointer), `number` (a
     /// numeric enum's number), `value` (a value-table entry); empty for other types.
@@ -397,6 +402,7 @@ fn js_types(
                 path: String::new(),
                 rust_name: def.rust_name.clone(),
                 wasm_bindgen: false,
+                wbg_declared: false,
                 wbg_kind: "",
                 structural: true,
             });
@@ -421,13 +427,22 @@ fn js_types(
                 module_ctor(module, path, namespace, name)
             }
         };
+        let wasm_bindgen = bridge_schema::wasm_bindgen_type(&def.type_id).is_some();
+        // `any`: wasm-bindgen's `.d.ts` type of one it declares under no name of its own.
+        let wbg_declared = wasm_bindgen && name != "any";
+        let shown = if wasm_bindgen && !wbg_declared {
+            &def.rust_name
+        } else {
+            &name
+        };
         types.push(JsTypeView {
             var,
             ctor,
-            name: super::text::js_text(&name),
+            name: super::text::js_text(shown),
             path: super::text::js_text(&path),
             rust_name: def.rust_name.clone(),
-            wasm_bindgen: bridge_schema::wasm_bindgen_type(&def.type_id).is_some(),
+            wasm_bindgen,
+            wbg_declared,
             wbg_kind: wbg_kind(&def.type_id),
             structural: false,
         });

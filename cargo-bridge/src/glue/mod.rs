@@ -170,6 +170,12 @@ fn environment() -> Result<Environment<'static>> {
     env.add_filter("property", |name: &str| text::property(name, "."));
     env.add_filter("js_text", |t: &str| text::js_text(t));
     env.add_filter("optional_property", |name: &str| text::property(name, "?."));
+    // "an Item", "a Node": the article before a name (`bridge_schema::js::article`), and
+    // the initials `$an` reads at run time.
+    env.add_filter("an", |name: &str| {
+        format!("{} {name}", bridge_schema::js::article(name))
+    });
+    env.add_global("an_initials", bridge_schema::js::AN_INITIALS);
     env.add_function("fail", fail);
     env.add_global(
         "kinds",
