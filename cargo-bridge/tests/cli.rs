@@ -560,15 +560,20 @@ fn identity_mode_resolution_across_workspace_crate_and_class() {
         "{ws_js}"
     );
     let ws_exports = wasm_exports(&project.path("ws-only/pkg/res_ws_bg.wasm"));
+    // The package's one class is class 0 (postprocess/export_names.rs).
     for export in [
         bridge_schema::IDENTITY_TABLE_LEN_EXPORT,
-        "res-ws::Plain#release_wrapper",
+        "0#release_wrapper",
     ] {
         assert!(
             ws_exports.iter().any(|e| e == export),
             "rust mode exports {export}: {ws_exports:?}"
         );
     }
+    assert!(
+        ws_exports.iter().any(|e| e == "0:0") && !ws_exports.iter().any(|e| e.contains("Plain")),
+        "a class's exports are named by its index, not its type id: {ws_exports:?}"
+    );
 
     let crate_js = read(&project.path("crate-set/pkg/res_crate.js"));
     assert!(

@@ -12,6 +12,7 @@ use super::type_names::TypeNames;
 use super::types::{Base, Kind};
 use super::wasm_abi::WasmAbi;
 use super::wire::{self, CodecView};
+use crate::postprocess::export_names;
 use crate::postprocess::exports::{ClassExport, Exports};
 use crate::settings::identity::IdentityMode;
 use bridge_schema::FunctionKind;
@@ -96,11 +97,11 @@ pub struct ExportBinding {
     pub var: String,
     /// As a JS string literal.
     pub symbol: String,
-    /// A class member's: its symbol after the class's type id (`<type id>::<rust name>`),
-    /// as a JS string literal; the class's binder joins it to the type id, named once
-    /// (each spelling of the class's name is bytes gzip cannot copy from the previous
-    /// class's glue, issue 48). Member exports are never removed as unused, so the
-    /// glue need not spell them whole (`transforms/unused_exports.rs`).
+    /// A class member's: its member index, which the class's binder joins to the class's
+    /// [`ClassView::export_prefix`] (`postprocess/export_names.rs`: the prefix is the one
+    /// text that differs from the previous class's binder, issue 48). Member exports are
+    /// never removed as unused, so the glue need not spell them whole
+    /// (`transforms/unused_exports.rs`).
     pub suffix: Option<String>,
 }
 
@@ -122,6 +123,12 @@ pub struct ClassView {
     pub type_id: String,
     /// Wasm exports of the class, as JS string literals.
     pub exports: ClassExportsView,
+    /// What its members' export names start with (`"<class index>:"`), a JS string literal.
+    pub export_prefix: String,
+    /// Each of its exports' linker symbol and the name the module exports it under
+    /// (`postprocess/export_names.rs`, applied once the glue is rendered).
+    #[serde(skip)]
+    pub export_names: Vec<(String, String)>,
     /// Its members' exports, bound by names local to the class's glue (`$own<N>`,
     /// numbered per class: the same text in every class's copy, which gzip can reuse;
     /// issue 48). Set by [`GlueModel::number_functions`].
@@ -137,6 +144,9 @@ pub struct ClassView {
     /// A method (or getter) returns a sealed iterator: the wrapper keeps its live ones
     /// (`#iterators`), and its release marks them (their `next()` checks nothing else).
     pub iterates_sealed: bool,
+    /// Its index in the module's classes (the glue's order; its export names').
+    #[serde(skip)]
+    pub index: usize,
     /// The class has `free()`, wasm-bindgen's name for `release()`: unless an instance
     /// member of its own is named `free` (the user's member wins, so a crate with one
     /// builds and behaves as before).
@@ -210,7 +220,11 @@ impl GlueModel {
             lib_name: lib_name.to_string(),
             wasm_file: format!("{lib_name}_bg.wasm"),
             target,
-            classes: classes.iter().map(|c| class_view(c, &names)).collect(),
+            classes: classes
+                .iter()
+                .enumerate()
+                .map(|(index, c)| class_view(c, index, &names))
+                .collect(),
             functions: exports
                 .functions
                 .iter()
@@ -274,14 +288,18 @@ impl GlueModel {
             for f in class_members_mut(class) {
                 numbering.function(f, Some(&mut own));
             }
-            let id = class.type_id.strip_suffix('"').unwrap_or(&class.type_id);
-            for binding in &mut own {
-                binding.suffix = binding
-                    .symbol
-                    .strip_prefix(id)
-                    .filter(|rest| rest.starts_with("::"))
-                    .map(|rest| format!("\"{rest}"));
+            let mut names = Vec::with_capacity(own.len() + class.export_names.len());
+            for (member, binding) in own.iter_mut().enumerate() {
+                let name = export_names::member(class.index, member);
+                let symbol: String =
+                    serde_json::from_str(&binding.symbol).expect("a JS string literal");
+                names.push((symbol, name.clone()));
+                binding.symbol = js_string(&name);
+                binding.suffix = Some(member.to_string());
             }
+            // The members' exports first, then the generated ones.
+            names.append(&mut class.export_names);
+            class.export_names = names;
             class.bindings = own;
         }
         self.closures = numbering.closures;
@@ -356,6 +374,15 @@ impl GlueModel {
             class.iterates = sources(false);
             class.iterates_sealed = sources(true);
         }
+    }
+
+    /// Each class export's linker symbol and the name the glue calls it by, for the
+    /// module's exports to follow (`postprocess/export_names.rs`).
+    pub fn export_names(&self) -> Vec<(String, String)> {
+        self.classes
+            .iter()
+            .flat_map(|c| c.export_names.iter().cloned())
+            .collect()
     }
 
     /// Every export function's view: free functions and every class's members.
@@ -456,7 +483,8 @@ fn wire_codecs<'a>(
     wire_codecs
 }
 
-fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
+/// The view of the `index`-th class of the module.
+fn class_view(plan: &ClassPlan, index: usize, names: &TypeNames) -> ClassView {
     let class = plan.export;
     let of_kind = |kind: FunctionKind| -> Vec<FnView> {
         class
@@ -491,7 +519,10 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
         mode: plan.mode.as_str(),
         crate_name: class.crate_name.clone(),
         type_id: js_string(&class.type_id),
-        exports: class_exports(&class.type_id),
+        exports: class_exports(&class.type_id, index),
+        export_prefix: js_string(&export_names::member_prefix(index)),
+        export_names: class_export_names(&class.type_id, index),
+        index,
         bindings: Vec::new(),
         doc: doc_lines(&class.doc),
         constructor: of_kind(FunctionKind::Constructor).into_iter().next(),
@@ -505,13 +536,31 @@ fn class_view(plan: &ClassPlan, names: &TypeNames) -> ClassView {
     }
 }
 
-/// The runtime's per-class exports of the class of `type_id`.
-fn class_exports(type_id: &str) -> ClassExportsView {
+/// The runtime's per-class exports of the `index`-th class, `type_id`, as the glue names
+/// them (`postprocess/export_names.rs`).
+fn class_exports(type_id: &str, index: usize) -> ClassExportsView {
+    let name = |symbol: String| js_string(&export_names::generated(index, type_id, &symbol));
     ClassExportsView {
-        drop_ref: js_string(&bridge_schema::drop_ref_export(type_id)),
-        retain: js_string(&bridge_schema::retain_export(type_id)),
-        release_wrapper: js_string(&bridge_schema::release_wrapper_export(type_id)),
+        drop_ref: name(bridge_schema::drop_ref_export(type_id)),
+        retain: name(bridge_schema::retain_export(type_id)),
+        release_wrapper: name(bridge_schema::release_wrapper_export(type_id)),
     }
+}
+
+/// The generated exports of the `index`-th class, `type_id`: (linker symbol, export name).
+/// Its members' are added as the glue numbers them (`GlueModel::number_functions`).
+fn class_export_names(type_id: &str, index: usize) -> Vec<(String, String)> {
+    [
+        bridge_schema::release_wrapper_export(type_id),
+        bridge_schema::drop_ref_export(type_id),
+        bridge_schema::retain_export(type_id),
+    ]
+    .into_iter()
+    .map(|symbol| {
+        let name = export_names::generated(index, type_id, &symbol);
+        (symbol, name)
+    })
+    .collect()
 }
 
 /// An inspectable class's `toJSON()`, `toString()` and readable properties; `own_member`:

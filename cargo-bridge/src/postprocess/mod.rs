@@ -101,6 +101,8 @@ pub fn run(
     });
     let glue = glue::render(&model).with_context(|| format!("writing the glue of {wasm_name}"))?;
     laps.end(Phase::Glue);
+    // The class exports under the names the glue calls them by.
+    export_names::apply(&mut module, &model.export_names(), wasm_name)?;
     let wasm_bindgen_files = drop_unused_exports(&mut module, &glue, wasm_bindgen, naming);
     walrus::passes::gc::run(&mut module);
     let wasm = module.emit_wasm();
@@ -295,6 +297,7 @@ fn mode_summary(plans: &[ClassPlan]) -> String {
 }
 
 mod check;
+pub mod export_names;
 pub mod exports;
 #[cfg(test)]
 mod fuzz;
