@@ -281,6 +281,50 @@ fn values(parts: Vec<Part>) -> impl Iterator<Item = Wasm> {
     parts.into_iter().map(|p| p.wasm)
 }
 
+/// The borrow a thunk refuses by trapping: its first step, where it owns and borrows
+/// nothing yet (a trap runs no destructors). Its hot path then calls nothing (V8 gives a
+/// call-free wasm function no stack check); the runtime notes why
+/// ([`crate::abi::refusal`]) and the glue words the error from its refusal site. The one
+/// rule both sides follow: the macro's thunks (`Preludes` in `generate/thunk.rs`) trap
+/// exactly here, and the glue (`glue/calls.rs` `refusal_site`) has a site exactly here. A
+/// trap the glue had no site for would surface as a bare `RuntimeError: unreachable`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrappingBorrow {
+    /// The borrowed receiver (`&self`, `&mut self`).
+    Receiver,
+    /// The parameter at this index of the thunk's own list: a class borrowed outright
+    /// (`&C`, `&mut C`; a wasm-bindgen struct's refusal throws instead, `WbgArgBorrow`).
+    Param(usize),
+}
+
+/// Where the thunk of a function taking `receiver` and `params` traps on a refused borrow
+/// ([`TrappingBorrow`]): a borrowed receiver, or else the first class borrowed outright,
+/// when every parameter is a scalar or a class borrowed outright (nothing owned: no
+/// string, `Option`, callback or value the trap would leak); a receiver the thunk refuses
+/// when released (`refuses_released`, then the only argument) always.
+pub fn trapping_borrow<'a>(
+    receiver: Receiver,
+    refuses_released: bool,
+    params: impl IntoIterator<Item = &'a Ty>,
+) -> Option<TrappingBorrow> {
+    let params: Vec<&Ty> = params.into_iter().collect();
+    let borrows = |ty: &Ty| matches!(ty, Ty::ClassRef(_) | Ty::ClassMut(_));
+    let owns_nothing = params
+        .iter()
+        .all(|ty| Scalar::of(ty).is_some() || borrows(ty));
+    match receiver {
+        Receiver::Handle | Receiver::Value => None,
+        Receiver::Shared | Receiver::Exclusive => {
+            (refuses_released || owns_nothing).then_some(TrappingBorrow::Receiver)
+        }
+        Receiver::None if owns_nothing => params
+            .iter()
+            .position(|ty| borrows(ty))
+            .map(TrappingBorrow::Param),
+        Receiver::None => None,
+    }
+}
+
 /// What the export thunk of `function` is as a wasm function: the receiver's box address
 /// (any receiver), each parameter's [`Site::ExportParam`] parts, the result's
 /// [`Site::ExportResult`] parts. `None` when a type cannot sit where the record puts it.
@@ -339,6 +383,54 @@ fn signature<'a>(
 mod tests {
     use super::*;
     use crate::{FunctionKind, Param};
+
+    #[test]
+    fn a_thunk_traps_at_its_first_borrow_only_where_it_owns_nothing() {
+        use TrappingBorrow::Param as At;
+        let class = || Ty::ClassRef("c::C".into());
+        let class_mut = || Ty::ClassMut("c::C".into());
+        let n = || Ty::Scalar(Scalar::U32);
+        let traps = |receiver, params: &[Ty]| trapping_borrow(receiver, false, params);
+        // Receivers: borrowed, with nothing owned after them.
+        for r in [Receiver::Shared, Receiver::Exclusive] {
+            assert_eq!(traps(r, &[]), Some(TrappingBorrow::Receiver));
+            assert_eq!(traps(r, &[n(), class()]), Some(TrappingBorrow::Receiver));
+            assert_eq!(traps(r, &[Ty::String]), None, "a String is owned first");
+            assert_eq!(
+                trapping_borrow(r, true, &[]),
+                Some(TrappingBorrow::Receiver)
+            );
+        }
+        for r in [Receiver::Handle, Receiver::Value] {
+            assert_eq!(traps(r, &[class()]), None, "a Handle or a take is owned");
+        }
+        // No receiver: the first class borrowed outright, after scalars too.
+        assert_eq!(traps(Receiver::None, &[class_mut()]), Some(At(0)));
+        assert_eq!(
+            traps(Receiver::None, &[n(), n(), class(), class_mut()]),
+            Some(At(2))
+        );
+        assert_eq!(traps(Receiver::None, &[n()]), None, "nothing borrowed");
+        for owned in [
+            Ty::String,
+            Ty::Str,
+            Ty::JsValueRef,
+            Ty::Option(Box::new(class())),
+            Ty::ByValue("c::C".into()),
+            Ty::Vec(Box::new(n())),
+        ] {
+            assert_eq!(
+                traps(Receiver::None, &[class(), owned.clone()]),
+                None,
+                "{owned:?}"
+            );
+            assert_eq!(
+                traps(Receiver::None, &[owned.clone(), class()]),
+                None,
+                "{owned:?}"
+            );
+        }
+    }
 
     fn boxed(ty: Ty) -> Box<Ty> {
         Box::new(ty)

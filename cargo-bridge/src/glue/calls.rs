@@ -6,7 +6,7 @@ use super::ts;
 use super::type_names::TypeNames;
 use super::types::{self, TyView};
 use bridge_schema::Scalar;
-use bridge_schema::lowering::Site;
+use bridge_schema::lowering::{Site, TrappingBorrow};
 use bridge_schema::{Function, FunctionKind, Receiver, Ty};
 use serde::Serialize;
 
@@ -386,28 +386,28 @@ fn borrows(f: &Function) -> Vec<BorrowView> {
         .collect()
 }
 
-/// Where `f`'s thunk takes its first borrow, if that may be the thunk's first step (it
-/// then traps on a refusal: `Preludes` in the macro's `generate/thunk.rs`): a borrowed
-/// receiver, or else the first parameter that borrows, when it is a `#[bridge]` class
-/// borrowed outright. Given also where the thunk owns something first (and returns the
-/// refusal's error itself): the site is then never read.
+/// Where `f`'s thunk refuses a borrow by trapping, and so where the glue words the
+/// refusal: `bridge_schema::lowering::trapping_borrow`, the rule the macro's thunks follow
+/// (`Preludes` in its `generate/thunk.rs`), read from the record. A wasm-bindgen struct's
+/// or an imported type's borrow is no bridge class's: its refusal throws in Rust.
 fn refusal_site(f: &Function, class: Option<&str>, params: &[ParamView]) -> Option<RefusalSite> {
-    match f.receiver {
-        Receiver::Shared | Receiver::Exclusive => {
+    let at = bridge_schema::lowering::trapping_borrow(
+        f.receiver,
+        f.refuses_released,
+        f.params.iter().map(|p| &p.ty),
+    )?;
+    let index = match at {
+        TrappingBorrow::Receiver => {
             return class.map(|c| RefusalSite {
                 class: c.to_string(),
                 label: None,
                 name: "self".to_string(),
             });
         }
-        Receiver::Handle | Receiver::Value => return None,
-        Receiver::None => {}
-    }
-    let (record, view) = f.params.iter().zip(params).find(|(p, _)| {
-        matches!(&p.ty, Ty::ClassRef(_) | Ty::ClassMut(_))
-            || matches!(&p.ty, Ty::Option(inner) if matches!(**inner, Ty::ClassRef(_) | Ty::ClassMut(_)))
-    })?;
-    if matches!(record.ty, Ty::Option(_)) || view.ty.js_type || view.ty.wasm_bindgen {
+        TrappingBorrow::Param(index) => index,
+    };
+    let (record, view) = (&f.params[index], &params[index]);
+    if view.ty.js_type || view.ty.wasm_bindgen {
         return None;
     }
     Some(RefusalSite {

@@ -16,6 +16,7 @@ use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_re
 use crate::model::thunk::{Callee, Receiver, ThunkSpec};
 use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, Pull};
 use crate::model::ty::{ParamHow, ParamLift, RustClosure, ThunkParam};
+use bridge_schema::lowering::TrappingBorrow;
 use bridge_schema::{Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
 use quote::{ToTokens, format_ident, quote};
@@ -66,9 +67,10 @@ fn arg_site(spec: &ThunkSpec, param: &str) -> TokenStream {
 /// Preludes run in two groups: first the lifts of owned values (infallible), then the
 /// steps that can refuse (borrows, wire reads, chars), so an early `?` return drops
 /// everything the call already owns (a String argument is not leaked by a refused
-/// borrow). A thunk that owns nothing may trap on a refused *first* borrow instead
-/// (`borrow_first_arg`): its hot path then calls nothing, and V8 gives a call-free wasm
-/// function no stack check. A trap runs no destructors, hence "owns nothing".
+/// borrow). A thunk that owns nothing traps on a refused *first* borrow instead
+/// (`borrow_first_arg`), where `ThunkSpec::trapping_borrow` says, the rule the glue's
+/// refusal sites follow too: its hot path then calls nothing, and V8 gives a call-free
+/// wasm function no stack check. A trap runs no destructors, hence "owns nothing".
 #[derive(Default)]
 struct Preludes {
     wasm_params: Vec<TokenStream>,
@@ -89,23 +91,16 @@ struct Preludes {
     /// Borrow guards are numbered in the order they are taken (receiver, then parameters),
     /// the order of the glue's list of what to end (`FnView::borrows`).
     guards: u32,
-    /// A borrow guard is live from here on: a later refusal must return, not trap.
-    borrowed_before: bool,
-    owns_nothing: bool,
+    /// The borrow a refusal of which traps (`ThunkSpec::trapping_borrow`); every other
+    /// refusal returns.
+    trapping: Option<TrappingBorrow>,
 }
 
 impl Preludes {
     /// The receiver's and the parameters' steps of `spec`.
     fn of(spec: &ThunkSpec) -> Self {
-        let owns_nothing = !matches!(spec.receiver, Receiver::Handle | Receiver::Value)
-            && spec.params.iter().all(|p| {
-                p.info.callback.is_none()
-                    && (scalar(&p.info.ty).is_some()
-                        || matches!(p.info.ty, Ty::ClassRef(_) | Ty::ClassMut(_)))
-            });
         let mut preludes = Preludes {
-            borrowed_before: matches!(spec.receiver, Receiver::Ref | Receiver::Mut),
-            owns_nothing,
+            trapping: spec.trapping_borrow(),
             ..Preludes::default()
         };
         if let Some(class_ty) = &spec.class {
@@ -115,7 +110,7 @@ impl Preludes {
         // and `x` beside `x_len` must not collide with a generated `x_len`.
         for (index, param) in spec.params.iter().enumerate() {
             let name = format_ident!("__bridge_arg{}", index);
-            preludes.param(spec, &name, param);
+            preludes.param(spec, &name, index, param);
         }
         preludes
     }
@@ -131,10 +126,10 @@ impl Preludes {
                 let exclusive = spec.receiver == Receiver::Mut;
                 let binding = format_ident!("__self");
                 self.wasm_params.push(quote! { #addr: u32 });
-                let on_refusal = match (spec.refuses_released, self.owns_nothing) {
+                let on_refusal = match (spec.refuses_released, self.trapping) {
                     (true, _) => OnRefusal::TrapReleased,
-                    (false, true) => OnRefusal::Trap,
-                    (false, false) => OnRefusal::Return,
+                    (false, Some(TrappingBorrow::Receiver)) => OnRefusal::Trap,
+                    (false, _) => OnRefusal::Return,
                 };
                 self.checks.push(borrow_prelude(
                     &binding,
@@ -172,8 +167,8 @@ impl Preludes {
         }
     }
 
-    /// The parameter `param` of `spec`, bound as `name`.
-    fn param(&mut self, spec: &ThunkSpec, name: &Ident, param: &ThunkParam) {
+    /// The parameter `param` of `spec` (the `index`th), bound as `name`.
+    fn param(&mut self, spec: &ThunkSpec, name: &Ident, index: usize, param: &ThunkParam) {
         let (js_name, info) = (param.js_name.as_str(), &param.info);
         let lift = match &param.how {
             ParamHow::Function(cb) => return self.callback_param(spec, name, param, cb),
@@ -192,15 +187,16 @@ impl Preludes {
             self.args.push(take.arg);
             return;
         }
-        self.lifted_param(spec, name, param, lift);
+        self.lifted_param(spec, name, index, param, lift);
     }
 
     /// A parameter lifted from its wasm values (checked first when its lift can refuse
-    /// it), a class borrowed under a guard.
+    /// it), a class borrowed under a guard; the `index`th.
     fn lifted_param(
         &mut self,
         spec: &ThunkSpec,
         name: &Ident,
+        index: usize,
         param: &ThunkParam,
         lift: ParamLift,
     ) {
@@ -208,7 +204,7 @@ impl Preludes {
         let site = arg_site(spec, &param.js_name);
         let mut p = lift_param(name, info, &param.parts, lift, &site, self.guards);
         let is_borrow = matches!(info.ty, Ty::ClassRef(_) | Ty::ClassMut(_));
-        if self.owns_nothing && is_borrow && !self.borrowed_before {
+        if self.trapping == Some(TrappingBorrow::Param(index)) {
             let exclusive = matches!(info.ty, Ty::ClassMut(_));
             p.prelude = borrow_prelude(
                 name,
@@ -220,7 +216,6 @@ impl Preludes {
                 self.guards,
             );
         }
-        self.borrowed_before |= is_borrow;
         let optional_borrow = matches!(&info.ty, Ty::Option(inner)
             if matches!(**inner, Ty::ClassRef(_) | Ty::ClassMut(_)));
         if is_borrow || optional_borrow {

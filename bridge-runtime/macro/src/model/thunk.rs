@@ -2,6 +2,7 @@
 
 use super::ty::TyInfo;
 use super::ty::{ResultLift, ThunkParam};
+use bridge_schema::lowering::TrappingBorrow;
 use proc_macro2::Ident;
 
 /// How the thunk reaches the object a method is called on.
@@ -16,6 +17,19 @@ pub enum Receiver {
     Handle,
     /// `self`: the object moves out of JS (`abi::begin_take`), its wrapper is released.
     Value,
+}
+
+impl Receiver {
+    /// How the record names it.
+    pub fn schema(self) -> bridge_schema::Receiver {
+        match self {
+            Receiver::None => bridge_schema::Receiver::None,
+            Receiver::Ref => bridge_schema::Receiver::Shared,
+            Receiver::Handle => bridge_schema::Receiver::Handle,
+            Receiver::Mut => bridge_schema::Receiver::Exclusive,
+            Receiver::Value => bridge_schema::Receiver::Value,
+        }
+    }
 }
 
 /// The function a thunk calls, which generate writes as a path.
@@ -55,6 +69,19 @@ pub struct ThunkSpec {
     /// the glue passes the wrapper's address unchecked, and the thunk refuses 0 as
     /// released (`abi::borrow_receiver`). Recorded as `Function::refuses_released`.
     pub refuses_released: bool,
+}
+
+impl ThunkSpec {
+    /// The borrow this thunk refuses by trapping, by the rule the glue's refusal sites
+    /// follow too (`bridge_schema::lowering::trapping_borrow`, from what the record says:
+    /// the receiver, `refuses_released` and each parameter's type).
+    pub fn trapping_borrow(&self) -> Option<TrappingBorrow> {
+        bridge_schema::lowering::trapping_borrow(
+            self.receiver.schema(),
+            self.refuses_released,
+            self.params.iter().map(|p| &p.info.ty),
+        )
+    }
 }
 
 /// What an async export adds to its start thunk.

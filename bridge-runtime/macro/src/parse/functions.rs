@@ -454,7 +454,7 @@ pub(super) fn member_export(
         js_name,
         rust_name,
         symbol,
-        receiver: schema_receiver(receiver),
+        receiver: receiver.schema(),
         params,
         ret: ret.ty.clone(),
         doc,
@@ -603,17 +603,6 @@ fn member_names(
     }
     .filter(|w| *w != js_name);
     (js_name, as_written)
-}
-
-/// How the record names the thunk's receiver.
-fn schema_receiver(receiver: Receiver) -> bridge_schema::Receiver {
-    match receiver {
-        Receiver::None => bridge_schema::Receiver::None,
-        Receiver::Ref => bridge_schema::Receiver::Shared,
-        Receiver::Handle => bridge_schema::Receiver::Handle,
-        Receiver::Mut => bridge_schema::Receiver::Exclusive,
-        Receiver::Value => bridge_schema::Receiver::Value,
-    }
 }
 
 fn check_plain_signature(sig: &Signature) -> syn::Result<()> {
