@@ -97,6 +97,16 @@ pub fn closure_drop_export(symbol: &str) -> String {
 
 // ---- names (see ARCHITECTURE.md, "Type ids and symbols") ----
 //
+/// The environment variable `cargo bridge` sets to `1` while it builds a crate whose
+/// `js-names` is `"as-written"`, crate `package` (its Cargo package name, as written): the
+/// messages its thunks build in Rust (a borrow refused at a later argument, a take by
+/// value) then name its members as JS does, in Rust's spelling. The macro's expansion reads
+/// it with `option_env!`, so cargo rebuilds the crate when it changes; a plain `cargo
+/// build` sets none (the camelCase names).
+pub fn as_written_variable(package: &str) -> String {
+    format!("CARGO_BRIDGE_AS_WRITTEN_{package}")
+}
+
 // Every wasm export and import `#[bridge]` emits is spelled from the declaring crate's
 // package name, so two crates can never link to the same symbol whatever their type,
 // member or function names. Wasm names are arbitrary strings: `::` separates the crate,

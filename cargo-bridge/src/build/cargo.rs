@@ -213,6 +213,11 @@ fn command(
     if profile.optimized() && !tests {
         cmd.arg("--release");
     }
+    // A crate keeping Rust names: the messages its thunks build name members so
+    // (`bridge_schema::as_written_variable`; cargo rebuilds it when this changes).
+    for package in ws.settings.as_written() {
+        cmd.env(bridge_schema::as_written_variable(&package), "1");
+    }
     if quiet {
         cmd.arg("--quiet");
     }

@@ -6,7 +6,9 @@
 //! `#[wasm_bindgen]` keeps its JS API. A `js_name` wins either way. The macro records both
 //! names (`as_written` beside `js_name` where they differ and no `js_name` was given);
 //! `apply` picks per crate, before the name checks, so collisions the choice makes are
-//! reported like any other.
+//! reported like any other. The messages a crate's thunks build in Rust pick too: its
+//! `cargo build` sets `bridge_schema::as_written_variable` (`build/cargo.rs`), which the
+//! expansion reads at compile time.
 
 use crate::postprocess::exports::Exports;
 use anyhow::{Result, bail};

@@ -13,7 +13,7 @@ use super::abi::{self, scalar};
 use super::asyncs;
 use super::callback;
 use super::lift::{OnRefusal, borrow_prelude, kept_by_thunk, lift_param, lower_return, take_param};
-use crate::model::thunk::{Callee, Receiver, ThunkSpec};
+use crate::model::thunk::{AsWritten, Callee, Receiver, ThunkSpec};
 use crate::model::ty::{CallbackInfo, Form, JsCall, Lower, Pull};
 use crate::model::ty::{ParamHow, ParamLift, RustClosure, ThunkParam};
 use bridge_schema::lowering::TrappingBorrow;
@@ -57,8 +57,57 @@ fn arg_site(spec: &ThunkSpec, param: &str) -> TokenStream {
         Some(ty) => quote! { <#ty as ::bridge_runtime::BridgeClass>::NAME },
         None => quote! { "" },
     };
-    let member = &spec.member;
-    quote! { &::bridge_runtime::abi::ArgSite { class: #class_name, member: #member, param: #param } }
+    let member = MessageName::of(spec);
+    let site = quote! { &::bridge_runtime::abi::ArgSite { class: #class_name, member: #member, param: #param } };
+    match spec.as_written {
+        // A name chosen by `option_env!`: evaluated at compile time, still a `&'static`.
+        Some(_) => quote! { const { #site } },
+        None => site,
+    }
+}
+
+/// A member's name (or a text naming it) in a message a thunk builds: as JS names it,
+/// which a crate keeping Rust names (`AsWritten`) chooses at compile time.
+#[derive(Clone)]
+struct MessageName {
+    js: String,
+    as_written: Option<AsWritten>,
+}
+
+impl MessageName {
+    fn of(spec: &ThunkSpec) -> Self {
+        MessageName {
+            js: spec.member.clone(),
+            as_written: spec.as_written.clone(),
+        }
+    }
+
+    /// The text `f` makes of the name, in both spellings.
+    fn map(&self, f: impl Fn(&str) -> String) -> Self {
+        MessageName {
+            js: f(&self.js),
+            as_written: self.as_written.as_ref().map(|w| AsWritten {
+                member: f(&w.member),
+                variable: w.variable.clone(),
+            }),
+        }
+    }
+}
+
+/// A `&'static str` expression: the literal, or the `option_env!` choice of the two.
+impl ToTokens for MessageName {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let js = &self.js;
+        tokens.extend(match &self.as_written {
+            None => quote! { #js },
+            Some(AsWritten { member, variable }) => quote! {
+                match ::core::option_env!(#variable) {
+                    ::core::option::Option::Some(_) => #member,
+                    ::core::option::Option::None => #js,
+                }
+            },
+        });
+    }
 }
 
 /// The thunk's wasm parameters, the steps that lift them into the call's arguments
@@ -384,14 +433,13 @@ fn returned_closure(spec: &ThunkSpec, arity: usize) -> TokenStream {
         None => "closure",
     };
     // As the glue names it (`makeAdder`, `Class.method`).
-    let label = match &spec.class {
+    let label = MessageName::of(spec).map(|member| match &spec.class {
         Some(class) => format!(
-            "the {what} returned by {}.{}",
-            quote!(#class).to_string().replace(' ', ""),
-            spec.member
+            "the {what} returned by {}.{member}",
+            quote!(#class).to_string().replace(' ', "")
         ),
-        None => format!("the {what} returned by {}", spec.member),
-    };
+        None => format!("the {what} returned by {member}"),
+    });
     match &cb.pull {
         Some(pull) => iterator_exports(spec, closure, pull, &label, arity),
         None => closure_exports(&spec.symbol, &spec.ident, closure, &label),
@@ -423,11 +471,11 @@ fn borrows(ty: &syn::Type) -> bool {
 /// (the closure's address, then its parameters, lifted like an export's; its result
 /// lowered like an export's) and `#closure-drop`.
 /// `label` names the closure in error messages.
-pub fn closure_exports(
+fn closure_exports(
     symbol: &str,
     ident: &Ident,
     closure: &RustClosure,
-    label: &str,
+    label: &MessageName,
 ) -> TokenStream {
     let info = &closure.info;
     let helper = format_ident!("{}_closure_invoke", ident);
@@ -467,7 +515,7 @@ pub fn closure_exports(
 fn closure_call(
     info: &CallbackInfo,
     arg_names: &[Ident],
-    label: &str,
+    label: &MessageName,
 ) -> (TokenStream, Option<TokenStream>) {
     let dyn_ty = &info.dyn_ty;
     let rt = quote! { ::bridge_runtime::js::closure };
@@ -482,7 +530,8 @@ fn closure_call(
             Some(quote! { #rt::free::<#dyn_ty> }),
         ),
         Form::Once => {
-            let twice = format!("{label} was already called: a `FnOnce` closure runs once");
+            let twice = label
+                .map(|label| format!("{label} was already called: a `FnOnce` closure runs once"));
             (
                 quote! {
                     // SAFETY: as for `get`, from `into_abi_once`.
@@ -525,7 +574,7 @@ fn iterator_exports(
     spec: &ThunkSpec,
     closure: &RustClosure,
     pull: &Pull,
-    label: &str,
+    label: &MessageName,
     arity: usize,
 ) -> TokenStream {
     let info = &closure.info;
@@ -591,7 +640,7 @@ fn call_thunk(
     ident: &Ident,
     helper: &Ident,
     closure: &RustClosure,
-    label: &str,
+    label: &MessageName,
     params: Vec<ThunkParam>,
 ) -> TokenStream {
     thunk(&ThunkSpec {
@@ -599,7 +648,8 @@ fn call_thunk(
         ident: format_ident!("{}_closure_call", ident),
         callee: Callee::Named(helper.clone()),
         class: None,
-        member: label.to_string(),
+        member: label.js.clone(),
+        as_written: label.as_written.clone(),
         receiver: Receiver::None,
         params,
         moves: false,
@@ -626,6 +676,10 @@ pub fn closures(call: &JsCall, symbol: &str, prefix: &str) -> TokenStream {
                 Form::Boxed => bridge_schema::Hold::Owned,
             };
             let label = bridge_schema::closure_arg_label(index, name, &call.what, hold);
+            let label = MessageName {
+                js: label,
+                as_written: None,
+            };
             items.extend(closure_exports(&base, &ident, cb, &label));
         }
     }

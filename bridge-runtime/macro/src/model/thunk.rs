@@ -42,6 +42,17 @@ pub enum Callee {
     Member(Box<syn::Type>, Ident),
 }
 
+/// A member's name as written in Rust where it differs from the JS name the macro gives
+/// it (`add_one` beside `addOne`), for the messages the thunk builds: a crate that keeps
+/// Rust names (`js-names = "as-written"`) is built with `variable` set, and its messages
+/// then name the member so.
+#[derive(Clone)]
+pub struct AsWritten {
+    pub member: String,
+    /// `bridge_schema::as_written_variable` of the crate.
+    pub variable: String,
+}
+
 pub struct ThunkSpec {
     /// The wasm export name (see `bridge_schema::member_symbol`).
     pub symbol: String,
@@ -51,7 +62,10 @@ pub struct ThunkSpec {
     pub callee: Callee,
     /// The class (for receivers and error messages); `None` for free functions.
     pub class: Option<syn::Type>,
+    /// The member's (or function's) JS name, for error messages.
     pub member: String,
+    /// Its name as written where that differs (`Function::as_written`).
+    pub as_written: Option<AsWritten>,
     pub receiver: Receiver,
     /// JS name, type and lift of each parameter.
     pub params: Vec<ThunkParam>,

@@ -171,6 +171,7 @@ pub fn start_thunk(spec: ThunkSpec, sig: &Signature, self_ty: Option<&Type>) -> 
         callee: Callee::Named(finish.clone()),
         class: spec.class.clone(),
         member: spec.member.clone(),
+        as_written: spec.as_written.clone(),
         receiver: Receiver::None,
         params: vec![ThunkParam::scalar("task", Scalar::U32)],
         moves: false,

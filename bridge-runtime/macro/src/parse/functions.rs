@@ -9,7 +9,7 @@ use super::types::{is_handle, names_self};
 use super::{asyncs, callback_names, lifts, names, slices, types};
 use crate::model::functions::{Export, FreeFunction, ImplBlock, Member, OwnExport};
 use crate::model::refs::TypeRefs;
-use crate::model::thunk::{Callee, Receiver, ThunkSpec};
+use crate::model::thunk::{AsWritten, Callee, Receiver, ThunkSpec};
 use crate::model::ty::{ResultLift, ThunkParam};
 use crate::model::ty::{TyInfo, plain};
 use bridge_schema::{Function, FunctionKind, Param, Ty};
@@ -299,6 +299,7 @@ fn free_fn_export(item: &syn::ItemFn, args: &attrs::MemberArgs) -> syn::Result<O
         callee: Callee::Named(item.sig.ident.clone()),
         class: None,
         member: js_name.clone(),
+        as_written: as_written_of(&as_written),
         receiver: Receiver::None,
         params: infos,
         moves: true,
@@ -492,6 +493,7 @@ fn member_thunk(
         callee: Callee::Member(Box::new(self_ty.clone()), ident.clone()),
         class: Some(self_ty.clone()),
         member: function.js_name.clone(),
+        as_written: as_written_of(&function.as_written),
         receiver,
         params,
         moves: true,
@@ -603,6 +605,14 @@ fn member_names(
     }
     .filter(|w| *w != js_name);
     (js_name, as_written)
+}
+
+/// The thunk's [`AsWritten`] of a member or function whose record has `as_written`.
+fn as_written_of(as_written: &Option<String>) -> Option<AsWritten> {
+    as_written.as_ref().map(|member| AsWritten {
+        member: member.clone(),
+        variable: bridge_schema::as_written_variable(&record::crate_name()),
+    })
 }
 
 fn check_plain_signature(sig: &Signature) -> syn::Result<()> {
