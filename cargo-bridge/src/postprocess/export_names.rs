@@ -20,15 +20,18 @@ use anyhow::{Result, bail};
 use std::collections::HashMap;
 use walrus::{ExportId, ExportItem, Module};
 
+/// What separates the class index from the member index in a member's export name.
+pub const MEMBER_SEPARATOR: &str = ":";
+
 /// The export of the `member`-th member (the glue's `$own<member>`) of the `class`-th class.
 pub fn member(class: usize, member: usize) -> String {
-    format!("{class}:{member}")
+    format!("{}{member}", member_prefix(class))
 }
 
 /// The glue's prefix of the `class`-th class's member exports: its binder joins the member
 /// index to it (`$wasm[$id + 0]`), so the prefix is the one class-specific text.
 pub fn member_prefix(class: usize) -> String {
-    format!("{class}:")
+    format!("{class}{MEMBER_SEPARATOR}")
 }
 
 /// The export a generated symbol of the class `type_id` (`<type id>#drop_ref`, ...) gets
@@ -48,11 +51,15 @@ pub fn apply(module: &mut Module, renames: &[(String, String)], wasm_name: &str)
         .iter()
         .map(|e| (e.name.as_str(), (e.id(), e.item)))
         .collect();
+    // Each export once, by the first rename of its name (a corrupt module's records can
+    // list one symbol twice: `postprocess/fuzz.rs` found it deleted twice).
+    let mut seen = std::collections::HashSet::new();
     let moved: Vec<(ExportId, &str, &str, ExportItem)> = renames
         .iter()
         .filter_map(|(old, new)| {
             let (id, item) = by_name.get(old.as_str())?;
-            Some((*id, old.as_str(), new.as_str(), *item))
+            seen.insert(*id)
+                .then_some((*id, old.as_str(), new.as_str(), *item))
         })
         .collect();
     let new_names: HashMap<&str, &str> = moved.iter().map(|m| (m.2, m.1)).collect();
@@ -141,6 +148,14 @@ mod tests {
         assert_eq!(func(&m, "0:0"), new);
         assert_eq!(func(&m, "0:1"), value);
         assert_eq!(func(&m, "0#drop_ref"), drop_ref);
+    }
+
+    #[test]
+    fn a_name_listed_twice_is_renamed_once() {
+        let mut m = module(&["a::B::new"]);
+        let renames = pairs(&[("a::B::new", "0:0"), ("a::B::new", "0:1")]);
+        apply(&mut m, &renames, "x.wasm").unwrap();
+        assert_eq!(names(&m), ["0:0"]);
     }
 
     #[test]
