@@ -28,6 +28,9 @@ pub struct FnView {
     /// [`GlueModel::exports`]); `None` until the model numbers it (the call then looks
     /// the export up by name).
     pub export_var: Option<String>,
+    /// The class index the call passes as its last argument, a JS expression: the export
+    /// notes that class's objects for a fast pool (`transforms/class_arg.rs`).
+    pub class_arg: Option<String>,
     /// `Class.member` or `function`, for error messages.
     pub label: String,
     pub has_self: bool,
@@ -203,6 +206,7 @@ pub fn fn_view(f: &Function, class: Option<&str>, names: &TypeNames) -> FnView {
         bindable: bridge_schema::js::is_bindable(&f.js_name),
         symbol: js_string(&f.symbol),
         export_var: None,
+        class_arg: None,
         label,
         has_self: f.receiver != Receiver::None,
         unchecked_self: f.refuses_released

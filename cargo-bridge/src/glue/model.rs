@@ -123,7 +123,7 @@ pub struct ClassView {
     pub type_id: String,
     /// Wasm exports of the class, as JS string literals.
     pub exports: ClassExportsView,
-    /// What its members' export names start with (`"<class index>:"`), a JS string literal.
+    /// What its members' export names start with (`"<class index>:"`), a JS expression.
     pub export_prefix: String,
     /// Each of its exports' linker symbol and the name the module exports it under
     /// (`postprocess/export_names.rs`, applied once the glue is rendered).
@@ -144,9 +144,11 @@ pub struct ClassView {
     /// A method (or getter) returns a sealed iterator: the wrapper keeps its live ones
     /// (`#iterators`), and its release marks them (their `next()` checks nothing else).
     pub iterates_sealed: bool,
-    /// Its index in the module's classes (the glue's order; its export names').
-    #[serde(skip)]
+    /// Its index in the module's classes (the glue's order; its export names'; the class
+    /// id a fast pool notes its objects by).
     pub index: usize,
+    /// A member's call passes the class's own index (`$classIndex`, [`GlueModel::pass_classes`]).
+    pub passes_index: bool,
     /// The class has `free()`, wasm-bindgen's name for `release()`: unless an instance
     /// member of its own is named `free` (the user's member wins, so a crate with one
     /// builds and behaves as before).
@@ -376,6 +378,42 @@ impl GlueModel {
         }
     }
 
+    /// The exports `transforms/class_arg.rs` gave a class parameter (by linker symbol, with
+    /// the class index each takes): their calls pass it, a class's own index as its
+    /// `$classIndex` (the same text in every class's glue), another's as a number.
+    pub fn pass_classes(&mut self, taken: &std::collections::HashMap<String, i32>) {
+        if taken.is_empty() {
+            return;
+        }
+        let arg = |f: &FnView, own: Option<usize>| {
+            let symbol: String = serde_json::from_str(&f.symbol).ok()?;
+            let class = *taken.get(&symbol)?;
+            Some(match own {
+                Some(own) if usize::try_from(class) == Ok(own) => "$classIndex".to_string(),
+                _ => class.to_string(),
+            })
+        };
+        for f in &mut self.functions {
+            f.class_arg = arg(f, None);
+        }
+        for class in &mut self.classes {
+            let own = class.index;
+            let mut passes_index = false;
+            for f in class_members_mut(class) {
+                f.class_arg = arg(f, Some(own));
+                passes_index |= f.class_arg.as_deref() == Some("$classIndex");
+            }
+            class.passes_index = passes_index;
+            if passes_index {
+                // The binder's prefix from the index the class names already.
+                class.export_prefix = format!(
+                    "$classIndex + {}",
+                    js_string(export_names::MEMBER_SEPARATOR)
+                );
+            }
+        }
+    }
+
     /// Each class export's linker symbol and the name the glue calls it by, for the
     /// module's exports to follow (`postprocess/export_names.rs`).
     pub fn export_names(&self) -> Vec<(String, String)> {
@@ -523,6 +561,7 @@ fn class_view(plan: &ClassPlan, index: usize, names: &TypeNames) -> ClassView {
         export_prefix: js_string(&export_names::member_prefix(index)),
         export_names: class_export_names(&class.type_id, index),
         index,
+        passes_index: false,
         bindings: Vec::new(),
         doc: doc_lines(&class.doc),
         constructor: of_kind(FunctionKind::Constructor).into_iter().next(),

@@ -86,11 +86,12 @@ pub fn run(
     let snippets = resolve_snippets(&exports.imports)
         .with_context(|| format!("finding the JS files {wasm_name} imports"))?;
     let uses = Uses::of(&module);
-    transform(&mut module, &plans, wasm_bindgen)
+    let class_args = transform(&mut module, &plans, &exports, wasm_bindgen)
         .with_context(|| format!("transforming {wasm_name}"))?;
     laps.end(Phase::Transform);
 
     let mut model = glue_model(naming, &plans, &exports, &snippets, uses, wbg);
+    model.pass_classes(&class_args);
     // After the transforms: the calls they add are in the graph too. Made on first use: a
     // module without iterators pays nothing.
     let reach = std::cell::OnceCell::new();
@@ -193,11 +194,14 @@ impl Uses {
 }
 
 /// The wasm transforms: identity hooks, pools, the stack pointer, wasm-bindgen's entry.
+/// Returns the exports that take a class index as their last argument
+/// (`transforms/class_arg.rs`), by linker symbol.
 fn transform(
     module: &mut walrus::Module,
     plans: &[ClassPlan],
+    exports: &Exports,
     wasm_bindgen: Option<&crate::wasm_bindgen::run::Processed>,
-) -> Result<()> {
+) -> Result<std::collections::HashMap<String, i32>> {
     let class_modes: Vec<ClassMode> = plans
         .iter()
         .map(|p| ClassMode {
@@ -207,6 +211,13 @@ fn transform(
         .collect();
     let hooks = transforms::identity::run(module, &class_modes)?;
     transforms::inline_identity::run(module, &hooks)?;
+    let calls: Vec<String> = exports
+        .classes
+        .iter()
+        .flat_map(|c| c.members.iter().map(|m| m.symbol.clone()))
+        .chain(exports.functions.iter().map(|f| f.function.symbol.clone()))
+        .collect();
+    let class_args = transforms::class_arg::run(module, &calls);
     transforms::pool_dispatch::run(module, &class_modes)?;
     transforms::stack_pointer::run(module);
     transforms::import_stack::run(module)?;
@@ -214,7 +225,7 @@ fn transform(
         let called = transforms::wbg_entry::identifiers(&processed.bg_js);
         transforms::wbg_entry::run(module, &called);
     }
-    Ok(())
+    Ok(class_args)
 }
 
 /// The glue's view model.

@@ -2,6 +2,7 @@
 //! (`splice.rs` and `by_name.rs` are helpers they share, not passes).
 
 pub mod by_name;
+pub mod class_arg;
 pub mod exports_section;
 pub mod identity;
 pub mod import_stack;
