@@ -5,7 +5,8 @@
 //! a bug in the macro (generated code must be clippy-clean in user crates).
 
 use crate::fixtures::fixtures_target_dir;
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
+use std::path::PathBuf;
 use xshell::{Shell, cmd};
 
 /// The workspaces of the fixture crates, each checked for wasm32: every workspace a
@@ -67,6 +68,11 @@ pub fn run(sh: &Shell, scope: Scope) -> Result<()> {
         "cargo clippy --workspace --all-targets --quiet -- -D warnings"
     )
     .run()?;
+    wasm_workspaces(sh, scope)
+}
+
+/// The fixture workspaces of `scope`, each checked for wasm32 (the second half of [`run`]).
+pub fn wasm_workspaces(sh: &Shell, scope: Scope) -> Result<()> {
     wasm_target(sh)?;
     // In the fixtures' own target directory: the host half (the macro, build scripts) is
     // the one their builds compiled, and nothing there is rebuilt by a check.
@@ -84,6 +90,67 @@ pub fn run(sh: &Shell, scope: Scope) -> Result<()> {
         .with_context(|| format!("clippy of {manifest} for wasm32-unknown-unknown"))?;
     }
     Ok(())
+}
+
+/// Clippy's lints on the root workspace in the test build itself: `cargo test` compiles
+/// the workspace's crates with `clippy-driver` as cargo's workspace wrapper, the compiler
+/// `cargo clippy` runs, with the same arguments (`-D warnings`) on the same targets (those
+/// of `cargo clippy --workspace --all-targets`), so a lint fails the build as it fails
+/// `cargo clippy`. The
+/// dependencies are compiled once, for the tests, where `cargo clippy` beside the test
+/// build compiled every one of them a second time in check mode (a fresh clone: ~150 CPU
+/// seconds). The wrapper is part of the units' hash (`-C metadata`), so these builds keep
+/// their own copies of the workspace's crates and never invalidate a plain `cargo build`'s.
+pub struct LintedBuild {
+    driver: PathBuf,
+}
+
+/// `CLIPPY_ARGS` for `-- -D warnings`, in the form `cargo clippy` hands it to
+/// `clippy-driver` (each argument followed by the separator).
+const CLIPPY_ARGS: &str = "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__";
+
+impl LintedBuild {
+    /// `clippy-driver` of the toolchain `rustc` belongs to (beside it in the sysroot's
+    /// `bin/`, where `cargo clippy` finds it too).
+    pub fn find(sh: &Shell) -> Result<LintedBuild> {
+        let sysroot = cmd!(sh, "rustc --print sysroot").read()?;
+        let driver = PathBuf::from(sysroot.trim())
+            .join("bin")
+            .join(format!("clippy-driver{}", std::env::consts::EXE_SUFFIX));
+        if !driver.is_file() {
+            bail!(
+                "no clippy-driver at {}: the test build lints with it (install clippy: \
+                 `rustup component add clippy`)",
+                driver.display()
+            );
+        }
+        Ok(LintedBuild { driver })
+    }
+
+    /// The arguments that make a root-workspace `cargo` command build with the lints: a
+    /// `--config` (not `RUSTC_WORKSPACE_WRAPPER`, which the test processes would inherit
+    /// and hand on to the `cargo build`s of the crates they make).
+    pub fn args(&self) -> Result<[String; 2]> {
+        let path = self.driver.to_str().with_context(|| {
+            format!(
+                "clippy-driver's path is not UTF-8: {}",
+                self.driver.display()
+            )
+        })?;
+        Ok([
+            "--config".to_string(),
+            format!(
+                "build.rustc-workspace-wrapper={}",
+                serde_json::to_string(path)?
+            ),
+        ])
+    }
+
+    /// The variable `clippy-driver` reads its lint arguments from (inert for `rustc`, so a
+    /// test process inheriting it changes nothing).
+    pub fn env(&self) -> [(&'static str, &'static str); 1] {
+        [("CLIPPY_ARGS", CLIPPY_ARGS)]
+    }
 }
 
 /// Install the wasm32 target (nothing when it is there). `cargo xtask test` does it once,
@@ -119,6 +186,27 @@ mod tests {
                 workspace.manifest
             );
         }
+    }
+
+    #[test]
+    fn the_linted_build_names_clippy_driver_as_the_workspace_wrapper_and_denies_warnings() {
+        let linted = LintedBuild {
+            driver: PathBuf::from(r#"/opt/a "b"\c/clippy-driver"#),
+        };
+        let [flag, value] = linted.args().unwrap();
+        assert_eq!(flag, "--config");
+        // A TOML string: quotes and backslashes escaped.
+        assert_eq!(
+            value,
+            r#"build.rustc-workspace-wrapper="/opt/a \"b\"\\c/clippy-driver""#
+        );
+        let [(name, args)] = linted.env();
+        assert_eq!(name, "CLIPPY_ARGS");
+        // As `cargo clippy -- -D warnings` hands them over: each followed by the separator.
+        assert_eq!(
+            args.split("__CLIPPY_HACKERY__").collect::<Vec<_>>(),
+            ["-D", "warnings", ""]
+        );
     }
 
     #[test]

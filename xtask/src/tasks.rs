@@ -118,123 +118,81 @@ impl Installs {
     }
 }
 
-/// The Rust tests (their build first), with clippy beside them.
+/// The test build, linted (`cargo clippy --workspace --all-targets`'s targets, `-D
+/// warnings`): the units `cargo test --workspace --no-run` builds (every test binary, the
+/// libraries as their dependencies) and the binaries (`--lib` would make the macro a root
+/// unit, built with debug info: the same lints, but a second macro for `cargo test`). The
+/// built cargo-bridge and the lanes' arguments.
+#[allow(clippy::type_complexity)]
+fn test_build(
+    sh: &Shell,
+    linted: &clippy::LintedBuild,
+    lint_args: &[String],
+) -> Result<(std::path::PathBuf, (Vec<String>, Vec<String>))> {
+    let messages = cmd!(
+        sh,
+        "cargo build --workspace --bins --tests --examples --benches --quiet {lint_args...} --message-format=json-render-diagnostics"
+    )
+    .envs(linted.env())
+    .read()?;
+    // clippy-driver compiles without two of a debug build's MIR checks (misaligned and
+    // null pointer dereferences): the runtime's unit tests, where its unsafe code runs on
+    // the host, are built by rustc alone too (and run: `test_lanes::plain_runtime_tests`).
+    cmd!(
+        sh,
+        "cargo test --package bridge-runtime --lib --quiet --no-run"
+    )
+    .run()?;
+    Ok((
+        fixtures::test_built_bridge(&messages)?,
+        test_lanes::lanes(&messages)?,
+    ))
+}
+
+/// The Rust tests (their build first, which also lints: [`clippy::LintedBuild`]), with
+/// the fixtures' wasm32 clippy beside them.
 fn cargo_tests(
     sh: &Shell,
     phases: &Phases,
     debian: Background<std::path::PathBuf>,
     wasm_bindgen: Background<()>,
 ) -> Result<()> {
+    let linted = clippy::LintedBuild::find(sh)?;
+    let lint_args = linted.args()?;
     // The tests compile while the installs finish: only running them needs Chromium and
     // the wasm-bindgen CLI.
-    let (bridge, (side, main)) = phases.run("cargo test (build)", || {
-        let messages = cmd!(
-            sh,
-            "cargo test --workspace --quiet --no-run --message-format=json-render-diagnostics"
-        )
-        .read()?;
-        Ok((
-            fixtures::test_built_bridge(&messages)?,
-            test_lanes::lanes(&messages)?,
-        ))
+    let (bridge, (side, main)) = phases.run("cargo test (build, with clippy's lints)", || {
+        test_build(sh, &linted, &lint_args)
     })?;
     // Every later phase, and the bench process, runs the binary the CLI tests ran (see
     // `install_cargo_bridge`).
     sh.set_var(fixtures::BUILT_BRIDGE_ENV, &bridge);
     // `cargo bridge test --chromium` is tested in cargo-bridge/tests/bridge_test.rs; the
     // with_wasm_bindgen tests use the CLI the background install puts in the bridge home.
-    // Clippy runs while the tests do: its checks share nothing with the test build
-    // (check-mode units; cargo holds the target directory's lock only while building, not
-    // while tests run), and the CLI tests' builds take turns on the fixtures' target
-    // directory, which leaves a core idle for much of the run. Both are joined before
-    // anything else starts; a lint fails the run as it did when clippy went first.
+    // The fixtures' wasm32 clippy runs while the tests do, in the fixtures' target
+    // directory (cargo holds its lock only while building, and the CLI tests' builds take
+    // turns on it, which leaves a core idle for much of the run); it is joined before
+    // anything else starts, and a lint fails the run.
     let lints = {
         let sh = Shell::new()?;
         sh.change_dir(fixtures::project_root());
-        phases.spawn("clippy", move || clippy::run(&sh, clippy::Scope::TestRun))
+        phases.spawn("clippy (wasm32 fixtures)", move || {
+            clippy::wasm_workspaces(&sh, clippy::Scope::TestRun)
+        })
     };
     let tests = (|| {
         let chromium = debian.join()?;
         wasm_bindgen.join()?;
-        phases.run("cargo test", || {
-            cargo_test_lanes(sh, &chromium, &bridge, &side, &main)
-        })
+        let lanes = test_lanes::Lanes {
+            chromium: &chromium,
+            bridge: &bridge,
+            lint_args: &lint_args,
+            lint_env: linted.env(),
+        };
+        phases.run("cargo test", || lanes.run(sh, &side, &main))
     })();
     lints.join()?;
     tests
-}
-
-/// `cargo test --workspace` as two lanes side by side (`test_lanes.rs`), then the doc
-/// tests in whichever lane ends first (which one does differs from machine to machine and
-/// from a fresh clone to a warm one); the side lane's output is printed when both are done,
-/// so neither's lines are cut into the other's.
-fn cargo_test_lanes(
-    sh: &Shell,
-    chromium: &std::path::Path,
-    bridge: &std::path::Path,
-    side: &[String],
-    main: &[String],
-) -> Result<()> {
-    eprintln!(
-        "$ cargo test --workspace --quiet {} (output below)",
-        side.join(" ")
-    );
-    let doc_claimed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let claim = |claimed: &std::sync::atomic::AtomicBool| {
-        !claimed.swap(true, std::sync::atomic::Ordering::SeqCst)
-    };
-    let side_lane = {
-        let lane = |args: &[&str]| {
-            let mut command = std::process::Command::new("cargo");
-            command
-                .args(["test", "--workspace", "--quiet"])
-                .args(args)
-                .current_dir(sh.current_dir())
-                .env("CHROMIUM", chromium)
-                .env(fixtures::BUILT_BRIDGE_ENV, bridge);
-            command
-        };
-        let mut tests = lane(&side.iter().map(String::as_str).collect::<Vec<_>>());
-        let mut doc = lane(&["--doc"]);
-        let doc_claimed = doc_claimed.clone();
-        std::thread::spawn(move || -> std::io::Result<Vec<std::process::Output>> {
-            let tests = tests.output()?;
-            if !tests.status.success() || !claim(&doc_claimed) {
-                return Ok(vec![tests]);
-            }
-            Ok(vec![tests, doc.output()?])
-        })
-    };
-    let main_lane = cmd!(sh, "cargo test --workspace --quiet {main...}")
-        .env("CHROMIUM", chromium)
-        .run()
-        .and_then(|()| {
-            if claim(&doc_claimed) {
-                cmd!(sh, "cargo test --workspace --quiet --doc").run()
-            } else {
-                Ok(())
-            }
-        });
-    let side_lane = side_lane
-        .join()
-        .map_err(|_| anyhow::anyhow!("the side lane of cargo test panicked"))??;
-    for run in &side_lane {
-        print!("{}", String::from_utf8_lossy(&run.stdout));
-        eprint!("{}", String::from_utf8_lossy(&run.stderr));
-    }
-    main_lane?;
-    if let Some(failed) = side_lane.iter().find(|run| !run.status.success()) {
-        let what = if side_lane.len() == 2 && !side_lane[1].status.success() {
-            "--doc".to_string()
-        } else {
-            side.join(" ")
-        };
-        bail!(
-            "cargo test --workspace {what} failed ({}; its output is above)",
-            failed.status
-        );
-    }
-    Ok(())
 }
 
 pub fn test_node(sh: &Shell, filter: Option<&str>) -> Result<()> {
