@@ -269,6 +269,50 @@ mod tests {
         }
     }
 
+    /// npm's binaryen (a Node script) runs with V8's baseline compiler only, also when
+    /// named as a bare `wasm-opt` on `PATH` (as the size tables name it).
+    #[test]
+    fn a_node_script_wasm_opt_runs_with_liftoff_only() {
+        let dir = scratch("wasm-opt-cache-node");
+        let real = dir.join("wasm-opt");
+        std::fs::write(
+            &real,
+            "#!/usr/bin/env node\n\
+             const fs = require('node:fs');\n\
+             const a = process.argv.slice(2);\n\
+             fs.writeFileSync(a[a.length - 1], process.execArgv.join(' '));\n",
+        )
+        .unwrap();
+        executable(&real).unwrap();
+        std::fs::write(dir.join("in.wasm"), "abc").unwrap();
+        let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("js/wasm-opt-cache.mjs");
+        let path = std::env::join_paths(std::iter::once(dir.clone()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )))
+        .unwrap();
+        for (named, out) in [
+            (real.as_os_str(), "1.wasm"),
+            ("wasm-opt".as_ref(), "2.wasm"),
+        ] {
+            let output = Command::new("node")
+                .arg(&wrapper)
+                .args(["-O", "in.wasm", "-o", out])
+                .current_dir(&dir)
+                .env("PATH", &path)
+                .env("XTASK_WASM_OPT_REAL", named)
+                .env("XTASK_WASM_OPT_VERSION", format!("node script {out}"))
+                .env("XTASK_WASM_OPT_CACHE", dir.join("cache"))
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{output:?}");
+            assert_eq!(
+                std::fs::read_to_string(dir.join(out)).unwrap(),
+                "--liftoff-only",
+                "{named:?}"
+            );
+        }
+    }
+
     #[test]
     fn binaryens_version_line_is_read() {
         assert_eq!(
