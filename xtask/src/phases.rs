@@ -86,8 +86,10 @@ impl Phases {
             .push(row);
     }
 
-    /// The table: one line per phase in the order they finished, then the wall time.
-    pub fn table(&self, wall: Duration) -> String {
+    /// The table: one line per phase in the order they finished, then the wall time and
+    /// the CPU time of the whole run ([`cpu_used`]: concurrent phases share the cores, so
+    /// only the total is told; a shared machine stretches wall time, not CPU time).
+    pub fn table(&self, wall: Duration, cpu: Duration) -> String {
         let rows = self.rows.lock().unwrap_or_else(|e| e.into_inner());
         let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(5) + 13;
         let mut out = format!("{:<width$} {:>8}\n", "phase", "seconds");
@@ -99,13 +101,28 @@ impl Phases {
                 row.took.as_secs_f64()
             ));
         }
-        out.push_str(&format!(
-            "{:<width$} {:>8.1}\n",
-            "total (wall)",
-            wall.as_secs_f64()
-        ));
+        for (label, took) in [("total (wall)", wall), ("total CPU (user+sys)", cpu)] {
+            out.push_str(&format!("{label:<width$} {:>8.1}\n", took.as_secs_f64()));
+        }
         out
     }
+}
+
+/// User + system time of this process and of every child it waited for (a child's own
+/// waited-for children included: cargo waits for rustc, node for its workers), as
+/// `/usr/bin/time` counts a command.
+pub fn cpu_used() -> Duration {
+    let seconds = |who| {
+        // SAFETY: getrusage writes the struct it is given and nothing else.
+        let usage = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            libc::getrusage(who, &mut usage);
+            usage
+        };
+        let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        s(usage.ru_utime) + s(usage.ru_stime)
+    };
+    Duration::from_secs_f64(seconds(libc::RUSAGE_SELF) + seconds(libc::RUSAGE_CHILDREN))
 }
 
 #[cfg(test)]
@@ -120,15 +137,28 @@ mod tests {
         assert!(failed.is_err());
         phases.spawn("npm", || Ok(7)).join().unwrap();
         phases.run_beside("test-browser", || Ok(())).unwrap();
-        let table = phases.table(Duration::from_millis(2500));
+        let table = phases.table(Duration::from_millis(2500), Duration::from_millis(4200));
         let lines: Vec<&str> = table.lines().collect();
-        assert_eq!(lines.len(), 6, "{table}");
+        assert_eq!(lines.len(), 7, "{table}");
         assert!(lines[0].starts_with("phase") && lines[0].ends_with("seconds"));
         assert!(lines[1].starts_with("fmt ") && lines[1].ends_with("0.0"));
         assert!(lines[2].starts_with("clippy ") && lines[2].ends_with("FAILED"));
         assert!(lines[3].starts_with("npm (background) "));
         assert!(lines[4].starts_with("test-browser (beside) "));
         assert!(lines[5].starts_with("total (wall)") && lines[5].ends_with("2.5"));
+        assert!(lines[6].starts_with("total CPU (user+sys)") && lines[6].ends_with("4.2"));
+    }
+
+    #[test]
+    fn the_cpu_of_a_waited_for_child_is_counted() {
+        let before = cpu_used();
+        let status = std::process::Command::new("sh")
+            .args(["-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let spent = cpu_used() - before;
+        assert!(spent > Duration::from_millis(20), "{spent:?}");
     }
 
     #[test]
@@ -139,6 +169,10 @@ mod tests {
             .join()
             .unwrap_err();
         assert_eq!(err.to_string(), "no network");
-        assert!(phases.table(Duration::ZERO).contains("FAILED"));
+        assert!(
+            phases
+                .table(Duration::ZERO, Duration::ZERO)
+                .contains("FAILED")
+        );
     }
 }

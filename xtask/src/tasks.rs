@@ -30,7 +30,7 @@ pub fn test_all(sh: &Shell) -> Result<()> {
     let result = run_phases(sh, &phases);
     println!(
         "\ncargo xtask test: time per phase\n{}",
-        phases.table(start.elapsed())
+        phases.table(start.elapsed(), crate::phases::cpu_used())
     );
     result
 }
