@@ -153,6 +153,32 @@ impl LintedBuild {
     }
 }
 
+/// `--bin <name>` for every binary of the root workspace but the xtask's: its build would
+/// replace `target/debug/xtask`, the file of the running `cargo xtask test` (a binary's
+/// copy there is shared by every build of it), whose lane of phases beside the others
+/// starts it again (`beside.rs`). Its `main.rs` calls the library's `main` and is linted in
+/// its test build (`--tests`); the library is linted as the binary's dependency.
+pub fn linted_bins(sh: &Shell) -> Result<Vec<String>> {
+    let metadata = cmd!(sh, "cargo metadata --no-deps --format-version 1 --quiet").read()?;
+    let metadata: serde_json::Value = serde_json::from_str(&metadata)?;
+    Ok(bins_but_the_xtask(&metadata))
+}
+
+fn bins_but_the_xtask(metadata: &serde_json::Value) -> Vec<String> {
+    let mut args = Vec::new();
+    for package in metadata["packages"].as_array().into_iter().flatten() {
+        for target in package["targets"].as_array().into_iter().flatten() {
+            if target["kind"] == serde_json::json!(["bin"])
+                && let Some(name) = target["name"].as_str()
+                && package["name"] != "xtask"
+            {
+                args.extend(["--bin".to_string(), name.to_string()]);
+            }
+        }
+    }
+    args
+}
+
 /// Install the wasm32 target (nothing when it is there). `cargo xtask test` does it once,
 /// before the CLI tests, which run `cargo bridge` in parallel: parallel first-time
 /// `rustup target add`s can trip over each other.
@@ -206,6 +232,23 @@ mod tests {
         assert_eq!(
             args.split("__CLIPPY_HACKERY__").collect::<Vec<_>>(),
             ["-D", "warnings", ""]
+        );
+    }
+
+    #[test]
+    fn every_binary_but_the_xtasks_is_linted() {
+        let metadata = serde_json::json!({"packages": [
+            {"name": "cargo-bridge", "targets": [
+                {"name": "cargo-bridge", "kind": ["bin"]},
+                {"name": "cli", "kind": ["test"]}]},
+            {"name": "xtask", "targets": [
+                {"name": "xtask", "kind": ["lib"]},
+                {"name": "xtask", "kind": ["bin"]}]},
+            {"name": "bridge-bench", "targets": [{"name": "bridge-bench", "kind": ["bin"]}]},
+        ]});
+        assert_eq!(
+            bins_but_the_xtask(&metadata),
+            ["--bin", "cargo-bridge", "--bin", "bridge-bench"]
         );
     }
 

@@ -121,17 +121,18 @@ impl Installs {
 /// The test build, linted (`cargo clippy --workspace --all-targets`'s targets, `-D
 /// warnings`): the units `cargo test --workspace --no-run` builds (every test binary, the
 /// libraries as their dependencies) and the binaries (`--lib` would make the macro a root
-/// unit, built with debug info: the same lints, but a second macro for `cargo test`). The
-/// built cargo-bridge and the lanes' arguments.
+/// unit, built with debug info: the same lints, but a second macro for `cargo test`) but
+/// the xtask's own (`clippy::linted_bins`). The built cargo-bridge and the lanes' arguments.
 #[allow(clippy::type_complexity)]
 fn test_build(
     sh: &Shell,
     linted: &clippy::LintedBuild,
     lint_args: &[String],
 ) -> Result<(std::path::PathBuf, (Vec<String>, Vec<String>))> {
+    let bins = clippy::linted_bins(sh)?;
     let messages = cmd!(
         sh,
-        "cargo build --workspace --bins --tests --examples --benches --quiet {lint_args...} --message-format=json-render-diagnostics"
+        "cargo build --workspace {bins...} --tests --examples --benches --quiet {lint_args...} --message-format=json-render-diagnostics"
     )
     .envs(linted.env())
     .read()?;
