@@ -561,10 +561,7 @@ fn identity_mode_resolution_across_workspace_crate_and_class() {
     );
     let ws_exports = wasm_exports(&project.path("ws-only/pkg/res_ws_bg.wasm"));
     // The package's one class is class 0 (postprocess/export_names.rs).
-    for export in [
-        bridge_schema::IDENTITY_TABLE_LEN_EXPORT,
-        "0#release_wrapper",
-    ] {
+    for export in [bridge_schema::IDENTITY_TABLE_LEN_EXPORT, "0:r"] {
         assert!(
             ws_exports.iter().any(|e| e == export),
             "rust mode exports {export}: {ws_exports:?}"

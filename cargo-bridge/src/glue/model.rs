@@ -144,6 +144,9 @@ pub struct ClassView {
     /// A method (or getter) returns a sealed iterator: the wrapper keeps its live ones
     /// (`#iterators`), and its release marks them (their `next()` checks nothing else).
     pub iterates_sealed: bool,
+    /// The type id as the linker symbols spell it.
+    #[serde(skip)]
+    pub raw_type_id: String,
     /// Its index in the module's classes (the glue's order; its export names'; the class
     /// id a fast pool notes its objects by).
     pub index: usize,
@@ -183,8 +186,6 @@ pub struct ReadableView {
 pub struct ClassExportsView {
     pub drop_ref: String,
     pub retain: String,
-    /// `rust` mode only.
-    pub release_wrapper: String,
 }
 
 #[derive(Serialize)]
@@ -298,6 +299,17 @@ impl GlueModel {
                 names.push((symbol, name.clone()));
                 binding.symbol = js_string(&name);
                 binding.suffix = Some(member.to_string());
+            }
+            if class.mode == IdentityMode::Rust.as_str() {
+                // Bound with the members: the release path calls `$releaseWrapper`.
+                let symbol = bridge_schema::release_wrapper_export(&class.raw_type_id);
+                let name = export_names::release_wrapper(class.index);
+                own.push(ExportBinding {
+                    var: "$releaseWrapper".into(),
+                    symbol: js_string(&name),
+                    suffix: Some(js_string(export_names::RELEASE_WRAPPER_SUFFIX)),
+                });
+                names.push((symbol, name));
             }
             // The members' exports first, then the generated ones.
             names.append(&mut class.export_names);
@@ -560,6 +572,7 @@ fn class_view(plan: &ClassPlan, index: usize, names: &TypeNames) -> ClassView {
         exports: class_exports(&class.type_id, index),
         export_prefix: js_string(&export_names::member_prefix(index)),
         export_names: class_export_names(&class.type_id, index),
+        raw_type_id: class.type_id.clone(),
         index,
         passes_index: false,
         bindings: Vec::new(),
@@ -582,7 +595,6 @@ fn class_exports(type_id: &str, index: usize) -> ClassExportsView {
     ClassExportsView {
         drop_ref: name(bridge_schema::drop_ref_export(type_id)),
         retain: name(bridge_schema::retain_export(type_id)),
-        release_wrapper: name(bridge_schema::release_wrapper_export(type_id)),
     }
 }
 
@@ -590,7 +602,6 @@ fn class_exports(type_id: &str, index: usize) -> ClassExportsView {
 /// Its members' are added as the glue numbers them (`GlueModel::number_functions`).
 fn class_export_names(type_id: &str, index: usize) -> Vec<(String, String)> {
     [
-        bridge_schema::release_wrapper_export(type_id),
         bridge_schema::drop_ref_export(type_id),
         bridge_schema::retain_export(type_id),
     ]

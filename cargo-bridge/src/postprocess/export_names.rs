@@ -6,8 +6,10 @@
 //! rendered, then each class export becomes
 //! - `<class index>:<member index>` for a member (`0:0`, `0:1`: the member's `$own<N>` in
 //!   the class's glue), and
-//! - `<class index>#<what>` for a generated one (`0#release_wrapper`, `0#drop_ref`,
-//!   `0#retain`: still a `#` name, which `transforms/unused_exports.rs` may drop).
+//! - `<class index>:r` for a `rust`-mode class's release wrapper, which its glue always
+//!   calls and binds with its members, and
+//! - `<class index>#<what>` for another generated one (`0#drop_ref`, `0#retain`: still a
+//!   `#` name, which `transforms/unused_exports.rs` may drop).
 //!
 //! A class's names then differ from the previous class's by its index alone, which gzip
 //! cannot copy, instead of a crate and type name it copies only in part: issue 48 measured
@@ -26,6 +28,17 @@ pub const MEMBER_SEPARATOR: &str = ":";
 /// The export of the `member`-th member (the glue's `$own<member>`) of the `class`-th class.
 pub fn member(class: usize, member: usize) -> String {
     format!("{}{member}", member_prefix(class))
+}
+
+/// What follows the member prefix in the name of a `rust`-mode class's release wrapper.
+pub const RELEASE_WRAPPER_SUFFIX: &str = "r";
+
+/// The export of the `class`-th class's release wrapper (`<type id>#release_wrapper`):
+/// named like a member (`<class index>:r`), since every `rust`-mode class's glue calls it,
+/// so its binder joins it to the prefix as it joins the members' (no class index spelled
+/// again in its glue); without a `#`, `transforms/unused_exports.rs` never drops it.
+pub fn release_wrapper(class: usize) -> String {
+    format!("{}{RELEASE_WRAPPER_SUFFIX}", member_prefix(class))
 }
 
 /// The glue's prefix of the `class`-th class's member exports: its binder joins the member
@@ -115,6 +128,7 @@ mod tests {
     fn names_follow_the_class_and_member_index() {
         assert_eq!(member(7, 0), "7:0");
         assert_eq!(member_prefix(12), "12:");
+        assert_eq!(release_wrapper(4), "4:r");
         assert_eq!(
             generated(3, "my-crate::Item", "my-crate::Item#release_wrapper"),
             "3#release_wrapper"
